@@ -1,0 +1,79 @@
+# einvoice — build, run and test.
+#
+# The two set-up commands of the README:
+#   make run    installs what the service needs, generates the rule tables, builds and serves
+#   make test   installs what the tests need (PostgreSQL, the Saxon oracle), then runs every test
+#
+# The official artifacts are read from $(SHARED) (default ../shared); nothing from there is
+# ever copied into the repository: generated rule tables are git-ignored build outputs.
+
+SHELL        := /bin/bash
+SHARED       ?= $(abspath ../shared)
+export EINVOICE_SHARED := $(SHARED)
+VERSION      ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS      := -X main.version=$(VERSION)
+BIN          := bin/einvoice
+ADDR         ?= 127.0.0.1:8080
+DATA_DIR     ?= ./data
+GO           ?= go
+GOTEST_FLAGS ?= -count=1 -timeout 40m
+PGDIR        ?= $(CURDIR)/tmp/pgtest
+BENCH        ?= .
+BENCHTIME    ?= 1s
+FUZZTIME     ?= 60s
+ORACLE_TIME  ?= 10m
+
+.PHONY: all deps generate build run test lint vet bench fuzz fuzz-oracle oracle clean loadtest
+
+all: build
+
+# System packages: libxml2 (cgo XSD validation) and pkg-config. Installed only when missing.
+deps:
+	@scripts/deps.sh
+
+# Compile the official Schematron into Go tables (git-ignored) from $(SHARED).
+generate:
+	$(GO) run ./tools/rulegen -shared $(SHARED) -out rulesets
+
+build: deps generate
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./tools/einvoice
+
+run: build
+	$(BIN) serve --addr $(ADDR) --data-dir $(DATA_DIR)
+
+# The Saxon-HE reference oracle (conformance tests only; never part of the product).
+oracle:
+	cd conformance/oracle && mvn -q -B package -DskipTests
+
+# Every test, with PostgreSQL and the reference oracle required (no skipping in CI).
+test: deps generate lint oracle
+	@set -euo pipefail; \
+	url=$$(scripts/pgtest.sh start $(PGDIR) | tail -n 1); \
+	trap 'scripts/pgtest.sh stop $(PGDIR) >/dev/null 2>&1 || true' EXIT; \
+	EINVOICE_TEST_DATABASE_URL="$$url" EINVOICE_REQUIRE_POSTGRES=1 EINVOICE_REQUIRE_ORACLE=1 \
+	  $(GO) test $(GOTEST_FLAGS) ./...
+
+lint: vet
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) tool staticcheck ./...
+
+vet: generate
+	$(GO) vet ./...
+
+# Benchmarks of every hot path; compare runs with benchstat (go run golang.org/x/perf/cmd/benchstat).
+bench: deps generate
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -benchtime $(BENCHTIME) -count 6 ./... | tee bench.txt
+
+# Every fuzz target for $(FUZZTIME) each.
+fuzz: deps generate
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for t in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; done
+
+# Differential fuzzing against the reference for as long as asked (ORACLE_TIME=2h make fuzz-oracle).
+fuzz-oracle: deps generate oracle
+	EINVOICE_REQUIRE_ORACLE=1 $(GO) test -count=1 -timeout 0 -run '^TestOracleFuzz$$' ./conformance -oracle.duration=$(ORACLE_TIME)
+
+clean:
+	rm -rf bin tmp rulesets/*/zz_generated_*.go conformance/oracle/target
