@@ -1,0 +1,212 @@
+package dev.einvoice.oracle;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Command line of the reference oracle.
+ *
+ * <pre>
+ * java -jar oracle.jar serve --sch A.sch [--sch B.sch ...]
+ *     reads requests on stdin, one JSON result line per request on stdout:
+ *       a line holding a document path, or
+ *       "#bytes LEN NAME\n" followed by exactly LEN bytes of document (NAME is the "file" field).
+ *     After all stages are compiled it writes the line {"ready":true,...} once.
+ * java -jar oracle.jar once --sch A.sch [--sch B.sch ...] FILE...
+ *     compiles, validates each FILE, prints one JSON line each (a cold whole-process run).
+ * java -jar oracle.jar bench --sch A.sch [--n 200] [--warmup 50] FILE
+ *     validates FILE warmup+n times and prints the median, min and max of the
+ *     Schematron-only time (ms) of the last n runs.
+ * </pre>
+ */
+public final class Main {
+    private Main() {}
+
+    public static void main(String[] args) {
+        try {
+            System.exit(run(args));
+        } catch (UsageException e) {
+            System.err.println("oracle: " + e.getMessage());
+            System.err.println("usage: oracle serve|once|bench --sch FILE.sch [--sch ...] [--n N] [--warmup N] [FILE...]");
+            System.exit(2);
+        } catch (Exception e) {
+            System.err.println("oracle: " + e);
+            System.exit(1);
+        }
+    }
+
+    static final class UsageException extends Exception {
+        UsageException(String msg) {
+            super(msg);
+        }
+    }
+
+    private static int run(String[] args) throws Exception {
+        if (args.length == 0) {
+            throw new UsageException("missing command");
+        }
+        String cmd = args[0];
+        List<Path> sch = new ArrayList<>();
+        List<String> files = new ArrayList<>();
+        int n = 200;
+        int warmup = 50;
+        for (int i = 1; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--sch":
+                    sch.add(Path.of(value(args, ++i, a)));
+                    break;
+                case "--n":
+                    n = Integer.parseInt(value(args, ++i, a));
+                    break;
+                case "--warmup":
+                    warmup = Integer.parseInt(value(args, ++i, a));
+                    break;
+                default:
+                    if (a.startsWith("--")) {
+                        throw new UsageException("unknown flag " + a);
+                    }
+                    files.add(a);
+            }
+        }
+        if (sch.isEmpty()) {
+            throw new UsageException("at least one --sch is required");
+        }
+        PrintStream out = new PrintStream(new BufferedOutputStream(System.out, 1 << 16), false, StandardCharsets.UTF_8);
+        switch (cmd) {
+            case "serve": {
+                Validator v = new Validator(sch);
+                out.println("{\"ready\":true,\"stages\":" + v.stageNamesJson() + "}");
+                out.flush();
+                serve(v, new BufferedInputStream(System.in, 1 << 16), out);
+                return 0;
+            }
+            case "once": {
+                if (files.isEmpty()) {
+                    throw new UsageException("once needs at least one document");
+                }
+                Validator v = new Validator(sch);
+                for (String f : files) {
+                    Path p = Path.of(f);
+                    out.println(v.validate(f, Files.readAllBytes(p), p.toAbsolutePath().toUri().toString()).toJson());
+                }
+                out.flush();
+                return 0;
+            }
+            case "bench": {
+                if (files.size() != 1) {
+                    throw new UsageException("bench needs exactly one document");
+                }
+                Validator v = new Validator(sch);
+                Path p = Path.of(files.get(0));
+                byte[] data = Files.readAllBytes(p);
+                String uri = p.toAbsolutePath().toUri().toString();
+                double[] ms = new double[n];
+                for (int i = 0; i < warmup + n; i++) {
+                    Result r = v.validate(files.get(0), data, uri);
+                    if (r.error != null) {
+                        throw new IOException("bench: " + r.error);
+                    }
+                    if (i >= warmup) {
+                        ms[i - warmup] = r.ms;
+                    }
+                }
+                Arrays.sort(ms);
+                out.printf("{\"file\":%s,\"n\":%d,\"warmup\":%d,\"median_ms\":%.3f,\"min_ms\":%.3f,\"max_ms\":%.3f}%n",
+                        Json.quote(files.get(0)), n, warmup, ms[n / 2], ms[0], ms[n - 1]);
+                out.flush();
+                return 0;
+            }
+            default:
+                throw new UsageException("unknown command " + cmd);
+        }
+    }
+
+    private static String value(String[] args, int i, String flag) throws UsageException {
+        if (i >= args.length) {
+            throw new UsageException(flag + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static void serve(Validator v, InputStream in, PrintStream out) throws IOException {
+        while (true) {
+            String line = readLine(in);
+            if (line == null) {
+                return;
+            }
+            if (line.isEmpty()) {
+                continue;
+            }
+            Result r;
+            if (line.startsWith("#bytes ")) {
+                String[] parts = line.split(" ", 3);
+                if (parts.length < 2) {
+                    throw new IOException("bad request header: " + line);
+                }
+                int len;
+                try {
+                    len = Integer.parseInt(parts[1]);
+                } catch (NumberFormatException e) {
+                    throw new IOException("bad length in request header: " + line, e);
+                }
+                if (len < 0) {
+                    throw new IOException("negative length in request header: " + line);
+                }
+                String name = parts.length == 3 ? parts[2] : "";
+                byte[] data = in.readNBytes(len);
+                if (data.length != len) {
+                    throw new EOFException("document " + name + ": got " + data.length + " of " + len + " bytes");
+                }
+                r = v.validate(name, data, new File(name).getAbsoluteFile().toURI().toString());
+            } else {
+                Path p = Path.of(line);
+                byte[] data;
+                try {
+                    data = Files.readAllBytes(p);
+                } catch (IOException e) {
+                    r = new Result(line);
+                    r.error = "read: " + e;
+                    out.println(r.toJson());
+                    out.flush();
+                    continue;
+                }
+                r = v.validate(line, data, p.toAbsolutePath().toUri().toString());
+            }
+            out.println(r.toJson());
+            out.flush();
+        }
+    }
+
+    /** Reads one UTF-8 line without its terminator; null at end of input. */
+    private static String readLine(InputStream in) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream(128);
+        int c;
+        while ((c = in.read()) != -1) {
+            if (c == '\n') {
+                break;
+            }
+            buf.write(c);
+        }
+        if (c == -1 && buf.size() == 0) {
+            return null;
+        }
+        String s = buf.toString(StandardCharsets.UTF_8);
+        if (s.endsWith("\r")) {
+            s = s.substring(0, s.length() - 1);
+        }
+        return s;
+    }
+}

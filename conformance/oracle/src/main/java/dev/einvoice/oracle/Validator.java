@@ -1,0 +1,195 @@
+package dev.einvoice.oracle;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import javax.xml.transform.stream.StreamSource;
+import net.sf.saxon.s9api.DocumentBuilder;
+import net.sf.saxon.s9api.Processor;
+import net.sf.saxon.s9api.QName;
+import net.sf.saxon.s9api.SaxonApiException;
+import net.sf.saxon.s9api.XdmDestination;
+import net.sf.saxon.s9api.XdmNode;
+import net.sf.saxon.s9api.XdmNodeKind;
+import net.sf.saxon.s9api.XsltCompiler;
+import net.sf.saxon.s9api.XsltExecutable;
+import net.sf.saxon.s9api.XsltTransformer;
+import net.sf.saxon.trans.XPathException;
+
+/**
+ * Compiles each Schematron file once with the SchXslt 1.10 XSLT 2.0 pipeline (include, expand,
+ * compile for SVRL) and runs the resulting stylesheets, in order, on documents. Not thread-safe:
+ * the serve loop is sequential.
+ */
+final class Validator {
+    static final String SVRL = "http://purl.oclc.org/dsdl/svrl";
+    private static final String PIPELINE = "/xslt/2.0/pipeline-for-svrl.xsl";
+    private static final Pattern EQNAME_URI = Pattern.compile("Q\\{[^}]*\\}");
+    private static final QName ID = new QName("id");
+    private static final QName FLAG = new QName("flag");
+    private static final QName LOCATION = new QName("location");
+
+    private final Processor proc = new Processor(false);
+    private final DocumentBuilder builder = proc.newDocumentBuilder();
+    private final List<Stage> stages = new ArrayList<>();
+
+    private static final class Stage {
+        final String name;
+        final XsltExecutable exec;
+
+        Stage(String name, XsltExecutable exec) {
+            this.name = name;
+            this.exec = exec;
+        }
+    }
+
+    Validator(List<Path> schFiles) throws IOException, SaxonApiException {
+        URL pipeline = Validator.class.getResource(PIPELINE);
+        if (pipeline == null) {
+            throw new IOException("SchXslt pipeline " + PIPELINE + " not on the class path");
+        }
+        XsltCompiler xc = proc.newXsltCompiler();
+        XsltExecutable pipe;
+        try (InputStream in = pipeline.openStream()) {
+            pipe = xc.compile(new StreamSource(in, pipeline.toExternalForm()));
+        }
+        for (Path sch : schFiles) {
+            Path abs = sch.toAbsolutePath().normalize();
+            try {
+                XdmNode schDoc = builder.build(abs.toFile());
+                XsltTransformer t = pipe.load();
+                t.setInitialContextNode(schDoc);
+                XdmDestination compiled = new XdmDestination();
+                compiled.setBaseURI(abs.toUri());
+                t.setDestination(compiled);
+                t.transform();
+                XsltExecutable exec = proc.newXsltCompiler().compile(compiled.getXdmNode().asSource());
+                stages.add(new Stage(abs.getFileName().toString(), exec));
+            } catch (SaxonApiException e) {
+                throw new IOException("compile " + sch + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    String stageNamesJson() {
+        StringBuilder b = new StringBuilder("[");
+        for (int i = 0; i < stages.size(); i++) {
+            if (i > 0) {
+                b.append(',');
+            }
+            b.append(Json.quote(stages.get(i).name));
+        }
+        return b.append(']').toString();
+    }
+
+    /** Validates one document against every stage; never throws for document-level problems. */
+    Result validate(String name, byte[] data, String systemId) {
+        Result r = new Result(name);
+        XdmNode doc;
+        try {
+            doc = builder.build(new StreamSource(new ByteArrayInputStream(data), systemId));
+        } catch (SaxonApiException e) {
+            r.error = "parse: " + e.getMessage();
+            return r;
+        }
+        long total = 0;
+        for (Stage st : stages) {
+            long t0 = System.nanoTime();
+            XdmDestination out = new XdmDestination();
+            try {
+                XsltTransformer t = st.exec.load();
+                t.setInitialContextNode(doc);
+                t.setDestination(out);
+                t.transform();
+            } catch (SaxonApiException e) {
+                total += System.nanoTime() - t0;
+                r.fired.add(stageError(st.name, e));
+                continue;
+            }
+            total += System.nanoTime() - t0;
+            collect(out.getXdmNode(), st.name, r.fired);
+        }
+        r.ms = total / 1e6;
+        return r;
+    }
+
+    private static Finding stageError(String stage, SaxonApiException e) {
+        Finding f = new Finding();
+        f.kind = "stage-error";
+        QName code = e.getErrorCode();
+        if (code == null && e.getCause() instanceof XPathException) {
+            XPathException xe = (XPathException) e.getCause();
+            if (xe.getErrorCodeLocalPart() != null) {
+                f.id = xe.getErrorCodeLocalPart();
+            }
+        } else if (code != null) {
+            f.id = code.getLocalName();
+        }
+        f.text = normalizeSpace(e.getMessage() == null ? "" : e.getMessage());
+        f.stage = stage;
+        return f;
+    }
+
+    /** Appends the failed asserts and successful reports of one SVRL report, in order. */
+    private static void collect(XdmNode svrlDoc, String stage, List<Finding> dst) {
+        for (XdmNode root : svrlDoc.children()) {
+            if (root.getNodeKind() != XdmNodeKind.ELEMENT) {
+                continue;
+            }
+            for (XdmNode n : root.children()) {
+                if (n.getNodeKind() != XdmNodeKind.ELEMENT || !SVRL.equals(n.getNodeName().getNamespaceURI())) {
+                    continue;
+                }
+                String local = n.getNodeName().getLocalName();
+                String kind;
+                if (local.equals("failed-assert")) {
+                    kind = "assert";
+                } else if (local.equals("successful-report")) {
+                    kind = "report";
+                } else {
+                    continue;
+                }
+                Finding f = new Finding();
+                f.id = n.getAttributeValue(ID);
+                f.flag = n.getAttributeValue(FLAG);
+                f.kind = kind;
+                String loc = n.getAttributeValue(LOCATION);
+                f.loc = loc == null ? null : EQNAME_URI.matcher(loc).replaceAll("");
+                StringBuilder text = new StringBuilder();
+                for (XdmNode c : n.children()) {
+                    if (c.getNodeKind() == XdmNodeKind.ELEMENT && SVRL.equals(c.getNodeName().getNamespaceURI())
+                            && c.getNodeName().getLocalName().equals("text")) {
+                        text.append(c.getStringValue());
+                    }
+                }
+                f.text = normalizeSpace(text.toString());
+                f.stage = stage;
+                dst.add(f);
+            }
+        }
+    }
+
+    /** XPath normalize-space: collapse runs of XML whitespace to one space, trim both ends. */
+    static String normalizeSpace(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        boolean pending = false;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+                pending = b.length() > 0;
+                continue;
+            }
+            if (pending) {
+                b.append(' ');
+                pending = false;
+            }
+            b.append(c);
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,283 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/einvoice-dev/einvoice/engine/vm"
+	"github.com/einvoice-dev/einvoice/engine/xdm"
+	"github.com/einvoice-dev/einvoice/engine/xpath"
+)
+
+// Ruleset is a compiled rule set: immutable after Load and safe for
+// concurrent use by any number of goroutines.
+type Ruleset struct {
+	Name    string // e.g. "EN16931"
+	Version string // e.g. "1.3.16"
+	Syntax  string // e.g. "ubl"
+
+	tables      *Tables
+	lets        []*vm.Program
+	rules       []*vm.Pattern
+	checks      []compiledCheck
+	diags       [][]compiledPart
+	nSchemaLets int
+
+	// Context index. names are the distinct expanded names rule contexts can
+	// match; byName[q][p] lists, in rule order, the rules of pattern p that
+	// can match a node named names[q] (including the rules that can match any
+	// node); anyRules[p] lists the rules of pattern p that can match any node.
+	names    []xdm.QName
+	byName   [][][]int32
+	anyRules [][]int32
+
+	pool sync.Pool // *state
+}
+
+type compiledCheck struct {
+	test *vm.Program
+	msg  []compiledPart
+	// static is the finished message and terms when msg has no dynamic part.
+	static      bool
+	staticMsg   string
+	staticTerms []string
+}
+
+type compiledPart struct {
+	kind PartKind
+	text string
+	prog *vm.Program // value-of select or name path (nil: the context node)
+}
+
+// Option configures Load.
+type Option func(*loadConfig)
+
+type loadConfig struct{ functions *vm.Functions }
+
+// WithFunctions provides the extension functions (xsl:function
+// implementations) the rule set's expressions call.
+func WithFunctions(f *vm.Functions) Option { return func(c *loadConfig) { c.functions = f } }
+
+// LoadError is a failure to compile one expression of the tables.
+type LoadError struct {
+	File string
+	Line int
+	Item string // e.g. `assert BR-01 test`, `rule context`, `let $x`
+	Expr string
+	Err  error // typically *xpath.Error
+}
+
+func (e *LoadError) Error() string {
+	return fmt.Sprintf("%s:%d: %s: %v (in %q)", e.File, e.Line, e.Item, e.Err, e.Expr)
+}
+
+func (e *LoadError) Unwrap() error { return e.Err }
+
+// Load compiles every expression of t (once) and builds the context index.
+// It fails if t is nil or empty or if any expression does not compile.
+func Load(t *Tables, opts ...Option) (*Ruleset, error) {
+	if t == nil || len(t.Patterns) == 0 {
+		return nil, errors.New("engine.Load: no tables (run `make generate`?)")
+	}
+	var cfg loadConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	r := &Ruleset{Name: t.Name, Version: t.Version, Syntax: t.Syntax, tables: t, nSchemaLets: int(t.NumSchemaLets())}
+	ns := make(map[string]string, len(t.Namespaces))
+	for _, n := range t.Namespaces {
+		ns[n.Prefix] = n.URI
+	}
+	sc := func(p, rule, limit int32) *xpath.StaticContext {
+		return &xpath.StaticContext{Namespaces: ns, Variables: t.VarScope(p, rule, limit), Functions: cfg.functions}
+	}
+	wrap := func(pos SourcePos, item, expr string, err error) error {
+		file := ""
+		if int(pos.File) < len(t.Files) {
+			file = t.Files[pos.File]
+		}
+		return fmt.Errorf("engine.Load %s %s: %w", t.Name, t.Syntax, &LoadError{File: file, Line: int(pos.Line), Item: item, Expr: expr, Err: err})
+	}
+
+	// Lets: find each let's owner to compute its scope.
+	r.lets = make([]*vm.Program, len(t.Lets))
+	compileLet := func(i, p, rule int32) error {
+		l := t.Lets[i]
+		prog, err := xpath.Compile(l.Expr, sc(p, rule, i))
+		if err != nil {
+			return wrap(l.Pos, "let $"+l.Name, l.Expr, err)
+		}
+		r.lets[i] = prog
+		return nil
+	}
+	for i := int32(0); i < int32(r.nSchemaLets); i++ {
+		if err := compileLet(i, -1, -1); err != nil {
+			return nil, err
+		}
+	}
+	r.rules = make([]*vm.Pattern, len(t.Rules))
+	r.checks = make([]compiledCheck, len(t.Checks))
+	for pi, p := range t.Patterns {
+		for i := p.FirstLet; i < p.FirstLet+p.NumLets; i++ {
+			if err := compileLet(i, int32(pi), -1); err != nil {
+				return nil, err
+			}
+		}
+		for ri := p.FirstRule; ri < p.FirstRule+p.NumRules; ri++ {
+			rule := t.Rules[ri]
+			for i := rule.FirstLet; i < rule.FirstLet+rule.NumLets; i++ {
+				if err := compileLet(i, int32(pi), ri); err != nil {
+					return nil, err
+				}
+			}
+			pat, err := xpath.CompilePattern(rule.Context, sc(int32(pi), -1, -1))
+			if err != nil {
+				return nil, wrap(rule.Pos, "rule context", rule.Context, err)
+			}
+			r.rules[ri] = pat
+			rsc := sc(int32(pi), ri, -1)
+			for ci := rule.FirstCheck; ci < rule.FirstCheck+rule.NumChecks; ci++ {
+				c := t.Checks[ci]
+				prog, err := xpath.Compile(c.Test, rsc)
+				if err != nil {
+					return nil, wrap(c.Pos, c.Kind.String()+" "+c.ID+" test", c.Test, err)
+				}
+				cc := compiledCheck{test: prog}
+				cc.msg, err = compileMessage(c.Message, rsc)
+				if err != nil {
+					return nil, wrap(c.Pos, c.Kind.String()+" "+c.ID+" message", "", err)
+				}
+				if isStatic(cc.msg) {
+					cc.static = true
+					cc.staticMsg = NormalizeSpace(joinText(cc.msg))
+					cc.staticTerms = Terms(cc.staticMsg)
+				}
+				r.checks[ci] = cc
+			}
+		}
+	}
+	r.diags = make([][]compiledPart, len(t.Diagnostics))
+	for i, d := range t.Diagnostics {
+		// Diagnostics are evaluated in the context of the firing rule; they
+		// see the schema lets only (as in the skeleton, where they are
+		// expanded outside the rule template's variables).
+		msg, err := compileMessage(d.Message, sc(-1, -1, -1))
+		if err != nil {
+			return nil, wrap(d.Pos, "diagnostic "+d.ID, "", err)
+		}
+		r.diags[i] = msg
+	}
+	r.buildIndex()
+	r.pool.New = func() any { return &state{} }
+	return r, nil
+}
+
+func compileMessage(parts []MessagePart, sc *xpath.StaticContext) ([]compiledPart, error) {
+	out := make([]compiledPart, len(parts))
+	for i, p := range parts {
+		out[i] = compiledPart{kind: p.Kind, text: p.Text}
+		if p.Kind == PartText || (p.Kind == PartName && p.Text == "") {
+			continue
+		}
+		prog, err := xpath.Compile(p.Text, sc)
+		if err != nil {
+			return nil, fmt.Errorf("%q: %w", p.Text, err)
+		}
+		out[i].prog = prog
+	}
+	return out, nil
+}
+
+func isStatic(parts []compiledPart) bool {
+	for _, p := range parts {
+		if p.kind != PartText {
+			return false
+		}
+	}
+	return true
+}
+
+func joinText(parts []compiledPart) string {
+	s := ""
+	for _, p := range parts {
+		s += p.text
+	}
+	return s
+}
+
+// buildIndex builds the context index from the compiled patterns.
+func (r *Ruleset) buildIndex() {
+	t := r.tables
+	qidx := map[xdm.QName]int{}
+	ruleNames := make([][]int, len(t.Rules))
+	anyRule := make([]bool, len(t.Rules))
+	for ri, pat := range r.rules {
+		names, any := pat.ElementNames()
+		if any || len(names) == 0 {
+			// A pattern that names nothing (e.g. "/") is treated as "any":
+			// the index only filters, Matches decides.
+			anyRule[ri] = true
+			continue
+		}
+		for _, q := range names {
+			i, ok := qidx[q]
+			if !ok {
+				i = len(r.names)
+				qidx[q] = i
+				r.names = append(r.names, q)
+			}
+			ruleNames[ri] = append(ruleNames[ri], i)
+		}
+	}
+	r.byName = make([][][]int32, len(r.names))
+	for q := range r.byName {
+		r.byName[q] = make([][]int32, len(t.Patterns))
+	}
+	r.anyRules = make([][]int32, len(t.Patterns))
+	for pi, p := range t.Patterns {
+		for ri := p.FirstRule; ri < p.FirstRule+p.NumRules; ri++ {
+			if anyRule[ri] {
+				r.anyRules[pi] = append(r.anyRules[pi], ri)
+				for q := range r.byName {
+					r.byName[q][pi] = append(r.byName[q][pi], ri)
+				}
+				continue
+			}
+			for _, q := range ruleNames[ri] {
+				l := r.byName[q][pi]
+				if len(l) == 0 || l[len(l)-1] != ri {
+					r.byName[q][pi] = append(l, ri)
+				}
+			}
+		}
+	}
+}
+
+// Tables returns the tables r was loaded from (read-only).
+func (r *Ruleset) Tables() *Tables { return r.tables }
+
+// Label returns "Name Version", e.g. "EN16931 1.3.16".
+func (r *Ruleset) Label() string { return r.Name + " " + r.Version }
+
+// IndexStats reports the context index: the number of distinct names and,
+// per rule, the names it is filed under ("*" for any).
+func (r *Ruleset) IndexStats() (names int, perRule []string) {
+	perRule = make([]string, len(r.rules))
+	for ri, pat := range r.rules {
+		ns, any := pat.ElementNames()
+		if any || len(ns) == 0 {
+			perRule[ri] = "*"
+			continue
+		}
+		s := ""
+		for i, q := range ns {
+			if i > 0 {
+				s += " "
+			}
+			s += q.String()
+		}
+		perRule[ri] = s
+	}
+	return len(r.names), perRule
+}

