@@ -1,0 +1,165 @@
+// C side of the libxml2 bridge of package xsd; see bridge.h and doc.go.
+#include <stdlib.h>
+#include <string.h>
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/xmlerror.h>
+#include <libxml/catalog.h>
+#include <libxml/xmlschemastypes.h>
+#include "bridge.h"
+#include "_cgo_export.h"
+
+// Handle of the Go load state of the schema being compiled on this thread, or
+// 0 outside einv_schema_load. Thread-local, so schemas compiled concurrently
+// on different threads each see their own resolver and catalogs. Any entity
+// requested while it is 0 (instance documents) is refused.
+static __thread uintptr_t einv_load_handle;
+
+static void einv_serror(void *data, xmlErrorPtr err) {
+	if (err == NULL) {
+		return;
+	}
+	einvCollectError((uintptr_t)data, err->level, err->line, err->int2,
+		err->message, err->file);
+}
+
+// Generic (printf-style) libxml2 messages are dropped: every error that
+// matters is also raised as a structured error or reflected in a return code,
+// which the Go side turns into a finding or an error (fail closed).
+static void einv_generic_sink(void *ctx, const char *msg, ...) {
+	(void)ctx;
+	(void)msg;
+}
+
+static xmlParserInputPtr einv_entity_loader(const char *url, const char *id,
+	xmlParserCtxtPtr ctxt) {
+	uintptr_t h = einv_load_handle;
+	if (h == 0 || url == NULL || ctxt == NULL) {
+		return NULL;
+	}
+	char *path = einvResolveEntity(h, (char *)url, (char *)id);
+	if (path == NULL) {
+		return NULL;
+	}
+	xmlParserInputPtr in = xmlNewInputFromFile(ctxt, path);
+	free(path);
+	return in;
+}
+
+void einv_init(void) {
+	xmlInitParser();
+	xmlSchemaInitTypes();
+	// Never honour <?oasis-xml-catalog?> processing instructions, and never
+	// consult libxml2's process-wide catalogs (XML_CATALOG_FILES,
+	// /etc/xml/catalog): catalogs are resolved per schema on the Go side.
+	xmlCatalogSetDefaults(XML_CATA_ALLOW_NONE);
+	xmlSetExternalEntityLoader(einv_entity_loader);
+}
+
+typedef struct {
+	xmlStructuredErrorFunc serror;
+	void *sctx;
+	xmlGenericErrorFunc gerror;
+	void *gctx;
+} einv_saved_handlers;
+
+// libxml2's error handler globals are per thread in threaded builds.
+static void einv_push_handlers(einv_saved_handlers *s, uintptr_t handle) {
+	s->serror = xmlStructuredError;
+	s->sctx = xmlStructuredErrorContext;
+	s->gerror = xmlGenericError;
+	s->gctx = xmlGenericErrorContext;
+	xmlSetStructuredErrorFunc((void *)handle, einv_serror);
+	xmlSetGenericErrorFunc(NULL, einv_generic_sink);
+}
+
+static void einv_pop_handlers(einv_saved_handlers *s) {
+	xmlSetStructuredErrorFunc(s->sctx, s->serror);
+	xmlSetGenericErrorFunc(s->gctx, s->gerror);
+}
+
+xmlSchemaPtr einv_schema_load(const char *url, uintptr_t handle) {
+	einv_saved_handlers saved;
+	einv_push_handlers(&saved, handle);
+	uintptr_t prev = einv_load_handle;
+	einv_load_handle = handle;
+
+	xmlSchemaPtr schema = NULL;
+	xmlSchemaParserCtxtPtr pctxt = xmlSchemaNewParserCtxt(url);
+	if (pctxt != NULL) {
+		xmlSchemaSetParserStructuredErrors(pctxt, einv_serror, (void *)handle);
+		schema = xmlSchemaParse(pctxt);
+		xmlSchemaFreeParserCtxt(pctxt);
+	}
+
+	einv_load_handle = prev;
+	einv_pop_handlers(&saved);
+	return schema;
+}
+
+// SAX internalSubset callback: called as soon as a DOCTYPE name and external
+// id are read, before the internal subset is parsed. Halts the parser.
+static void einv_refuse_doctype(void *ctx, const xmlChar *name,
+	const xmlChar *externalID, const xmlChar *systemID) {
+	(void)name;
+	(void)externalID;
+	(void)systemID;
+	xmlParserCtxtPtr ctxt = (xmlParserCtxtPtr)ctx;
+	int *refused = (int *)ctxt->_private;
+	if (refused != NULL) {
+		*refused = 1;
+	}
+	xmlStopParser(ctxt);
+}
+
+int einv_validate(xmlSchemaPtr schema, const char *buf, int len, uintptr_t handle) {
+	einv_saved_handlers saved;
+	einv_push_handlers(&saved, handle);
+	uintptr_t prev = einv_load_handle;
+	einv_load_handle = 0; // nothing external, ever, while parsing a document
+
+	int ret;
+	int refused = 0;
+	xmlDocPtr doc = NULL;
+	xmlSchemaValidCtxtPtr vctxt = NULL;
+	xmlParserCtxtPtr pctxt = xmlCreateMemoryParserCtxt(buf, len);
+	if (pctxt == NULL) {
+		ret = EINV_OUT_OF_MEMORY;
+		goto out;
+	}
+	pctxt->_private = &refused;
+	pctxt->sax->internalSubset = einv_refuse_doctype;
+	xmlCtxtUseOptions(pctxt, EINV_DOC_PARSE_OPTIONS);
+	xmlParseDocument(pctxt);
+	doc = pctxt->myDoc;
+	pctxt->myDoc = NULL;
+	if (refused || (doc != NULL && (doc->intSubset != NULL || doc->extSubset != NULL))) {
+		ret = EINV_DOCTYPE_REFUSED;
+		goto out;
+	}
+	if (doc == NULL || !pctxt->wellFormed) {
+		ret = EINV_DOC_NOT_PARSED;
+		goto out;
+	}
+	vctxt = xmlSchemaNewValidCtxt(schema);
+	if (vctxt == NULL) {
+		ret = EINV_OUT_OF_MEMORY;
+		goto out;
+	}
+	xmlSchemaSetValidStructuredErrors(vctxt, einv_serror, (void *)handle);
+	ret = xmlSchemaValidateDoc(vctxt, doc);
+
+out:
+	if (vctxt != NULL) {
+		xmlSchemaFreeValidCtxt(vctxt);
+	}
+	if (doc != NULL) {
+		xmlFreeDoc(doc);
+	}
+	if (pctxt != NULL) {
+		xmlFreeParserCtxt(pctxt);
+	}
+	einv_load_handle = prev;
+	einv_pop_handlers(&saved);
+	return ret;
+}

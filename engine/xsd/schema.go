@@ -1,0 +1,270 @@
+package xsd
+
+/*
+#include "bridge.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime/cgo"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Options configures Load.
+type Options struct {
+	// CatalogFiles are OASIS XML catalogs (1.1) mapping absolute
+	// schemaLocation URLs (or public ids) to local files. They are resolved
+	// by this package, per schema; libxml2's process-wide catalogs are never
+	// used. Targets must be local files under the catalog file's directory.
+	CatalogFiles []string
+	// Root is the directory tree schema documents may be read from. Empty
+	// means the parent of the schema file's directory, which covers the usual
+	// maindoc/ + common/ layout (UBL). Catalog targets may also come from
+	// the directory tree of the catalog file that named them.
+	Root string
+}
+
+// Schema is a compiled XML Schema. It is immutable after Load and safe for
+// concurrent use by any number of goroutines; Close must not race with
+// Validate (it waits for running validations and later calls fail).
+type Schema struct {
+	path  string
+	files []string
+
+	mu  sync.RWMutex // guards ptr against Close; Validate takes it shared
+	ptr *C.xmlSchema
+}
+
+// ErrClosed is returned by Validate after Close.
+var ErrClosed = errors.New("xsd: schema is closed")
+
+// loadState is the per-Load state the C entity loader and error callback
+// reach through a cgo.Handle: the catalog, the allowed directory trees, the
+// files read, the refusals and the errors reported while compiling.
+type loadState struct {
+	catalogs *catalogSet
+	roots    []string
+	files    []string
+	refused  []string
+	errs     []Error
+}
+
+func (st *loadState) addError(level, line, col int, msg, file string) {
+	if len(st.errs) >= maxFindings {
+		return
+	}
+	if file != "" {
+		msg = fmt.Sprintf("%s:%d: %s", file, line, msg)
+	}
+	st.errs = append(st.errs, Error{Line: line, Col: col, Level: levelName(level), Message: msg})
+}
+
+// Load compiles the XML Schema at path. Everything it imports or includes
+// must resolve to a local file under opts.Root (default: the parent of the
+// schema's directory) or, through opts.CatalogFiles, under a catalog's
+// directory; network locations are never fetched. Any refused location makes
+// Load fail, even when libxml2 would only warn about a skipped import.
+func Load(path string, opts Options) (_ *Schema, err error) {
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("xsd: load %q: %w", path, err)
+		}
+	}()
+	initLibxml2()
+
+	abs, err := canonicalFile(path)
+	if err != nil {
+		return nil, err
+	}
+	root := opts.Root
+	if root == "" {
+		root = filepath.Dir(filepath.Dir(abs))
+	}
+	root, err = canonicalDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("root: %w", err)
+	}
+	if !within(root, abs) {
+		return nil, fmt.Errorf("schema is outside root %q", root)
+	}
+	cats, err := loadCatalogs(opts.CatalogFiles)
+	if err != nil {
+		return nil, err
+	}
+	st := &loadState{catalogs: cats, roots: []string{root}}
+	for _, cf := range cats.files {
+		d, err := canonicalDir(filepath.Dir(cf))
+		if err != nil {
+			return nil, fmt.Errorf("catalog directory: %w", err)
+		}
+		st.roots = append(st.roots, d)
+	}
+
+	h := cgo.NewHandle(st)
+	defer h.Delete()
+	ptr := cSchemaLoad(abs, h)
+	if len(st.refused) > 0 {
+		if ptr != nil {
+			cSchemaFree(ptr)
+		}
+		return nil, fmt.Errorf("refused to read: %s", strings.Join(st.refused, "; "))
+	}
+	if ptr == nil {
+		return nil, fmt.Errorf("compile failed: %s", summarize(st.errs))
+	}
+	return &Schema{path: abs, files: slices.Clone(st.files), ptr: ptr}, nil
+}
+
+// summarize renders the first compile errors for an error message.
+func summarize(errs []Error) string {
+	const show = 5
+	var b strings.Builder
+	n := 0
+	for _, e := range errs {
+		if e.Level == LevelWarning {
+			continue
+		}
+		if n == show {
+			b.WriteString("; ...")
+			break
+		}
+		if n > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(e.Message)
+		n++
+	}
+	if n == 0 {
+		return "libxml2 reported no error"
+	}
+	return b.String()
+}
+
+// Path is the absolute path of the root schema document.
+func (s *Schema) Path() string { return s.path }
+
+// Files lists every schema document read while compiling, in load order
+// (absolute paths, the root first). Useful to fingerprint a schema set.
+func (s *Schema) Files() []string { return slices.Clone(s.files) }
+
+// Close frees the compiled schema. It waits for running validations; later
+// calls to Validate return ErrClosed. Close is idempotent.
+func (s *Schema) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ptr != nil {
+		cSchemaFree(s.ptr)
+		s.ptr = nil
+	}
+}
+
+// resolve decides whether the C entity loader may open rawURL (the system
+// id libxml2 built, usually an absolute path or URL). It returns the local
+// path to open. Catalog entries are consulted first; then only local files
+// under the allowed roots qualify. Refusals are recorded and fail the Load.
+func (st *loadState) resolve(rawURL, publicID string) (string, bool) {
+	target := rawURL
+	if t, ok := st.catalogs.resolveSystem(rawURL, publicID); ok {
+		target = t
+	} else if t, ok := st.catalogs.resolveURI(rawURL); ok {
+		target = t
+	}
+	p, err := st.localFile(target)
+	if err != nil {
+		st.refused = append(st.refused, fmt.Sprintf("%q: %v", rawURL, err))
+		return "", false
+	}
+	st.files = append(st.files, p)
+	return p, true
+}
+
+func (st *loadState) localFile(target string) (string, error) {
+	var p string
+	switch {
+	case strings.HasPrefix(target, "file:"):
+		fp, err := fileURIPath(target)
+		if err != nil {
+			return "", err
+		}
+		p = fp
+	case hasScheme(target):
+		return "", errors.New("not a local file and not in any catalog (network access is disabled)")
+	case !filepath.IsAbs(target):
+		return "", errors.New("relative location without a base")
+	default:
+		p = target
+	}
+	c, err := canonicalFile(p)
+	if err != nil && strings.Contains(p, "%") {
+		// libxml2 may hand over a percent-escaped path.
+		if u, uerr := url.PathUnescape(p); uerr == nil {
+			c, err = canonicalFile(u)
+		}
+	}
+	if err != nil {
+		return "", err
+	}
+	for _, r := range st.roots {
+		if within(r, c) {
+			return c, nil
+		}
+	}
+	return "", fmt.Errorf("%q is outside the allowed directories %q", c, st.roots)
+}
+
+// canonicalFile returns the absolute, symlink-free path of an existing
+// regular file.
+func canonicalFile(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	abs, err = filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%q is not a regular file", abs)
+	}
+	return abs, nil
+}
+
+// canonicalDir returns the absolute, symlink-free path of a directory.
+func canonicalDir(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	abs, err = filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return "", err
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%q is not a directory", abs)
+	}
+	return abs, nil
+}
+
+// within reports whether p (canonical) is inside dir (canonical).
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	if err != nil {
+		return false
+	}
+	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
