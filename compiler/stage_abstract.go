@@ -85,16 +85,15 @@ func (u *Unit) errPos(p Pos, rule, construct, msg string) error {
 // instantiate copies abstract pattern a for instance p.
 func (u *Unit) instantiate(p, a *Pattern) (*Pattern, error) {
 	params := append([]Param(nil), p.Params...)
-	seen := map[string]bool{}
 	for _, pr := range params {
 		if pr.Name == "" {
 			return nil, u.errPos(pr.Pos, "pattern "+p.ID, "sch:param", "param without name")
 		}
-		if seen[pr.Name] {
-			return nil, u.errPos(pr.Pos, "pattern "+p.ID, "sch:param", fmt.Sprintf("duplicate param %q", pr.Name))
-		}
-		seen[pr.Name] = true
 	}
+	// A duplicated param name (EN 16931 CII declares CII-SR-282 twice) is
+	// applied twice; the first declaration replaces every occurrence, so it
+	// wins, as in the skeleton's sequential expansion and in the reference
+	// results (the official preprocessed file keeps the last one instead).
 	sort.SliceStable(params, func(i, j int) bool { return len(params[i].Name) > len(params[j].Name) })
 	expand := func(s string) string { return Substitute(s, params) }
 

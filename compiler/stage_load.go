@@ -99,6 +99,7 @@ func lineOf(err error) int {
 // is kept as text nodes.
 func parseTree(data []byte, file int) (*Node, error) {
 	dec := xml.NewDecoder(bytes.NewReader(data))
+	dec.CharsetReader = charsetReader
 	var stack []*Node
 	var root *Node
 	for {
@@ -173,4 +174,24 @@ func dumpTree(u *Unit, w io.Writer) error {
 	walk(u.Root, 0)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// charsetReader supports the non-UTF-8 encodings official .sch files declare
+// (ISO-8859-1 / Latin-1, whose bytes are the first 256 code points).
+func charsetReader(label string, in io.Reader) (io.Reader, error) {
+	switch strings.ToLower(label) {
+	case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1":
+		data, err := io.ReadAll(in)
+		if err != nil {
+			return nil, err
+		}
+		var b strings.Builder
+		for _, c := range data {
+			b.WriteRune(rune(c))
+		}
+		return strings.NewReader(b.String()), nil
+	case "us-ascii", "ascii":
+		return in, nil
+	}
+	return nil, fmt.Errorf("unsupported encoding %q", label)
 }
