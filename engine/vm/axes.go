@@ -1,0 +1,268 @@
+package vm
+
+import (
+	"slices"
+
+	"github.com/einvoice-dev/einvoice/engine/xdm"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+)
+
+// matcher is a node test resolved against the current document.
+type matcher struct {
+	t     *NodeTest
+	attr  bool // principal node kind is attribute
+	name  xmltree.NameID
+	never bool // the name does not occur in the document
+}
+
+func (f *frame) matcher(t *NodeTest, axis Axis) matcher {
+	m := matcher{t: t, attr: axis == AxisAttribute}
+	named := t.Kind == TestName || ((t.Kind == TestElement || t.Kind == TestAttribute) && t.Named)
+	if named {
+		id, ok := f.doc.LookupName(t.Space, t.Local)
+		m.name, m.never = id, !ok
+	}
+	return m
+}
+
+func (f *frame) matches(m *matcher, n xmltree.NodeID) bool {
+	d := f.doc
+	k := d.Kind(n)
+	switch m.t.Kind {
+	case TestNode:
+		return true
+	case TestName:
+		want := xmltree.KindElement
+		if m.attr {
+			want = xmltree.KindAttribute
+		}
+		return k == want && d.Name(n) == m.name
+	case TestAnyName:
+		return (m.attr && k == xmltree.KindAttribute) || (!m.attr && k == xmltree.KindElement)
+	case TestSpace, TestLocal:
+		if (m.attr && k != xmltree.KindAttribute) || (!m.attr && k != xmltree.KindElement) {
+			return false
+		}
+		id := d.Name(n)
+		if m.t.Kind == TestSpace {
+			return d.NameSpace(id) == m.t.Space
+		}
+		return d.NameLocal(id) == m.t.Local
+	case TestText:
+		return k == xmltree.KindText
+	case TestComment:
+		return k == xmltree.KindComment
+	case TestPI:
+		return k == xmltree.KindPI && (!m.t.Named || d.NameLocal(d.Name(n)) == m.t.Local)
+	case TestElement:
+		return k == xmltree.KindElement && (!m.t.Named || d.Name(n) == m.name)
+	case TestAttribute:
+		return k == xmltree.KindAttribute && (!m.t.Named || d.Name(n) == m.name)
+	case TestDocument:
+		return k == xmltree.KindDocument
+	}
+	return false
+}
+
+// kindMatches tests a node against a kind test outside any axis.
+func (f *frame) kindMatches(n xmltree.NodeID, t *NodeTest) bool {
+	m := f.matcher(t, AxisChild)
+	if m.never {
+		return false
+	}
+	return f.matches(&m, n)
+}
+
+// axis appends the nodes of axis from n that pass the test, in axis order.
+// stop, when non-nil, ends the walk early when it returns true.
+func (f *frame) axis(axis Axis, t *NodeTest, n xmltree.NodeID, out []xdm.Item, first bool) ([]xdm.Item, error) {
+	m := f.matcher(t, axis)
+	if m.never {
+		return out, nil
+	}
+	d := f.doc
+	add := func(c xmltree.NodeID) bool {
+		if f.matches(&m, c) {
+			out = append(out, xdm.NodeItem(int32(c)))
+			return first
+		}
+		return false
+	}
+	switch axis {
+	case AxisChild:
+		for c := d.FirstChild(n); c != xmltree.None; c = d.NextSibling(c) {
+			if err := f.tick(); err != nil {
+				return out, err
+			}
+			if add(c) {
+				break
+			}
+		}
+	case AxisAttribute:
+		a, cnt := d.Attrs(n)
+		for i := 0; i < cnt; i++ {
+			if add(a + xmltree.NodeID(i)) {
+				break
+			}
+		}
+	case AxisSelf:
+		add(n)
+	case AxisParent:
+		if p := d.Parent(n); p != xmltree.None {
+			add(p)
+		}
+	case AxisDescendantOrSelf, AxisDescendant:
+		if axis == AxisDescendantOrSelf && add(n) {
+			break
+		}
+		end := d.SubtreeEnd(n)
+		for c := n + 1; c < end; c++ {
+			if err := f.tick(); err != nil {
+				return out, err
+			}
+			if d.Kind(c) == xmltree.KindAttribute {
+				continue
+			}
+			if add(c) {
+				break
+			}
+		}
+	case AxisAncestor, AxisAncestorOrSelf:
+		c := n
+		if axis == AxisAncestor {
+			c = d.Parent(n)
+		}
+		for ; c != xmltree.None; c = d.Parent(c) {
+			if add(c) {
+				break
+			}
+		}
+	case AxisFollowingSibling:
+		if d.Kind(n) == xmltree.KindAttribute {
+			break
+		}
+		for c := d.NextSibling(n); c != xmltree.None; c = d.NextSibling(c) {
+			if err := f.tick(); err != nil {
+				return out, err
+			}
+			if add(c) {
+				break
+			}
+		}
+	case AxisPrecedingSibling:
+		if d.Kind(n) == xmltree.KindAttribute {
+			break
+		}
+		for c := d.PrevSibling(n); c != xmltree.None; c = d.PrevSibling(c) {
+			if err := f.tick(); err != nil {
+				return out, err
+			}
+			if add(c) {
+				break
+			}
+		}
+	case AxisFollowing:
+		start := d.SubtreeEnd(n)
+		if d.Kind(n) == xmltree.KindAttribute {
+			start = n + 1
+		}
+		for c := start; int(c) < d.Len(); c++ {
+			if err := f.tick(); err != nil {
+				return out, err
+			}
+			if d.Kind(c) == xmltree.KindAttribute {
+				continue
+			}
+			if add(c) {
+				break
+			}
+		}
+	case AxisPreceding:
+		// Walk backwards, skipping ancestors (they contain n) and attributes.
+		anc := d.Parent(n)
+		for c := n - 1; c > 0; c-- {
+			if err := f.tick(); err != nil {
+				return out, err
+			}
+			if c == anc {
+				anc = d.Parent(anc)
+				continue
+			}
+			if d.Kind(c) == xmltree.KindAttribute {
+				continue
+			}
+			if add(c) {
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// step appends the result of an axis step from n, in document order.
+func (f *frame) step(e *Expr, n xmltree.NodeID, out []xdm.Item) ([]xdm.Item, error) {
+	rev := e.Axis.Reverse()
+	if len(e.Preds) == 0 {
+		start := len(out)
+		out, err := f.axis(e.Axis, &e.Test, n, out, false)
+		if rev {
+			slices.Reverse(out[start:])
+		}
+		return out, err
+	}
+	tmp := f.buf()
+	tmp, err := f.axis(e.Axis, &e.Test, n, tmp, false)
+	if err != nil {
+		return out, err
+	}
+	s := f.done(tmp)
+	s, err = f.filter(s, e.Preds, rev)
+	if err != nil {
+		return out, err
+	}
+	if rev {
+		for i := len(s) - 1; i >= 0; i-- {
+			out = append(out, s[i])
+		}
+		return out, nil
+	}
+	return append(out, s...), nil
+}
+
+// stepAny reports whether a predicate-free step from n selects any node.
+func (f *frame) stepAny(e *Expr, n xmltree.NodeID) (bool, error) {
+	b := f.buf()
+	b, err := f.axis(e.Axis, &e.Test, n, b, true)
+	found := len(b) > 0
+	f.drop(b)
+	return found, err
+}
+
+// childEq reports whether some node of the predicate-free step e.Test from
+// n has the string value e.Str.
+func (f *frame) childEq(e *Expr, n xmltree.NodeID) (bool, error) {
+	m := f.matcher(&e.Test, e.Axis)
+	if m.never {
+		return false, nil
+	}
+	d := f.doc
+	if e.Axis == AxisAttribute {
+		a, cnt := d.Attrs(n)
+		for i := 0; i < cnt; i++ {
+			c := a + xmltree.NodeID(i)
+			if f.matches(&m, c) && d.Value(c) == e.Str {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
+	for c := d.FirstChild(n); c != xmltree.None; c = d.NextSibling(c) {
+		if err := f.tick(); err != nil {
+			return false, err
+		}
+		if f.matches(&m, c) && d.StringValue(c) == e.Str {
+			return true, nil
+		}
+	}
+	return false, nil
+}

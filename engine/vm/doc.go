@@ -1,0 +1,20 @@
+// Package vm owns the evaluator of compiled XPath expressions and
+// Schematron match patterns, and the fn:* function library.
+//
+// A Program is an immutable tree of Expr nodes built by engine/xpath (the
+// IR is exported so the compiler, which lives in its own package, can build
+// it; nothing mutates it after NewProgram). We chose a typed op tree over a
+// flat op array: the rule sets' expressions are small and shallow, a tree
+// keeps each op's operands next to it, and the dispatch is one switch per
+// node. Specialised ops for the common rule shapes (code-list set lookup,
+// exists/empty/count of a child path, child-value-equals-literal) are chosen
+// by the compiler and measured in vm_bench_test.go.
+//
+// Evaluation state lives in a frame owned by the Env (an append-only item
+// arena reset per evaluation, scratch buffers per nesting depth, local
+// variable slots, an argument stack), so a typical assertion allocates
+// nothing once the Env is warm. An Env is therefore used by one goroutine
+// at a time; Programs and Patterns are shared freely.
+//
+// Long evaluations check ctx every 1024 steps.
+package vm

@@ -1,0 +1,653 @@
+package vm
+
+import (
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/einvoice-dev/einvoice/engine/xdm"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+)
+
+func (f *frame) contextNode(fc focus) (xmltree.NodeID, error) {
+	if fc.undefined {
+		return 0, &xdm.Error{Code: xdm.ErrNoContext, Msg: "context item is undefined"}
+	}
+	if fc.item.T != xdm.TNode {
+		return 0, xdm.Errorf(xdm.ErrNotNode, "context item is %s, not a node", fc.item.T)
+	}
+	return xmltree.NodeID(fc.item.Node), nil
+}
+
+// eval evaluates e with focus fc. The result lives in the arena.
+func (f *frame) eval(e *Expr, fc focus) (xdm.Sequence, error) {
+	switch e.Op {
+	case OpConst:
+		return e.Seq, nil
+	case OpContext:
+		if fc.undefined {
+			return nil, &xdm.Error{Code: xdm.ErrNoContext, Msg: "context item is undefined"}
+		}
+		return f.one(fc.item), nil
+	case OpRoot:
+		n, err := f.contextNode(fc)
+		if err != nil {
+			return nil, err
+		}
+		for f.doc.Parent(n) != xmltree.None {
+			n = f.doc.Parent(n)
+		}
+		return f.one(xdm.NodeItem(int32(n))), nil
+	case OpVar:
+		if e.Slot >= len(f.env.Vars) {
+			return nil, xdm.Errorf(xdm.ErrType, "variable slot %d has no value", e.Slot)
+		}
+		return f.env.Vars[e.Slot], nil
+	case OpLocal:
+		return f.locals[e.Slot], nil
+	case OpSeq:
+		b := f.buf()
+		for _, a := range e.Args {
+			s, err := f.eval(a, fc)
+			if err != nil {
+				return nil, err
+			}
+			b = append(b, s...)
+		}
+		return f.done(b), nil
+	case OpPath:
+		return f.evalPath(e, fc)
+	case OpStep:
+		n, err := f.contextNode(fc)
+		if err != nil {
+			return nil, err
+		}
+		b := f.buf()
+		b, err = f.step(e, n, b)
+		if err != nil {
+			return nil, err
+		}
+		return f.done(b), nil
+	case OpFilter:
+		s, err := f.eval(e.Args[0], fc)
+		if err != nil {
+			return nil, err
+		}
+		return f.filter(s, e.Preds, false)
+	case OpAnd, OpOr, OpGenCmp, OpValCmp, OpNodeCmp, OpSome, OpEvery, OpCastable,
+		OpInstanceOf, OpCodeSet, OpExists, OpEmpty, OpNot, OpChildEq:
+		b, err := f.evalBool(e, fc)
+		if err != nil {
+			return nil, err
+		}
+		return f.boolSeq(b), nil
+	case OpArith:
+		a, b, ok, err := f.operands(e, fc, e.Arith.String())
+		if err != nil || !ok {
+			return nil, err
+		}
+		r, err := xdm.Arith(e.Arith, a, b)
+		if err != nil {
+			return nil, err
+		}
+		return f.one(r), nil
+	case OpNeg:
+		s, err := f.eval(e.Args[0], fc)
+		if err != nil {
+			return nil, err
+		}
+		a, ok, err := f.single(s, "unary minus")
+		if err != nil || !ok {
+			return nil, err
+		}
+		r, err := xdm.Negate(a)
+		if err != nil {
+			return nil, err
+		}
+		return f.one(r), nil
+	case OpRange:
+		return f.evalRange(e, fc)
+	case OpUnion, OpIntersect, OpExcept:
+		return f.evalSetOp(e, fc)
+	case OpIf:
+		c, err := f.evalBool(e.Args[0], fc)
+		if err != nil {
+			return nil, err
+		}
+		if c {
+			return f.eval(e.Args[1], fc)
+		}
+		return f.eval(e.Args[2], fc)
+	case OpFor:
+		b := f.buf()
+		b, err := f.evalFor(e, 0, fc, b)
+		if err != nil {
+			return nil, err
+		}
+		return f.done(b), nil
+	case OpCast:
+		s, err := f.eval(e.Args[0], fc)
+		if err != nil {
+			return nil, err
+		}
+		a, ok, err := f.single(s, "cast as")
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			if e.Optional {
+				return nil, nil
+			}
+			return nil, xdm.Errorf(xdm.ErrType, "cast as %s of an empty sequence", e.Type)
+		}
+		r, err := xdm.Cast(a, e.Type)
+		if err != nil {
+			return nil, err
+		}
+		return f.one(r), nil
+	case OpCall:
+		return f.call(e, fc)
+	case OpExtCall:
+		return f.extCall(e, fc)
+	case OpCount:
+		s, err := f.eval(e.Args[0], fc)
+		if err != nil {
+			return nil, err
+		}
+		return f.one(xdm.Integer(int64(len(s)))), nil
+	}
+	return nil, xdm.Errorf(xdm.ErrType, "internal: unknown op %d", e.Op)
+}
+
+// operands evaluates and atomizes the two operands of a binary arithmetic
+// or value comparison; ok=false when either is empty.
+func (f *frame) operands(e *Expr, fc focus, what string) (a, b xdm.Item, ok bool, err error) {
+	s, err := f.eval(e.Args[0], fc)
+	if err != nil {
+		return a, b, false, err
+	}
+	a, ok1, err := f.single(s, what)
+	if err != nil {
+		return a, b, false, err
+	}
+	s, err = f.eval(e.Args[1], fc)
+	if err != nil {
+		return a, b, false, err
+	}
+	b, ok2, err := f.single(s, what)
+	if err != nil {
+		return a, b, false, err
+	}
+	return a, b, ok1 && ok2, nil
+}
+
+// evalBool evaluates e and returns its effective boolean value, without
+// materialising sequences for boolean ops.
+func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
+	switch e.Op {
+	case OpAnd:
+		a, err := f.evalBool(e.Args[0], fc)
+		if err != nil || !a {
+			return false, err
+		}
+		return f.evalBool(e.Args[1], fc)
+	case OpOr:
+		a, err := f.evalBool(e.Args[0], fc)
+		if err != nil || a {
+			return a, err
+		}
+		return f.evalBool(e.Args[1], fc)
+	case OpNot:
+		b, err := f.evalBool(e.Args[0], fc)
+		return !b, err
+	case OpGenCmp:
+		return f.generalCmp(e, fc)
+	case OpValCmp:
+		a, b, ok, err := f.operands(e, fc, e.Cmp.String())
+		if err != nil || !ok {
+			return false, err
+		}
+		return xdm.CompareValues(e.Cmp, a, b)
+	case OpNodeCmp:
+		return f.nodeCmp(e, fc)
+	case OpSome, OpEvery:
+		return f.quantified(e, 0, fc)
+	case OpCastable:
+		s, err := f.eval(e.Args[0], fc)
+		if err != nil {
+			return false, err
+		}
+		if len(s) > 1 {
+			return false, nil
+		}
+		if len(s) == 0 {
+			return e.Optional, nil
+		}
+		return xdm.Castable(f.atom(s[0]), e.Type), nil
+	case OpInstanceOf:
+		s, err := f.eval(e.Args[0], fc)
+		if err != nil {
+			return false, err
+		}
+		return f.instanceOf(s, &e.SeqType), nil
+	case OpExists, OpEmpty:
+		var nonEmpty bool
+		a := e.Args[0]
+		if a.Op == OpStep && len(a.Preds) == 0 {
+			n, err := f.contextNode(fc)
+			if err != nil {
+				return false, err
+			}
+			nonEmpty, err = f.stepAny(a, n)
+			if err != nil {
+				return false, err
+			}
+		} else {
+			s, err := f.eval(a, fc)
+			if err != nil {
+				return false, err
+			}
+			nonEmpty = len(s) > 0
+		}
+		return nonEmpty == (e.Op == OpExists), nil
+	case OpCodeSet:
+		s, err := f.eval(e.Args[0], fc)
+		if err != nil {
+			return false, err
+		}
+		a, ok, err := f.single(s, "normalize-space")
+		if err != nil {
+			return false, err
+		}
+		v := ""
+		if ok {
+			v = a.StringValue()
+		}
+		v = normalizeSpace(v)
+		if v == "" || strings.IndexByte(v, ' ') >= 0 {
+			// Not a single token: fall back to the original contains().
+			return strings.Contains(e.Str, " "+v+" "), nil
+		}
+		_, in := e.Set[v]
+		return in, nil
+	case OpChildEq:
+		n, err := f.contextNode(fc)
+		if err != nil {
+			return false, err
+		}
+		return f.childEq(e, n)
+	}
+	s, err := f.eval(e, fc)
+	if err != nil {
+		return false, err
+	}
+	return f.ebv(s)
+}
+
+func (f *frame) generalCmp(e *Expr, fc focus) (bool, error) {
+	l, err := f.eval(e.Args[0], fc)
+	if err != nil || len(l) == 0 {
+		return false, err
+	}
+	r, err := f.eval(e.Args[1], fc)
+	if err != nil || len(r) == 0 {
+		return false, err
+	}
+	for _, a := range l {
+		a = f.atom(a)
+		for _, b := range r {
+			ok, err := xdm.CompareGeneral(e.Cmp, a, f.atom(b))
+			if err != nil {
+				return false, err
+			}
+			if ok {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
+
+func (f *frame) nodeCmp(e *Expr, fc focus) (bool, error) {
+	l, err := f.eval(e.Args[0], fc)
+	if err != nil {
+		return false, err
+	}
+	r, err := f.eval(e.Args[1], fc)
+	if err != nil {
+		return false, err
+	}
+	if len(l) == 0 || len(r) == 0 {
+		return false, nil
+	}
+	if len(l) > 1 || len(r) > 1 || l[0].T != xdm.TNode || r[0].T != xdm.TNode {
+		return false, &xdm.Error{Code: xdm.ErrType, Msg: "node comparison needs single nodes"}
+	}
+	switch e.Cmp {
+	case xdm.OpEq:
+		return l[0].Node == r[0].Node, nil
+	case xdm.OpLt:
+		return l[0].Node < r[0].Node, nil
+	}
+	return l[0].Node > r[0].Node, nil
+}
+
+func (f *frame) evalPath(e *Expr, fc focus) (xdm.Sequence, error) {
+	cur, err := f.eval(e.Args[0], fc)
+	if err != nil {
+		return nil, err
+	}
+	for _, st := range e.Args[1:] {
+		if len(cur) == 0 {
+			return nil, nil
+		}
+		b := f.buf()
+		nodes, atoms := 0, 0
+		for i, it := range cur {
+			if it.T != xdm.TNode {
+				f.drop(b)
+				return nil, xdm.Errorf(xdm.ErrNotNode, "path step applied to %s", it.T)
+			}
+			if err := f.tick(); err != nil {
+				return nil, err
+			}
+			if st.Op == OpStep {
+				b, err = f.step(st, xmltree.NodeID(it.Node), b)
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
+			r, err := f.eval(st, focus{item: it, pos: i + 1, size: len(cur)})
+			if err != nil {
+				return nil, err
+			}
+			for _, x := range r {
+				if x.T == xdm.TNode {
+					nodes++
+				} else {
+					atoms++
+				}
+			}
+			b = append(b, r...)
+		}
+		if nodes > 0 && atoms > 0 {
+			f.drop(b)
+			return nil, &xdm.Error{Code: xdm.ErrMixedPath, Msg: "path result mixes nodes and atomic values"}
+		}
+		if atoms == 0 && len(cur) > 1 {
+			b = sortNodes(b)
+		} else if atoms == 0 && st.Op != OpStep {
+			b = sortNodes(b)
+		}
+		cur = f.done(b)
+	}
+	return cur, nil
+}
+
+// sortNodes puts node items in document order without duplicates.
+func sortNodes(b []xdm.Item) []xdm.Item {
+	sorted := true
+	for i := 1; i < len(b); i++ {
+		if b[i].Node <= b[i-1].Node {
+			sorted = false
+			break
+		}
+	}
+	if sorted {
+		return b
+	}
+	slices.SortFunc(b, func(x, y xdm.Item) int { return int(x.Node - y.Node) })
+	return slices.CompactFunc(b, func(x, y xdm.Item) bool { return x.Node == y.Node })
+}
+
+// filter applies predicates to a sequence in order (reverse=true when the
+// sequence is in reverse-axis order, which only matters to the caller).
+func (f *frame) filter(s xdm.Sequence, preds []*Expr, _ bool) (xdm.Sequence, error) {
+	for _, p := range preds {
+		if len(s) == 0 {
+			return nil, nil
+		}
+		if p.PosConst > 0 {
+			if p.PosConst <= len(s) {
+				s = s[p.PosConst-1 : p.PosConst : p.PosConst]
+			} else {
+				s = nil
+			}
+			continue
+		}
+		b := f.buf()
+		for i, it := range s {
+			if err := f.tick(); err != nil {
+				return nil, err
+			}
+			keep, err := f.predicate(p, focus{item: it, pos: i + 1, size: len(s)})
+			if err != nil {
+				return nil, err
+			}
+			if keep {
+				b = append(b, it)
+			}
+		}
+		s = f.done(b)
+	}
+	return s, nil
+}
+
+// predicate evaluates one predicate: a numeric result selects by position,
+// anything else by effective boolean value.
+func (f *frame) predicate(p *Expr, fc focus) (bool, error) {
+	switch p.Op {
+	case OpAnd, OpOr, OpGenCmp, OpValCmp, OpNot, OpExists, OpEmpty, OpSome, OpEvery,
+		OpCodeSet, OpChildEq, OpCastable, OpInstanceOf:
+		return f.evalBool(p, fc)
+	}
+	r, err := f.eval(p, fc)
+	if err != nil {
+		return false, err
+	}
+	if len(r) == 1 && r[0].T.IsNumeric() {
+		if r[0].T == xdm.TDouble {
+			return r[0].F == float64(fc.pos), nil
+		}
+		return r[0].D.Cmp(xdm.DecimalFromInt(int64(fc.pos))) == 0, nil
+	}
+	return f.ebv(r)
+}
+
+func (f *frame) evalRange(e *Expr, fc focus) (xdm.Sequence, error) {
+	a, b, ok, err := f.operands(e, fc, "to")
+	if err != nil || !ok {
+		return nil, err
+	}
+	lo, err := toInt(a)
+	if err != nil {
+		return nil, err
+	}
+	hi, err := toInt(b)
+	if err != nil {
+		return nil, err
+	}
+	if hi < lo {
+		return nil, nil
+	}
+	if hi-lo >= 1<<24 {
+		return nil, &xdm.Error{Code: "FOAR0002", Msg: "range too large"}
+	}
+	out := f.alloc(int(hi - lo + 1))
+	for i := range out {
+		out[i] = xdm.Integer(lo + int64(i))
+	}
+	return out, nil
+}
+
+func toInt(a xdm.Item) (int64, error) {
+	if a.T == xdm.TUntyped {
+		r, err := xdm.Cast(a, xdm.TInteger)
+		if err != nil {
+			return 0, err
+		}
+		a = r
+	}
+	if a.T != xdm.TInteger {
+		return 0, xdm.Errorf(xdm.ErrType, "range bound is %s, not xs:integer", a.T)
+	}
+	v, ok := a.D.Int64()
+	if !ok {
+		return 0, &xdm.Error{Code: "FOAR0002", Msg: "integer out of range"}
+	}
+	return v, nil
+}
+
+func (f *frame) evalSetOp(e *Expr, fc focus) (xdm.Sequence, error) {
+	l, err := f.eval(e.Args[0], fc)
+	if err != nil {
+		return nil, err
+	}
+	r, err := f.eval(e.Args[1], fc)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range [2]xdm.Sequence{l, r} {
+		for _, it := range s {
+			if it.T != xdm.TNode {
+				return nil, xdm.Errorf(xdm.ErrType, "set operator on %s", it.T)
+			}
+		}
+	}
+	b := f.buf()
+	switch e.Op {
+	case OpUnion:
+		b = append(append(b, l...), r...)
+	case OpIntersect:
+		for _, it := range l {
+			if containsNode(r, it.Node) {
+				b = append(b, it)
+			}
+		}
+	default:
+		for _, it := range l {
+			if !containsNode(r, it.Node) {
+				b = append(b, it)
+			}
+		}
+	}
+	return f.done(sortNodes(b)), nil
+}
+
+func containsNode(s xdm.Sequence, n int32) bool {
+	for _, it := range s {
+		if it.Node == n {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *frame) evalFor(e *Expr, i int, fc focus, b []xdm.Item) ([]xdm.Item, error) {
+	if i == len(e.Binds) {
+		r, err := f.eval(e.Args[0], fc)
+		if err != nil {
+			return b, err
+		}
+		return append(b, r...), nil
+	}
+	bd := e.Binds[i]
+	s, err := f.eval(bd.In, fc)
+	if err != nil {
+		return b, err
+	}
+	for j := range s {
+		if err := f.tick(); err != nil {
+			return b, err
+		}
+		f.locals[bd.Slot] = s[j : j+1 : j+1]
+		if b, err = f.evalFor(e, i+1, fc, b); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
+}
+
+func (f *frame) quantified(e *Expr, i int, fc focus) (bool, error) {
+	some := e.Op == OpSome
+	if i == len(e.Binds) {
+		return f.evalBool(e.Args[0], fc)
+	}
+	bd := e.Binds[i]
+	s, err := f.eval(bd.In, fc)
+	if err != nil {
+		return false, err
+	}
+	for j := range s {
+		if err := f.tick(); err != nil {
+			return false, err
+		}
+		f.locals[bd.Slot] = s[j : j+1 : j+1]
+		ok, err := f.quantified(e, i+1, fc)
+		if err != nil {
+			return false, err
+		}
+		if ok == some {
+			return some, nil
+		}
+	}
+	return !some, nil
+}
+
+func (f *frame) instanceOf(s xdm.Sequence, t *SeqType) bool {
+	if t.Empty {
+		return len(s) == 0
+	}
+	switch t.Occ {
+	case OccOne:
+		if len(s) != 1 {
+			return false
+		}
+	case OccOptional:
+		if len(s) > 1 {
+			return false
+		}
+	case OccPlus:
+		if len(s) == 0 {
+			return false
+		}
+	}
+	for _, it := range s {
+		switch {
+		case t.Item:
+		case t.Atomic:
+			if it.T == xdm.TNode || !xdm.InstanceOf(it, t.Type) {
+				return false
+			}
+		default:
+			if it.T != xdm.TNode || !f.kindMatches(xmltree.NodeID(it.Node), &t.Test) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (f *frame) extCall(e *Expr, fc focus) (xdm.Sequence, error) {
+	base := len(f.args)
+	for _, a := range e.Args {
+		s, err := f.eval(a, fc)
+		if err != nil {
+			f.args = f.args[:base]
+			return nil, err
+		}
+		f.args = append(f.args, s)
+	}
+	args := f.args[base:]
+	r, err := e.Ext(f.ctx, f.doc, args)
+	f.args = f.args[:base]
+	if err != nil {
+		var xe *xdm.Error
+		if errors.As(err, &xe) {
+			return nil, xe
+		}
+		return nil, &xdm.Error{Code: xdm.ErrExternal, Msg: e.Name + ": " + err.Error()}
+	}
+	return r, nil
+}

@@ -1,0 +1,167 @@
+package vm
+
+import (
+	"context"
+
+	"github.com/einvoice-dev/einvoice/engine/xdm"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+)
+
+// focus is the XPath focus: context item, position and size (1-based).
+type focus struct {
+	item      xdm.Item
+	pos, size int
+	undefined bool
+}
+
+func focusNode(n xmltree.NodeID) focus {
+	return focus{item: xdm.NodeItem(int32(n)), pos: 1, size: 1}
+}
+
+// frame holds the scratch state of one evaluation.
+type frame struct {
+	env   *Env
+	doc   *xmltree.Document
+	ctx   context.Context
+	prog  *Program
+	busy  bool
+	steps int
+
+	arena  []xdm.Item   // append-only per evaluation; results are sub-slices
+	bufs   [][]xdm.Item // scratch buffers by nesting depth
+	depth  int
+	locals []xdm.Sequence
+	args   []xdm.Sequence
+}
+
+const checkEvery = 1024
+
+// tick counts a step and checks the context every checkEvery steps.
+func (f *frame) tick() error {
+	f.steps++
+	if f.steps&(checkEvery-1) == 0 {
+		if err := f.ctx.Err(); err != nil {
+			return &xdm.Error{Code: xdm.ErrCancelled, Msg: "evaluation stopped: " + err.Error()}
+		}
+	}
+	return nil
+}
+
+// alloc returns a fresh n-item slice from the arena.
+func (f *frame) alloc(n int) xdm.Sequence {
+	l := len(f.arena)
+	if l+n > cap(f.arena) {
+		c := max(2*cap(f.arena), n, 256)
+		f.arena = make([]xdm.Item, 0, c)
+		l = 0
+	}
+	f.arena = f.arena[:l+n]
+	return f.arena[l : l+n : l+n]
+}
+
+func (f *frame) one(it xdm.Item) xdm.Sequence {
+	s := f.alloc(1)
+	s[0] = it
+	return s
+}
+
+// buf returns an empty scratch buffer for the current depth.
+func (f *frame) buf() []xdm.Item {
+	if f.depth == len(f.bufs) {
+		f.bufs = append(f.bufs, make([]xdm.Item, 0, 16))
+	}
+	b := f.bufs[f.depth][:0]
+	f.depth++
+	return b
+}
+
+// done copies a scratch buffer into the arena and releases it.
+func (f *frame) done(b []xdm.Item) xdm.Sequence {
+	f.depth--
+	f.bufs[f.depth] = b[:0]
+	if len(b) == 0 {
+		return nil
+	}
+	out := f.alloc(len(b))
+	copy(out, b)
+	return out
+}
+
+// drop releases a scratch buffer without keeping its content.
+func (f *frame) drop(b []xdm.Item) {
+	f.depth--
+	f.bufs[f.depth] = b[:0]
+}
+
+var (
+	itemTrue  = xdm.Bool(true)
+	itemFalse = xdm.Bool(false)
+)
+
+func (f *frame) boolSeq(b bool) xdm.Sequence {
+	if b {
+		return f.one(itemTrue)
+	}
+	return f.one(itemFalse)
+}
+
+// itemString returns the string value of any item.
+func (f *frame) itemString(it xdm.Item) string {
+	if it.T == xdm.TNode {
+		return f.doc.StringValue(xmltree.NodeID(it.Node))
+	}
+	return it.StringValue()
+}
+
+// atom atomizes one item.
+func (f *frame) atom(it xdm.Item) xdm.Item {
+	if it.T == xdm.TNode {
+		return xdm.Untyped(f.doc.StringValue(xmltree.NodeID(it.Node)))
+	}
+	return it
+}
+
+// atomize atomizes a sequence (in the arena when it contains nodes).
+func (f *frame) atomize(s xdm.Sequence) xdm.Sequence {
+	hasNode := false
+	for _, it := range s {
+		if it.T == xdm.TNode {
+			hasNode = true
+			break
+		}
+	}
+	if !hasNode {
+		return s
+	}
+	out := f.alloc(len(s))
+	for i, it := range s {
+		out[i] = f.atom(it)
+	}
+	return out
+}
+
+// single atomizes a sequence that must have at most one item; ok=false for
+// the empty sequence.
+func (f *frame) single(s xdm.Sequence, what string) (xdm.Item, bool, error) {
+	switch len(s) {
+	case 0:
+		return xdm.Item{}, false, nil
+	case 1:
+		return f.atom(s[0]), true, nil
+	}
+	return xdm.Item{}, false, xdm.Errorf(xdm.ErrType, "%s: a sequence of %d items where at most one is allowed", what, len(s))
+}
+
+// ebv returns the effective boolean value of a sequence.
+func (f *frame) ebv(s xdm.Sequence) (bool, error) {
+	if len(s) == 0 {
+		return false, nil
+	}
+	if s[0].T == xdm.TNode {
+		return true, nil
+	}
+	if len(s) > 1 {
+		return false, xdm.Errorf(xdm.ErrEBV, "effective boolean value of a sequence of %d atomic values", len(s))
+	}
+	return xdm.EBVAtomic(s[0])
+}

@@ -1,0 +1,675 @@
+package vm
+
+import (
+	"math"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/einvoice-dev/einvoice/engine/xdm"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+)
+
+// Builtin is an fn:* function of the library.
+type Builtin struct {
+	Name     string
+	Min, Max int // arity range; Max -1 = unbounded
+	fn       func(f *frame, fc focus, e *Expr, args []xdm.Sequence) (xdm.Sequence, error)
+}
+
+// LookupBuiltin finds the fn:* function local with the given arity.
+func LookupBuiltin(local string, arity int) (*Builtin, bool) {
+	b, ok := builtins[local]
+	if !ok || arity < b.Min || (b.Max >= 0 && arity > b.Max) {
+		return nil, false
+	}
+	return b, true
+}
+
+// BuiltinExists reports whether fn:local exists with any arity.
+func BuiltinExists(local string) bool { _, ok := builtins[local]; return ok }
+
+// builtins is read-only after package initialisation.
+var builtins = map[string]*Builtin{}
+
+func def(name string, min, max int, fn func(f *frame, fc focus, e *Expr, args []xdm.Sequence) (xdm.Sequence, error)) {
+	builtins[name] = &Builtin{Name: name, Min: min, Max: max, fn: fn}
+}
+
+func (f *frame) call(e *Expr, fc focus) (xdm.Sequence, error) {
+	base := len(f.args)
+	for _, a := range e.Args {
+		s, err := f.eval(a, fc)
+		if err != nil {
+			f.args = f.args[:base]
+			return nil, err
+		}
+		f.args = append(f.args, s)
+	}
+	r, err := e.Builtin.fn(f, fc, e, f.args[base:])
+	f.args = f.args[:base]
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// strArg returns the string value of an optional single-item argument.
+func (f *frame) strArg(s xdm.Sequence, fn string) (string, error) {
+	it, ok, err := f.single(s, fn)
+	if err != nil || !ok {
+		return "", err
+	}
+	return it.StringValue(), nil
+}
+
+// numArg returns an optional numeric argument (untypedAtomic cast to double).
+func (f *frame) numArg(s xdm.Sequence, fn string) (xdm.Item, bool, error) {
+	it, ok, err := f.single(s, fn)
+	if err != nil || !ok {
+		return it, ok, err
+	}
+	if it.T == xdm.TUntyped {
+		it, err = xdm.Cast(it, xdm.TDouble)
+		return it, err == nil, err
+	}
+	if !it.T.IsNumeric() {
+		return it, false, xdm.Errorf(xdm.ErrType, "%s: %s is not numeric", fn, it.T)
+	}
+	return it, true, nil
+}
+
+func (f *frame) doubleArg(s xdm.Sequence, fn string) (float64, error) {
+	it, ok, err := f.numArg(s, fn)
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return math.NaN(), nil
+	}
+	return it.AsFloat(), nil
+}
+
+func (f *frame) nodeArg(args []xdm.Sequence, fc focus, fn string) (xmltree.NodeID, bool, error) {
+	if len(args) == 0 {
+		n, err := f.contextNode(fc)
+		return n, err == nil, err
+	}
+	s := args[0]
+	switch {
+	case len(s) == 0:
+		return 0, false, nil
+	case len(s) > 1:
+		return 0, false, xdm.Errorf(xdm.ErrType, "%s: more than one node", fn)
+	case s[0].T != xdm.TNode:
+		return 0, false, xdm.Errorf(xdm.ErrType, "%s: argument is %s, not a node", fn, s[0].T)
+	}
+	return xmltree.NodeID(s[0].Node), true, nil
+}
+
+// ctxString returns the string value of the argument, or of the context
+// item when the function was called without one.
+func (f *frame) ctxString(args []xdm.Sequence, fc focus, fn string) (string, error) {
+	if len(args) == 0 {
+		if fc.undefined {
+			return "", &xdm.Error{Code: xdm.ErrNoContext, Msg: fn + ": context item is undefined"}
+		}
+		return f.itemString(fc.item), nil
+	}
+	return f.strArg(args[0], fn)
+}
+
+func (f *frame) str(s string) xdm.Sequence { return f.one(xdm.String(s)) }
+
+func normalizeSpace(s string) string {
+	clean := true
+	prevSpace := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		sp := c == ' ' || c == '\t' || c == '\n' || c == '\r'
+		if sp && (c != ' ' || prevSpace) {
+			clean = false
+			break
+		}
+		prevSpace = sp
+	}
+	if clean && !prevSpace {
+		return s
+	}
+	if clean && s == "" {
+		return s
+	}
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '\r'
+	}), " ")
+}
+
+// xpathRound rounds half towards positive infinity.
+func xpathRound(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 || math.Abs(x) >= 1<<52 {
+		return x
+	}
+	r := math.Floor(x + 0.5)
+	if r == 0 && x < 0 {
+		return math.Copysign(0, -1)
+	}
+	return r
+}
+
+func init() {
+	def("true", 0, 0, func(f *frame, _ focus, _ *Expr, _ []xdm.Sequence) (xdm.Sequence, error) { return f.boolSeq(true), nil })
+	def("false", 0, 0, func(f *frame, _ focus, _ *Expr, _ []xdm.Sequence) (xdm.Sequence, error) { return f.boolSeq(false), nil })
+	def("not", 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		b, err := f.ebv(a[0])
+		return f.boolSeq(!b), err
+	})
+	def("boolean", 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		b, err := f.ebv(a[0])
+		return f.boolSeq(b), err
+	})
+	def("exists", 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		return f.boolSeq(len(a[0]) > 0), nil
+	})
+	def("empty", 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		return f.boolSeq(len(a[0]) == 0), nil
+	})
+	def("count", 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		return f.one(xdm.Integer(int64(len(a[0])))), nil
+	})
+	def("position", 0, 0, func(f *frame, fc focus, _ *Expr, _ []xdm.Sequence) (xdm.Sequence, error) {
+		if fc.undefined {
+			return nil, &xdm.Error{Code: xdm.ErrNoContext, Msg: "position(): no context"}
+		}
+		return f.one(xdm.Integer(int64(fc.pos))), nil
+	})
+	def("last", 0, 0, func(f *frame, fc focus, _ *Expr, _ []xdm.Sequence) (xdm.Sequence, error) {
+		if fc.undefined {
+			return nil, &xdm.Error{Code: xdm.ErrNoContext, Msg: "last(): no context"}
+		}
+		return f.one(xdm.Integer(int64(fc.size))), nil
+	})
+	def("string", 0, 1, func(f *frame, fc focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		if len(a) == 1 && len(a[0]) == 1 {
+			return f.str(f.itemString(a[0][0])), nil
+		}
+		s, err := f.ctxString(a, fc, "string")
+		return f.str(s), err
+	})
+	def("data", 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) { return f.atomize(a[0]), nil })
+	def("normalize-space", 0, 1, func(f *frame, fc focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		s, err := f.ctxString(a, fc, "normalize-space")
+		return f.str(normalizeSpace(s)), err
+	})
+	def("string-length", 0, 1, func(f *frame, fc focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		s, err := f.ctxString(a, fc, "string-length")
+		return f.one(xdm.Integer(int64(utf8.RuneCountInString(s)))), err
+	})
+	def("upper-case", 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		s, err := f.strArg(a[0], "upper-case")
+		return f.str(strings.ToUpper(s)), err
+	})
+	def("lower-case", 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		s, err := f.strArg(a[0], "lower-case")
+		return f.str(strings.ToLower(s)), err
+	})
+	def("concat", 2, -1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		var sb strings.Builder
+		for _, s := range a {
+			v, err := f.strArg(s, "concat")
+			if err != nil {
+				return nil, err
+			}
+			sb.WriteString(v)
+		}
+		return f.str(sb.String()), nil
+	})
+	def("string-join", 1, 2, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		sep := ""
+		if len(a) == 2 {
+			var err error
+			if sep, err = f.strArg(a[1], "string-join"); err != nil {
+				return nil, err
+			}
+		}
+		var sb strings.Builder
+		for i, it := range a[0] {
+			if i > 0 {
+				sb.WriteString(sep)
+			}
+			sb.WriteString(f.itemString(it))
+		}
+		return f.str(sb.String()), nil
+	})
+	twoStr := func(name string, op func(a, b string) xdm.Item) {
+		def(name, 2, 3, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+			x, err := f.strArg(a[0], name)
+			if err != nil {
+				return nil, err
+			}
+			y, err := f.strArg(a[1], name)
+			if err != nil {
+				return nil, err
+			}
+			return f.one(op(x, y)), nil
+		})
+	}
+	twoStr("contains", func(a, b string) xdm.Item { return xdm.Bool(strings.Contains(a, b)) })
+	twoStr("starts-with", func(a, b string) xdm.Item { return xdm.Bool(strings.HasPrefix(a, b)) })
+	twoStr("ends-with", func(a, b string) xdm.Item { return xdm.Bool(strings.HasSuffix(a, b)) })
+	twoStr("substring-before", func(a, b string) xdm.Item {
+		i := strings.Index(a, b)
+		if i < 0 || b == "" {
+			return xdm.String("")
+		}
+		return xdm.String(a[:i])
+	})
+	twoStr("substring-after", func(a, b string) xdm.Item {
+		i := strings.Index(a, b)
+		if i < 0 {
+			return xdm.String("")
+		}
+		return xdm.String(a[i+len(b):])
+	})
+	def("compare", 2, 3, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		if len(a[0]) == 0 || len(a[1]) == 0 {
+			return nil, nil
+		}
+		x, err := f.strArg(a[0], "compare")
+		if err != nil {
+			return nil, err
+		}
+		y, err := f.strArg(a[1], "compare")
+		if err != nil {
+			return nil, err
+		}
+		return f.one(xdm.Integer(int64(strings.Compare(x, y)))), nil
+	})
+	def("substring", 2, 3, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		s, err := f.strArg(a[0], "substring")
+		if err != nil {
+			return nil, err
+		}
+		st, err := f.doubleArg(a[1], "substring")
+		if err != nil {
+			return nil, err
+		}
+		start := xpathRound(st)
+		end := math.Inf(1)
+		if len(a) == 3 {
+			l, err := f.doubleArg(a[2], "substring")
+			if err != nil {
+				return nil, err
+			}
+			end = start + xpathRound(l)
+		}
+		var sb strings.Builder
+		p := 0
+		for _, r := range s {
+			p++
+			if float64(p) >= start && float64(p) < end {
+				sb.WriteRune(r)
+			}
+		}
+		return f.str(sb.String()), nil
+	})
+	def("translate", 3, 3, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		s, err := f.strArg(a[0], "translate")
+		if err != nil {
+			return nil, err
+		}
+		from, err := f.strArg(a[1], "translate")
+		if err != nil {
+			return nil, err
+		}
+		to, err := f.strArg(a[2], "translate")
+		if err != nil {
+			return nil, err
+		}
+		fr, tr := []rune(from), []rune(to)
+		var sb strings.Builder
+		for _, r := range s {
+			idx := -1
+			for i, c := range fr {
+				if c == r {
+					idx = i
+					break
+				}
+			}
+			switch {
+			case idx < 0:
+				sb.WriteRune(r)
+			case idx < len(tr):
+				sb.WriteRune(tr[idx])
+			}
+		}
+		return f.str(sb.String()), nil
+	})
+	def("string-to-codepoints", 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		s, err := f.strArg(a[0], "string-to-codepoints")
+		if err != nil || s == "" {
+			return nil, err
+		}
+		out := f.alloc(utf8.RuneCountInString(s))
+		i := 0
+		for _, r := range s {
+			out[i] = xdm.Integer(int64(r))
+			i++
+		}
+		return out, nil
+	})
+	def("codepoints-to-string", 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		var sb strings.Builder
+		for _, it := range a[0] {
+			it = f.atom(it)
+			if it.T == xdm.TUntyped {
+				var err error
+				if it, err = xdm.Cast(it, xdm.TInteger); err != nil {
+					return nil, err
+				}
+			}
+			v, ok := it.D.Int64()
+			if it.T != xdm.TInteger || !ok || !validXMLChar(v) {
+				return nil, xdm.Errorf(xdm.ErrCodepoint, "invalid code point %s", it.StringValue())
+			}
+			sb.WriteRune(rune(v))
+		}
+		return f.str(sb.String()), nil
+	})
+	def("number", 0, 1, func(f *frame, fc focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		var it xdm.Item
+		if len(a) == 0 {
+			if fc.undefined {
+				return nil, &xdm.Error{Code: xdm.ErrNoContext, Msg: "number(): no context"}
+			}
+			it = f.atom(fc.item)
+		} else {
+			var ok bool
+			var err error
+			if it, ok, err = f.single(a[0], "number"); err != nil {
+				return nil, err
+			} else if !ok {
+				return f.one(xdm.Double(math.NaN())), nil
+			}
+		}
+		r, err := xdm.Cast(it, xdm.TDouble)
+		if err != nil {
+			return f.one(xdm.Double(math.NaN())), nil
+		}
+		return f.one(r), nil
+	})
+	numFn := func(name string, dec func(xdm.Decimal) xdm.Decimal, dbl func(float64) float64) {
+		def(name, 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+			it, ok, err := f.numArg(a[0], name)
+			if err != nil || !ok {
+				return nil, err
+			}
+			if it.T == xdm.TDouble {
+				return f.one(xdm.Double(dbl(it.F))), nil
+			}
+			it.D = dec(it.D)
+			return f.one(it), nil
+		})
+	}
+	numFn("abs", xdm.Decimal.Abs, math.Abs)
+	numFn("floor", xdm.Decimal.Floor, math.Floor)
+	numFn("ceiling", xdm.Decimal.Ceil, math.Ceil)
+	numFn("round", xdm.Decimal.Round, xpathRound)
+	numFn("round-half-to-even", xdm.Decimal.RoundHalfEven, math.RoundToEven)
+	def("sum", 1, 2, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		if len(a[0]) == 0 {
+			if len(a) == 2 {
+				return a[1], nil
+			}
+			return f.one(xdm.Integer(0)), nil
+		}
+		acc, err := f.numeric(a[0][0], "sum")
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range a[0][1:] {
+			x, err := f.numeric(it, "sum")
+			if err != nil {
+				return nil, err
+			}
+			if acc, err = xdm.Arith(xdm.OpAdd, acc, x); err != nil {
+				return nil, err
+			}
+		}
+		return f.one(acc), nil
+	})
+	def("avg", 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		if len(a[0]) == 0 {
+			return nil, nil
+		}
+		acc, err := f.numeric(a[0][0], "avg")
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range a[0][1:] {
+			x, err := f.numeric(it, "avg")
+			if err != nil {
+				return nil, err
+			}
+			if acc, err = xdm.Arith(xdm.OpAdd, acc, x); err != nil {
+				return nil, err
+			}
+		}
+		r, err := xdm.Arith(xdm.OpDiv, acc, xdm.Integer(int64(len(a[0]))))
+		if err != nil {
+			return nil, err
+		}
+		return f.one(r), nil
+	})
+	minmax := func(name string, op xdm.CmpOp) {
+		def(name, 1, 2, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+			var best xdm.Item
+			for i, it := range a[0] {
+				it = f.atom(it)
+				if it.T == xdm.TUntyped {
+					var err error
+					if it, err = xdm.Cast(it, xdm.TDouble); err != nil {
+						return nil, err
+					}
+				}
+				if it.T == xdm.TDouble && math.IsNaN(it.F) {
+					return f.one(it), nil
+				}
+				if i == 0 {
+					best = it
+					continue
+				}
+				better, err := xdm.CompareValues(op, it, best)
+				if err != nil {
+					return nil, &xdm.Error{Code: xdm.ErrEBV, Msg: name + ": " + err.Error()}
+				}
+				if better {
+					best = it
+				}
+			}
+			if len(a[0]) == 0 {
+				return nil, nil
+			}
+			return f.one(best), nil
+		})
+	}
+	minmax("min", xdm.OpLt)
+	minmax("max", xdm.OpGt)
+	def("distinct-values", 1, 2, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		seen := make(map[string]struct{}, len(a[0]))
+		b := f.buf()
+		for _, it := range a[0] {
+			it = f.atom(it)
+			k := distinctKey(it)
+			if _, dup := seen[k]; dup {
+				continue
+			}
+			seen[k] = struct{}{}
+			b = append(b, it)
+		}
+		return f.done(b), nil
+	})
+	def("reverse", 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		out := f.alloc(len(a[0]))
+		for i, it := range a[0] {
+			out[len(out)-1-i] = it
+		}
+		return out, nil
+	})
+	def("subsequence", 2, 3, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		st, err := f.doubleArg(a[1], "subsequence")
+		if err != nil {
+			return nil, err
+		}
+		start := xpathRound(st)
+		end := math.Inf(1)
+		if len(a) == 3 {
+			l, err := f.doubleArg(a[2], "subsequence")
+			if err != nil {
+				return nil, err
+			}
+			end = start + xpathRound(l)
+		}
+		b := f.buf()
+		for i, it := range a[0] {
+			if p := float64(i + 1); p >= start && p < end {
+				b = append(b, it)
+			}
+		}
+		return f.done(b), nil
+	})
+	def("index-of", 2, 3, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		want, ok, err := f.single(a[1], "index-of")
+		if err != nil || !ok {
+			return nil, err
+		}
+		b := f.buf()
+		for i, it := range a[0] {
+			if eq, err := xdm.CompareValues(xdm.OpEq, f.atom(it), want); err == nil && eq {
+				b = append(b, xdm.Integer(int64(i+1)))
+			}
+		}
+		return f.done(b), nil
+	})
+	def("zero-or-one", 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		if len(a[0]) > 1 {
+			return nil, &xdm.Error{Code: xdm.ErrCardinality, Msg: "zero-or-one: more than one item"}
+		}
+		return a[0], nil
+	})
+	def("exactly-one", 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		if len(a[0]) != 1 {
+			return nil, &xdm.Error{Code: "FORG0005", Msg: "exactly-one: not exactly one item"}
+		}
+		return a[0], nil
+	})
+	def("one-or-more", 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		if len(a[0]) == 0 {
+			return nil, &xdm.Error{Code: "FORG0004", Msg: "one-or-more: empty sequence"}
+		}
+		return a[0], nil
+	})
+	def("name", 0, 1, func(f *frame, fc focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		n, ok, err := f.nodeArg(a, fc, "name")
+		if err != nil || !ok {
+			return f.str(""), err
+		}
+		id := f.doc.Name(n)
+		if id < 0 {
+			return f.str(""), nil
+		}
+		if p := f.doc.Prefix(n); p != "" {
+			return f.str(p + ":" + f.doc.NameLocal(id)), nil
+		}
+		return f.str(f.doc.NameLocal(id)), nil
+	})
+	def("local-name", 0, 1, func(f *frame, fc focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		n, ok, err := f.nodeArg(a, fc, "local-name")
+		if err != nil || !ok {
+			return f.str(""), err
+		}
+		if id := f.doc.Name(n); id >= 0 {
+			return f.str(f.doc.NameLocal(id)), nil
+		}
+		return f.str(""), nil
+	})
+	def("namespace-uri", 0, 1, func(f *frame, fc focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		n, ok, err := f.nodeArg(a, fc, "namespace-uri")
+		if err != nil || !ok {
+			return f.str(""), err
+		}
+		if id := f.doc.Name(n); id >= 0 && f.doc.Kind(n) != xmltree.KindPI {
+			return f.str(f.doc.NameSpace(id)), nil
+		}
+		return f.str(""), nil
+	})
+	def("root", 0, 1, func(f *frame, fc focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+		n, ok, err := f.nodeArg(a, fc, "root")
+		if err != nil || !ok {
+			return nil, err
+		}
+		for f.doc.Parent(n) != xmltree.None {
+			n = f.doc.Parent(n)
+		}
+		return f.one(xdm.NodeItem(int32(n))), nil
+	})
+	def("current-date", 0, 0, func(f *frame, _ focus, _ *Expr, _ []xdm.Sequence) (xdm.Sequence, error) {
+		return f.one(xdm.DateItem(xdm.DateOf(time.Now().UTC()))), nil
+	})
+	datePart := func(name string, part func(xdm.Date) int64) {
+		def(name, 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+			it, ok, err := f.single(a[0], name)
+			if err != nil || !ok {
+				return nil, err
+			}
+			if it.T == xdm.TUntyped {
+				if it, err = xdm.Cast(it, xdm.TDate); err != nil {
+					return nil, err
+				}
+			}
+			if it.T != xdm.TDate {
+				return nil, xdm.Errorf(xdm.ErrType, "%s: %s is not xs:date", name, it.T)
+			}
+			return f.one(xdm.Integer(part(it.Date))), nil
+		})
+	}
+	datePart("year-from-date", func(d xdm.Date) int64 { return int64(d.Year) })
+	datePart("month-from-date", func(d xdm.Date) int64 { return int64(d.Month) })
+	datePart("day-from-date", func(d xdm.Date) int64 { return int64(d.Day) })
+	def("matches", 2, 3, fnMatches)
+	def("replace", 3, 4, fnReplace)
+	def("tokenize", 1, 3, fnTokenize)
+}
+
+func validXMLChar(v int64) bool {
+	return v == 0x9 || v == 0xA || v == 0xD || (v >= 0x20 && v <= 0xD7FF) ||
+		(v >= 0xE000 && v <= 0xFFFD) || (v >= 0x10000 && v <= 0x10FFFF)
+}
+
+// numeric atomizes an item for sum/avg: untypedAtomic becomes xs:double.
+func (f *frame) numeric(it xdm.Item, fn string) (xdm.Item, error) {
+	it = f.atom(it)
+	if it.T == xdm.TUntyped {
+		return xdm.Cast(it, xdm.TDouble)
+	}
+	if !it.T.IsNumeric() {
+		return it, xdm.Errorf(xdm.ErrEBV, "%s: %s is not numeric", fn, it.T)
+	}
+	return it, nil
+}
+
+func distinctKey(it xdm.Item) string {
+	switch it.T {
+	case xdm.TDecimal, xdm.TInteger:
+		return "n" + it.D.String()
+	case xdm.TDouble:
+		if d, err := xdm.DecimalFromFloat(it.F); err == nil {
+			return "n" + d.String()
+		}
+		return "f" + xdm.FormatDouble(it.F)
+	case xdm.TBoolean:
+		return "b" + it.StringValue()
+	case xdm.TDate:
+		return "t" + it.Date.String()
+	}
+	return "s" + it.S
+}

@@ -1,0 +1,161 @@
+package vm
+
+import (
+	"regexp"
+
+	"github.com/einvoice-dev/einvoice/engine/xdm"
+)
+
+// Op is the operation of an Expr node.
+type Op uint8
+
+// Operations. Operand conventions are given per op.
+const (
+	OpConst      Op = iota // Seq
+	OpContext              // the context item
+	OpRoot                 // root of the tree containing the context node
+	OpVar                  // Env.Vars[Slot]
+	OpLocal                // local variable Slot (for/some/every binding)
+	OpSeq                  // concatenation of Args
+	OpPath                 // Args[0], then each Args[i] evaluated with every item of the previous result as focus
+	OpStep                 // axis step from the context node: Axis, Test, Preds
+	OpFilter               // Args[0] filtered by Preds
+	OpAnd                  // Args[0] and Args[1]
+	OpOr                   // Args[0] or Args[1]
+	OpGenCmp               // general comparison Cmp of Args[0], Args[1]
+	OpValCmp               // value comparison Cmp of Args[0], Args[1]
+	OpNodeCmp              // node comparison: Cmp = OpEq ("is"), OpLt ("<<"), OpGt (">>")
+	OpArith                // Arith on Args[0], Args[1]
+	OpNeg                  // unary minus of Args[0]
+	OpRange                // Args[0] to Args[1]
+	OpUnion                // Args[0] | Args[1]
+	OpIntersect            // Args[0] intersect Args[1]
+	OpExcept               // Args[0] except Args[1]
+	OpIf                   // if (Args[0]) then Args[1] else Args[2]
+	OpFor                  // for Binds return Args[0]
+	OpSome                 // some Binds satisfies Args[0]
+	OpEvery                // every Binds satisfies Args[0]
+	OpInstanceOf           // Args[0] instance of SeqType
+	OpCastable             // Args[0] castable as Type (Optional: '?')
+	OpCast                 // Args[0] cast as Type (Optional: '?')
+	OpCall                 // built-in function Builtin with Args
+	OpExtCall              // extension function Ext with Args
+	OpCodeSet              // fast path: is normalize-space(string(Args[0])) in Set (the code-list contains(' A B ', concat(' ', normalize-space(X), ' ')) idiom)
+	OpExists               // fast path: exists(Args[0]) without materialising more than one item
+	OpEmpty                // fast path: empty(Args[0])
+	OpNot                  // not(Args[0])
+	OpCount                // count(Args[0])
+	OpChildEq              // fast path: some child::Test of the context has string value Str (general = against a string literal)
+)
+
+// Axis is an XPath axis.
+type Axis uint8
+
+// Axes.
+const (
+	AxisChild Axis = iota
+	AxisDescendant
+	AxisDescendantOrSelf
+	AxisSelf
+	AxisParent
+	AxisAncestor
+	AxisAncestorOrSelf
+	AxisFollowing
+	AxisFollowingSibling
+	AxisPreceding
+	AxisPrecedingSibling
+	AxisAttribute
+)
+
+var axisNames = [...]string{"child", "descendant", "descendant-or-self", "self", "parent",
+	"ancestor", "ancestor-or-self", "following", "following-sibling", "preceding",
+	"preceding-sibling", "attribute"}
+
+func (a Axis) String() string { return axisNames[a] }
+
+// Reverse reports whether positions on the axis count backwards.
+func (a Axis) Reverse() bool {
+	switch a {
+	case AxisParent, AxisAncestor, AxisAncestorOrSelf, AxisPreceding, AxisPrecedingSibling:
+		return true
+	}
+	return false
+}
+
+// TestKind is the kind of a node test.
+type TestKind uint8
+
+// Node tests.
+const (
+	TestName      TestKind = iota // QName: Space + Local, principal node kind
+	TestAnyName                   // *
+	TestSpace                     // prefix:* (Space)
+	TestLocal                     // *:local (Local)
+	TestNode                      // node()
+	TestText                      // text()
+	TestComment                   // comment()
+	TestPI                        // processing-instruction(Local?)
+	TestElement                   // element() or element(Name) (Named: Space+Local)
+	TestAttribute                 // attribute() or attribute(Name)
+	TestDocument                  // document-node()
+)
+
+// NodeTest is a node test of an axis step or a sequence type.
+type NodeTest struct {
+	Kind  TestKind
+	Named bool // element(N), attribute(N), processing-instruction(N)
+	Space string
+	Local string
+}
+
+// Binding is one "$v in expr" clause of for/some/every.
+type Binding struct {
+	Slot int
+	In   *Expr
+}
+
+// Occurrence of a sequence type.
+type Occurrence uint8
+
+// Occurrence indicators.
+const (
+	OccOne      Occurrence = iota // exactly one
+	OccOptional                   // ?
+	OccMany                       // *
+	OccPlus                       // +
+)
+
+// SeqType is a sequence type (instance of).
+type SeqType struct {
+	Empty  bool     // empty-sequence()
+	Item   bool     // item()
+	Atomic bool     // an atomic type Type
+	Type   xdm.Type // when Atomic
+	Test   NodeTest // otherwise a kind test
+	Occ    Occurrence
+}
+
+// Expr is one node of a compiled expression. It is built by engine/xpath and
+// never modified once wrapped in a Program.
+type Expr struct {
+	Op       Op
+	Args     []*Expr
+	Seq      xdm.Sequence // OpConst
+	Slot     int          // OpVar, OpLocal
+	Axis     Axis         // OpStep
+	Test     NodeTest     // OpStep, OpChildEq
+	Preds    []*Expr      // OpStep, OpFilter
+	Cmp      xdm.CmpOp
+	Arith    xdm.ArithOp
+	Binds    []Binding
+	Type     xdm.Type // OpCast, OpCastable
+	Optional bool     // OpCast, OpCastable: "?"
+	SeqType  SeqType  // OpInstanceOf
+	Builtin  *Builtin
+	Ext      Func
+	Name     string              // function name for messages
+	Re       *regexp.Regexp      // OpCall matches/replace/tokenize with a literal pattern
+	Set      map[string]struct{} // OpCodeSet
+	Str      string              // OpChildEq
+	PosConst int                 // predicate: > 0 when it is a constant integer position
+}

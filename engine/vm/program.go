@@ -1,0 +1,179 @@
+package vm
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/einvoice-dev/einvoice/engine/xdm"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+)
+
+// Program is a compiled XPath expression. It is immutable and safe for
+// concurrent use.
+type Program struct {
+	src     string
+	root    *Expr
+	nLocals int
+	re      *sync.Map // regex cache for non-literal patterns: key pattern+"\x00"+flags
+}
+
+// NewProgram wraps a compiled expression tree. nLocals is the number of
+// local variable slots the tree uses. The tree must not be modified later.
+func NewProgram(src string, root *Expr, nLocals int) *Program {
+	return &Program{src: src, root: root, nLocals: nLocals, re: new(sync.Map)}
+}
+
+// Source returns the expression text the program was compiled from.
+func (p *Program) Source() string { return p.src }
+
+// Root returns the compiled tree (read-only; for debugging and tests).
+func (p *Program) Root() *Expr { return p.root }
+
+// Env is the dynamic context of evaluations against one document: the
+// document, the values of the external variables (indexed by the slots of
+// the StaticContext) and private pooled scratch space. An Env must not be
+// used by several goroutines at once.
+type Env struct {
+	Doc  *xmltree.Document
+	Vars []xdm.Sequence
+
+	fr *frame
+}
+
+func (env *Env) acquire(ctx context.Context, p *Program) *frame {
+	f := env.fr
+	if f == nil || f.busy {
+		f = &frame{}
+		if env.fr == nil {
+			env.fr = f
+		}
+	}
+	f.busy = true
+	f.env = env
+	f.doc = env.Doc
+	f.ctx = ctx
+	f.prog = p
+	f.arena = f.arena[:0]
+	f.depth = 0
+	f.args = f.args[:0]
+	if cap(f.locals) < p.nLocals {
+		f.locals = make([]xdm.Sequence, p.nLocals)
+	}
+	f.locals = f.locals[:p.nLocals]
+	return f
+}
+
+func (f *frame) release() {
+	f.busy = false
+	clear(f.locals)
+	f.ctx = nil
+}
+
+func (p *Program) wrap(err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := err.(*xdm.Error); ok {
+		return err
+	}
+	return fmt.Errorf("xpath %q: %w", p.src, err)
+}
+
+// Eval evaluates the program with node as the context item and returns a
+// sequence owned by the caller.
+func (p *Program) Eval(ctx context.Context, env *Env, node xmltree.NodeID) (xdm.Sequence, error) {
+	f := env.acquire(ctx, p)
+	defer f.release()
+	res, err := f.eval(p.root, focusNode(node))
+	if err != nil {
+		return nil, p.wrap(err)
+	}
+	out := make(xdm.Sequence, len(res))
+	copy(out, res)
+	return out, nil
+}
+
+// EvalBool evaluates the program and returns its effective boolean value.
+func (p *Program) EvalBool(ctx context.Context, env *Env, node xmltree.NodeID) (bool, error) {
+	f := env.acquire(ctx, p)
+	defer f.release()
+	b, err := f.evalBool(p.root, focusNode(node))
+	return b, p.wrap(err)
+}
+
+// EvalString evaluates the program and joins the string values of the
+// result with single spaces (xsl:value-of semantics).
+func (p *Program) EvalString(ctx context.Context, env *Env, node xmltree.NodeID) (string, error) {
+	f := env.acquire(ctx, p)
+	defer f.release()
+	res, err := f.eval(p.root, focusNode(node))
+	if err != nil {
+		return "", p.wrap(err)
+	}
+	switch len(res) {
+	case 0:
+		return "", nil
+	case 1:
+		return f.itemString(res[0]), nil
+	}
+	n := 0
+	for _, it := range res {
+		n += len(f.itemString(it)) + 1
+	}
+	b := make([]byte, 0, n)
+	for i, it := range res {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, f.itemString(it)...)
+	}
+	return string(b), nil
+}
+
+// Func is an extension function. It receives its arguments already
+// evaluated (nodes are items of doc) and returns a sequence it owns.
+// Errors should be *xdm.Error; others are wrapped as FOER0000.
+type Func func(ctx context.Context, doc *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, error)
+
+type funcKey struct {
+	name  xdm.QName
+	arity int
+}
+
+// Functions is a registry of extension functions by expanded name and
+// arity. Register everything before compiling; a registry must not be
+// modified while programs compiled against it are evaluated.
+type Functions struct {
+	m map[funcKey]Func
+}
+
+// NewFunctions returns an empty registry.
+func NewFunctions() *Functions { return &Functions{m: map[funcKey]Func{}} }
+
+// Register adds (or replaces) the function space:local with the given arity.
+func (fs *Functions) Register(space, local string, arity int, fn Func) {
+	fs.m[funcKey{xdm.QName{Space: space, Local: local}, arity}] = fn
+}
+
+// Lookup finds a registered function.
+func (fs *Functions) Lookup(space, local string, arity int) (Func, bool) {
+	if fs == nil {
+		return nil, false
+	}
+	fn, ok := fs.m[funcKey{xdm.QName{Space: space, Local: local}, arity}]
+	return fn, ok
+}
+
+// HasName reports whether any arity of space:local is registered.
+func (fs *Functions) HasName(space, local string) bool {
+	if fs == nil {
+		return false
+	}
+	for k := range fs.m {
+		if k.name.Space == space && k.name.Local == local {
+			return true
+		}
+	}
+	return false
+}

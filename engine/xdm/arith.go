@@ -1,0 +1,127 @@
+package xdm
+
+import "math"
+
+// ArithOp is an arithmetic operator.
+type ArithOp uint8
+
+// Arithmetic operators.
+const (
+	OpAdd ArithOp = iota
+	OpSub
+	OpMul
+	OpDiv
+	OpIDiv
+	OpMod
+)
+
+var arithNames = [...]string{"+", "-", "*", "div", "idiv", "mod"}
+
+func (o ArithOp) String() string { return arithNames[o] }
+
+// Arith applies an arithmetic operator to two atomized operands.
+// xs:untypedAtomic operands are cast to xs:double (FORG0001 on failure).
+// integer op integer is integer (div gives decimal), decimal is exact,
+// double when either side is a double. Non-numeric operands are XPTY0004.
+func Arith(op ArithOp, a, b Item) (Item, error) {
+	var err error
+	if a.T == TUntyped {
+		if a, err = Cast(a, TDouble); err != nil {
+			return Item{}, err
+		}
+	}
+	if b.T == TUntyped {
+		if b, err = Cast(b, TDouble); err != nil {
+			return Item{}, err
+		}
+	}
+	if !a.T.IsNumeric() || !b.T.IsNumeric() {
+		return Item{}, Errorf(ErrType, "arithmetic %s on %s and %s", op, a.T, b.T)
+	}
+	if a.T == TDouble || b.T == TDouble {
+		x, y := a.AsFloat(), b.AsFloat()
+		switch op {
+		case OpAdd:
+			return Double(x + y), nil
+		case OpSub:
+			return Double(x - y), nil
+		case OpMul:
+			return Double(x * y), nil
+		case OpDiv:
+			return Double(x / y), nil
+		case OpMod:
+			return Double(math.Mod(x, y)), nil
+		case OpIDiv:
+			if y == 0 {
+				return Item{}, &Error{Code: ErrDivZero, Msg: "integer division by zero"}
+			}
+			if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) {
+				return Item{}, &Error{Code: "FOAR0002", Msg: "idiv of NaN or infinity"}
+			}
+			d, err := DecimalFromFloat(math.Trunc(x / y))
+			if err != nil {
+				return Item{}, err
+			}
+			return IntegerD(d), nil
+		}
+	}
+	resT := TDecimal
+	if a.T == TInteger && b.T == TInteger {
+		resT = TInteger
+	}
+	var d Decimal
+	switch op {
+	case OpAdd:
+		d = a.D.Add(b.D)
+	case OpSub:
+		d = a.D.Sub(b.D)
+	case OpMul:
+		d = a.D.Mul(b.D)
+	case OpDiv:
+		d, err = a.D.Div(b.D)
+		resT = TDecimal
+	case OpIDiv:
+		d, err = a.D.IDiv(b.D)
+		resT = TInteger
+	case OpMod:
+		d, err = a.D.Mod(b.D)
+	}
+	if err != nil {
+		return Item{}, err
+	}
+	return Item{T: resT, D: d}, nil
+}
+
+// Negate returns -a for a numeric (or untypedAtomic, cast to double) item.
+func Negate(a Item) (Item, error) {
+	var err error
+	if a.T == TUntyped {
+		if a, err = Cast(a, TDouble); err != nil {
+			return Item{}, err
+		}
+	}
+	switch a.T {
+	case TDouble:
+		return Double(-a.F), nil
+	case TDecimal, TInteger:
+		a.D = a.D.Neg()
+		return a, nil
+	}
+	return Item{}, Errorf(ErrType, "unary minus on %s", a.T)
+}
+
+// EBVAtomic returns the effective boolean value of a singleton atomic
+// sequence (FORG0006 for types without one).
+func EBVAtomic(a Item) (bool, error) {
+	switch a.T {
+	case TBoolean:
+		return a.B, nil
+	case TString, TUntyped:
+		return a.S != "", nil
+	case TDecimal, TInteger:
+		return a.D.Sign() != 0, nil
+	case TDouble:
+		return a.F != 0 && !math.IsNaN(a.F), nil
+	}
+	return false, Errorf(ErrEBV, "no effective boolean value for %s", a.T)
+}

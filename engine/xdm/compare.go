@@ -1,0 +1,118 @@
+package xdm
+
+import (
+	"math"
+	"strings"
+)
+
+// Comparison operators.
+type CmpOp uint8
+
+// The six comparison operators (shared by value and general comparisons).
+const (
+	OpEq CmpOp = iota
+	OpNe
+	OpLt
+	OpLe
+	OpGt
+	OpGe
+)
+
+var cmpNames = [...]string{"eq", "ne", "lt", "le", "gt", "ge"}
+
+func (o CmpOp) String() string { return cmpNames[o] }
+
+func (o CmpOp) holds(c int) bool {
+	switch o {
+	case OpEq:
+		return c == 0
+	case OpNe:
+		return c != 0
+	case OpLt:
+		return c < 0
+	case OpLe:
+		return c <= 0
+	case OpGt:
+		return c > 0
+	}
+	return c >= 0
+}
+
+// CompareValues applies a value comparison (eq, ne, lt, ...) to two atomic
+// items. xs:untypedAtomic is treated as xs:string. Incomparable types fail
+// with XPTY0004. NaN compares false except for ne.
+func CompareValues(op CmpOp, a, b Item) (bool, error) {
+	if a.T == TUntyped {
+		a.T = TString
+	}
+	if b.T == TUntyped {
+		b.T = TString
+	}
+	return compareAtomic(op, a, b)
+}
+
+func compareAtomic(op CmpOp, a, b Item) (bool, error) {
+	switch {
+	case a.T.IsNumeric() && b.T.IsNumeric():
+		if a.T == TDouble || b.T == TDouble {
+			x, y := a.AsFloat(), b.AsFloat()
+			if math.IsNaN(x) || math.IsNaN(y) {
+				return op == OpNe, nil
+			}
+			c := 0
+			if x < y {
+				c = -1
+			} else if x > y {
+				c = 1
+			}
+			return op.holds(c), nil
+		}
+		return op.holds(a.D.Cmp(b.D)), nil
+	case a.T == TString && b.T == TString:
+		return op.holds(strings.Compare(a.S, b.S)), nil
+	case a.T == TBoolean && b.T == TBoolean:
+		x, y := 0, 0
+		if a.B {
+			x = 1
+		}
+		if b.B {
+			y = 1
+		}
+		return op.holds(x - y), nil
+	case a.T == TDate && b.T == TDate:
+		return op.holds(a.Date.Compare(b.Date)), nil
+	}
+	return false, Errorf(ErrType, "cannot compare %s with %s", a.T, b.T)
+}
+
+// CompareGeneral compares two atomic items as one pair of a general
+// comparison (=, !=, <, ...): untypedAtomic against a numeric is cast to
+// xs:double, against untypedAtomic or xs:string to xs:string, against any
+// other type to that type (FORG0001 when the cast fails).
+func CompareGeneral(op CmpOp, a, b Item) (bool, error) {
+	var err error
+	switch {
+	case a.T == TUntyped && b.T == TUntyped:
+		a.T, b.T = TString, TString
+	case a.T == TUntyped:
+		if a, err = promoteUntyped(a, b.T); err != nil {
+			return false, err
+		}
+	case b.T == TUntyped:
+		if b, err = promoteUntyped(b, a.T); err != nil {
+			return false, err
+		}
+	}
+	return compareAtomic(op, a, b)
+}
+
+func promoteUntyped(u Item, other Type) (Item, error) {
+	switch {
+	case other.IsNumeric():
+		return Cast(u, TDouble)
+	case other == TString:
+		u.T = TString
+		return u, nil
+	}
+	return Cast(u, other)
+}

@@ -1,0 +1,478 @@
+package xdm
+
+import (
+	"math"
+	"math/big"
+	"math/bits"
+	"strconv"
+	"strings"
+)
+
+// Decimal is an exact xs:decimal: coefficient × 10^-scale. The coefficient is
+// an int64 while it fits and a *big.Int otherwise. Results are normalised
+// (no trailing fractional zeros), so equal values have equal representations.
+// The zero value is 0.
+type Decimal struct {
+	c int64    // coefficient when b == nil
+	b *big.Int // coefficient when it does not fit in an int64 (never mutated)
+	s int32    // scale, >= 0
+}
+
+// DivisionScale is the minimum number of fractional digits kept by decimal
+// division (Saxon's DIVIDE_PRECISION).
+const DivisionScale = 18
+
+var pow10 = [...]int64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+	1e13, 1e14, 1e15, 1e16, 1e17, 1e18}
+
+var bigTen = big.NewInt(10)
+
+func bigPow10(n int32) *big.Int {
+	if int(n) < len(pow10) {
+		return big.NewInt(pow10[n])
+	}
+	return new(big.Int).Exp(bigTen, big.NewInt(int64(n)), nil)
+}
+
+// DecimalFromInt returns the decimal value of i.
+func DecimalFromInt(i int64) Decimal { return Decimal{c: i} }
+
+// NewDecimal returns coef × 10^-scale (scale >= 0).
+func NewDecimal(coef int64, scale int32) Decimal {
+	return normInt(coef, scale)
+}
+
+func normInt(c int64, s int32) Decimal {
+	for s > 0 && c%10 == 0 {
+		c /= 10
+		s--
+	}
+	return Decimal{c: c, s: s}
+}
+
+func normBig(b *big.Int, s int32) Decimal {
+	if s > 0 {
+		var q, r big.Int
+		for s > 0 {
+			q.QuoRem(b, bigTen, &r)
+			if r.Sign() != 0 {
+				break
+			}
+			b = new(big.Int).Set(&q)
+			s--
+		}
+	}
+	if b.IsInt64() {
+		return normInt(b.Int64(), s)
+	}
+	return Decimal{b: b, s: s}
+}
+
+func (d Decimal) coef() *big.Int {
+	if d.b != nil {
+		return d.b
+	}
+	return big.NewInt(d.c)
+}
+
+// Scale returns the number of fractional digits of the normalised value.
+func (d Decimal) Scale() int32 { return d.s }
+
+// Sign returns -1, 0 or +1.
+func (d Decimal) Sign() int {
+	if d.b != nil {
+		return d.b.Sign()
+	}
+	switch {
+	case d.c < 0:
+		return -1
+	case d.c > 0:
+		return 1
+	}
+	return 0
+}
+
+// IsInteger reports whether d has no fractional part.
+func (d Decimal) IsInteger() bool { return d.s == 0 }
+
+// Int64 returns d as an int64 when d is an integer that fits.
+func (d Decimal) Int64() (int64, bool) {
+	if d.s != 0 || d.b != nil {
+		return 0, false
+	}
+	return d.c, true
+}
+
+// Neg returns -d.
+func (d Decimal) Neg() Decimal {
+	if d.b == nil && d.c != math.MinInt64 {
+		return Decimal{c: -d.c, s: d.s}
+	}
+	return normBig(new(big.Int).Neg(d.coef()), d.s)
+}
+
+// Abs returns |d|.
+func (d Decimal) Abs() Decimal {
+	if d.Sign() < 0 {
+		return d.Neg()
+	}
+	return d
+}
+
+// mulPow10 returns c*10^n when it fits in an int64.
+func mulPow10(c int64, n int32) (int64, bool) {
+	if n == 0 {
+		return c, true
+	}
+	if int(n) >= len(pow10) {
+		return 0, c == 0
+	}
+	return mul64(c, pow10[n])
+}
+
+func mul64(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	neg := (a < 0) != (b < 0)
+	ua, ub := uabs(a), uabs(b)
+	hi, lo := bits.Mul64(ua, ub)
+	if hi != 0 || lo > math.MaxInt64 {
+		if neg && hi == 0 && lo == 1<<63 {
+			return math.MinInt64, true
+		}
+		return 0, false
+	}
+	if neg {
+		return -int64(lo), true
+	}
+	return int64(lo), true
+}
+
+func uabs(a int64) uint64 {
+	if a < 0 {
+		return uint64(-a)
+	}
+	return uint64(a)
+}
+
+// align returns both coefficients at the common scale when they fit.
+func align(a, b Decimal) (x, y int64, s int32, ok bool) {
+	if a.b != nil || b.b != nil {
+		return 0, 0, 0, false
+	}
+	switch {
+	case a.s == b.s:
+		return a.c, b.c, a.s, true
+	case a.s < b.s:
+		x, ok = mulPow10(a.c, b.s-a.s)
+		return x, b.c, b.s, ok
+	default:
+		y, ok = mulPow10(b.c, a.s-b.s)
+		return a.c, y, a.s, ok
+	}
+}
+
+func alignBig(a, b Decimal) (x, y *big.Int, s int32) {
+	x, y = a.coef(), b.coef()
+	switch {
+	case a.s < b.s:
+		x = new(big.Int).Mul(x, bigPow10(b.s-a.s))
+		s = b.s
+	case a.s > b.s:
+		y = new(big.Int).Mul(y, bigPow10(a.s-b.s))
+		s = a.s
+	default:
+		s = a.s
+	}
+	return x, y, s
+}
+
+// Add returns a+b.
+func (a Decimal) Add(b Decimal) Decimal {
+	if x, y, s, ok := align(a, b); ok {
+		r := x + y
+		if (r > x) == (y > 0) {
+			return normInt(r, s)
+		}
+	}
+	x, y, s := alignBig(a, b)
+	return normBig(new(big.Int).Add(x, y), s)
+}
+
+// Sub returns a-b.
+func (a Decimal) Sub(b Decimal) Decimal { return a.Add(b.Neg()) }
+
+// Mul returns a×b.
+func (a Decimal) Mul(b Decimal) Decimal {
+	if a.b == nil && b.b == nil {
+		if r, ok := mul64(a.c, b.c); ok {
+			return normInt(r, a.s+b.s)
+		}
+	}
+	return normBig(new(big.Int).Mul(a.coef(), b.coef()), a.s+b.s)
+}
+
+// Cmp compares a and b: -1, 0 or +1.
+func (a Decimal) Cmp(b Decimal) int {
+	if x, y, _, ok := align(a, b); ok {
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	}
+	x, y, _ := alignBig(a, b)
+	return x.Cmp(y)
+}
+
+// Div returns a÷b with scale max(18, scale(a), scale(b)), rounded half-down
+// (Saxon's rule). It fails with FOAR0001 when b is zero.
+func (a Decimal) Div(b Decimal) (Decimal, error) {
+	if b.Sign() == 0 {
+		return Decimal{}, &Error{Code: ErrDivZero, Msg: "decimal division by zero"}
+	}
+	S := max(int32(DivisionScale), a.s, b.s)
+	num := new(big.Int).Mul(a.coef(), bigPow10(S+b.s-a.s))
+	den := b.coef()
+	q, r := new(big.Int).QuoRem(num, den, new(big.Int))
+	if r.Sign() != 0 {
+		r2 := new(big.Int).Abs(r)
+		r2.Lsh(r2, 1)
+		if r2.Cmp(new(big.Int).Abs(den)) > 0 {
+			if (num.Sign() < 0) != (den.Sign() < 0) {
+				q.Sub(q, big.NewInt(1))
+			} else {
+				q.Add(q, big.NewInt(1))
+			}
+		}
+	}
+	return normBig(q, S), nil
+}
+
+// IDiv returns the integer part of a÷b truncated towards zero (FOAR0001 when b is zero).
+func (a Decimal) IDiv(b Decimal) (Decimal, error) {
+	if b.Sign() == 0 {
+		return Decimal{}, &Error{Code: ErrDivZero, Msg: "integer division by zero"}
+	}
+	if x, y, _, ok := align(a, b); ok && !(x == math.MinInt64 && y == -1) {
+		return Decimal{c: x / y}, nil
+	}
+	x, y, _ := alignBig(a, b)
+	return normBig(new(big.Int).Quo(x, y), 0), nil
+}
+
+// Mod returns a - b×trunc(a÷b); the sign follows a (FOAR0001 when b is zero).
+func (a Decimal) Mod(b Decimal) (Decimal, error) {
+	if b.Sign() == 0 {
+		return Decimal{}, &Error{Code: ErrDivZero, Msg: "modulus by zero"}
+	}
+	if x, y, s, ok := align(a, b); ok && y != -1 {
+		return normInt(x%y, s), nil
+	}
+	x, y, s := alignBig(a, b)
+	return normBig(new(big.Int).Rem(x, y), s), nil
+}
+
+// floorParts returns floor(d) and whether d had a fractional part.
+func (d Decimal) floorInt() (Decimal, bool) {
+	if d.s == 0 {
+		return d, false
+	}
+	if d.b == nil && int(d.s) < len(pow10) {
+		p := pow10[d.s]
+		q, r := d.c/p, d.c%p
+		if r < 0 {
+			q--
+		}
+		return Decimal{c: q}, true
+	}
+	q, m := new(big.Int).DivMod(d.coef(), bigPow10(d.s), new(big.Int)) // Euclidean: m >= 0
+	_ = m
+	return normBig(q, 0), true
+}
+
+// Floor returns the largest integer <= d.
+func (d Decimal) Floor() Decimal { f, _ := d.floorInt(); return f }
+
+// Ceil returns the smallest integer >= d.
+func (d Decimal) Ceil() Decimal {
+	f, frac := d.floorInt()
+	if frac {
+		return f.Add(Decimal{c: 1})
+	}
+	return f
+}
+
+var half = Decimal{c: 5, s: 1}
+
+// Round rounds to the nearest integer, halves towards positive infinity
+// (fn:round: round(2.5) = 3, round(-2.5) = -2).
+func (d Decimal) Round() Decimal {
+	if d.s == 0 {
+		return d
+	}
+	return d.Add(half).Floor()
+}
+
+// RoundHalfEven rounds to the nearest integer, halves to even.
+func (d Decimal) RoundHalfEven() Decimal {
+	if d.s == 0 {
+		return d
+	}
+	f := d.Floor()
+	c := d.Sub(f).Cmp(half)
+	if c > 0 || (c == 0 && f.Sub(f.Mul(half).Floor().Mul(Decimal{c: 2})).Sign() != 0) {
+		return f.Add(Decimal{c: 1})
+	}
+	return f
+}
+
+// Float64 returns the nearest float64.
+func (d Decimal) Float64() float64 {
+	if d.b == nil && d.s == 0 {
+		return float64(d.c)
+	}
+	f, _ := strconv.ParseFloat(d.String(), 64)
+	return f
+}
+
+// DecimalFromFloat converts a finite double (shortest round-trip digits);
+// FOCA0002 for NaN and infinities.
+func DecimalFromFloat(f float64) (Decimal, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return Decimal{}, &Error{Code: ErrInvalidLexical, Msg: "cannot convert " + FormatDouble(f) + " to xs:decimal"}
+	}
+	d, ok := ParseDecimal(strconv.FormatFloat(f, 'f', -1, 64))
+	if !ok {
+		return Decimal{}, &Error{Code: ErrInvalidLexical, Msg: "cannot convert double to xs:decimal"}
+	}
+	return d, nil
+}
+
+// ParseDecimal parses the xs:decimal lexical form (surrounding XML
+// whitespace allowed, no exponent).
+func ParseDecimal(s string) (Decimal, bool) {
+	s = trimWS(s)
+	if s == "" {
+		return Decimal{}, false
+	}
+	neg := false
+	switch s[0] {
+	case '-':
+		neg = true
+		s = s[1:]
+	case '+':
+		s = s[1:]
+	}
+	var c int64
+	var s32 int32
+	digits, point, fits := 0, false, true
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '.':
+			if point {
+				return Decimal{}, false
+			}
+			point = true
+		case ch >= '0' && ch <= '9':
+			digits++
+			if point {
+				s32++
+			}
+			if fits {
+				if c > (math.MaxInt64-9)/10 {
+					fits = false
+				} else {
+					c = c*10 + int64(ch-'0')
+				}
+			}
+		default:
+			return Decimal{}, false
+		}
+	}
+	if digits == 0 {
+		return Decimal{}, false
+	}
+	if fits {
+		if neg {
+			c = -c
+		}
+		return normInt(c, s32), true
+	}
+	b, ok := new(big.Int).SetString(strings.Replace(s, ".", "", 1), 10)
+	if !ok {
+		return Decimal{}, false
+	}
+	if neg {
+		b.Neg(b)
+	}
+	return normBig(b, s32), true
+}
+
+// ParseInteger parses the xs:integer lexical form.
+func ParseInteger(s string) (Decimal, bool) {
+	t := trimWS(s)
+	if t == "" {
+		return Decimal{}, false
+	}
+	u := t
+	if u[0] == '-' || u[0] == '+' {
+		u = u[1:]
+	}
+	if u == "" {
+		return Decimal{}, false
+	}
+	for i := 0; i < len(u); i++ {
+		if u[i] < '0' || u[i] > '9' {
+			return Decimal{}, false
+		}
+	}
+	return ParseDecimal(t)
+}
+
+// String returns the canonical lexical form: no exponent, no trailing
+// fractional zeros, no decimal point for integral values.
+func (d Decimal) String() string {
+	if d.b == nil && d.s == 0 {
+		return strconv.FormatInt(d.c, 10)
+	}
+	var digits string
+	if d.b != nil {
+		digits = d.b.String()
+	} else {
+		digits = strconv.FormatInt(d.c, 10)
+	}
+	neg := false
+	if digits[0] == '-' {
+		neg = true
+		digits = digits[1:]
+	}
+	if d.s > 0 {
+		if int(d.s) >= len(digits) {
+			digits = strings.Repeat("0", int(d.s)-len(digits)+1) + digits
+		}
+		k := len(digits) - int(d.s)
+		digits = digits[:k] + "." + digits[k:]
+	}
+	if neg {
+		return "-" + digits
+	}
+	return digits
+}
+
+func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func trimWS(s string) string {
+	i, j := 0, len(s)
+	for i < j && isWS(s[i]) {
+		i++
+	}
+	for j > i && isWS(s[j-1]) {
+		j--
+	}
+	return s[i:j]
+}

@@ -1,0 +1,130 @@
+package xpath
+
+import (
+	"strings"
+
+	"github.com/einvoice-dev/einvoice/engine/vm"
+	"github.com/einvoice-dev/einvoice/engine/xdm"
+)
+
+// optimize rewrites a freshly parsed tree bottom-up into the evaluator's
+// fast paths. Every rewrite preserves XPath semantics exactly:
+//   - "//T" (descendant-or-self::node()/child::T without predicates) becomes
+//     descendant::T (same nodes, one walk instead of one per node);
+//   - a constant positive integer predicate [n] becomes a direct index;
+//   - exists/empty/not/count become ops that stop early / avoid calls;
+//   - contains(' A B C ', concat(' ', normalize-space(X), ' ')) with a
+//     normalised, space-framed literal becomes a set lookup;
+//   - child::T = 'literal' (or @a = 'literal') becomes a direct scan.
+func optimize(e *vm.Expr) *vm.Expr {
+	if e == nil {
+		return nil
+	}
+	for i, a := range e.Args {
+		e.Args[i] = optimize(a)
+	}
+	for i, p := range e.Preds {
+		p = optimize(p)
+		if p.Op == vm.OpConst && len(p.Seq) == 1 && p.Seq[0].T == xdm.TInteger {
+			if v, ok := p.Seq[0].D.Int64(); ok && v > 0 && v < 1<<30 {
+				p = &vm.Expr{Op: vm.OpConst, Seq: p.Seq, PosConst: int(v)}
+			}
+		}
+		e.Preds[i] = p
+	}
+	for i := range e.Binds {
+		e.Binds[i].In = optimize(e.Binds[i].In)
+	}
+	switch e.Op {
+	case vm.OpPath:
+		return optimizePath(e)
+	case vm.OpCall:
+		return optimizeCall(e)
+	case vm.OpGenCmp:
+		return optimizeChildEq(e)
+	}
+	return e
+}
+
+func isPlainStep(e *vm.Expr, ax vm.Axis) bool {
+	return e.Op == vm.OpStep && e.Axis == ax && len(e.Preds) == 0
+}
+
+func optimizePath(e *vm.Expr) *vm.Expr {
+	out := e.Args[:0:0]
+	for i := 0; i < len(e.Args); i++ {
+		a := e.Args[i]
+		if i > 0 && isPlainStep(a, vm.AxisDescendantOrSelf) && a.Test.Kind == vm.TestNode &&
+			i+1 < len(e.Args) && isPlainStep(e.Args[i+1], vm.AxisChild) {
+			next := e.Args[i+1]
+			out = append(out, &vm.Expr{Op: vm.OpStep, Axis: vm.AxisDescendant, Test: next.Test})
+			i++
+			continue
+		}
+		out = append(out, a)
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	e.Args = out
+	return e
+}
+
+func optimizeCall(e *vm.Expr) *vm.Expr {
+	switch e.Name {
+	case "exists":
+		return &vm.Expr{Op: vm.OpExists, Args: e.Args}
+	case "empty":
+		return &vm.Expr{Op: vm.OpEmpty, Args: e.Args}
+	case "not":
+		return &vm.Expr{Op: vm.OpNot, Args: e.Args}
+	case "count":
+		return &vm.Expr{Op: vm.OpCount, Args: e.Args}
+	case "contains":
+		if len(e.Args) != 2 {
+			return e
+		}
+		list, ok := constString(e.Args[0])
+		if !ok || len(list) < 2 || list != " "+normalizeSpace(list)+" " {
+			return e
+		}
+		c := e.Args[1]
+		if c.Op != vm.OpCall || c.Name != "concat" || len(c.Args) != 3 {
+			return e
+		}
+		if l, ok := constString(c.Args[0]); !ok || l != " " {
+			return e
+		}
+		if r, ok := constString(c.Args[2]); !ok || r != " " {
+			return e
+		}
+		ns := c.Args[1]
+		if ns.Op != vm.OpCall || ns.Name != "normalize-space" || len(ns.Args) != 1 {
+			return e
+		}
+		set := map[string]struct{}{}
+		for _, tok := range strings.Fields(list) {
+			set[tok] = struct{}{}
+		}
+		return &vm.Expr{Op: vm.OpCodeSet, Args: ns.Args, Set: set, Str: list}
+	}
+	return e
+}
+
+func optimizeChildEq(e *vm.Expr) *vm.Expr {
+	if e.Cmp != xdm.OpEq {
+		return e
+	}
+	step, lit := e.Args[0], e.Args[1]
+	if _, ok := constString(step); ok {
+		step, lit = lit, step
+	}
+	s, ok := constString(lit)
+	if !ok || step.Op != vm.OpStep || len(step.Preds) != 0 || step.Test.Kind != vm.TestName ||
+		(step.Axis != vm.AxisChild && step.Axis != vm.AxisAttribute) {
+		return e
+	}
+	return &vm.Expr{Op: vm.OpChildEq, Axis: step.Axis, Test: step.Test, Str: s}
+}
+
+func normalizeSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
