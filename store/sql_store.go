@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 )
@@ -28,6 +29,24 @@ type sqlStore struct {
 	usageStmt *sql.Stmt
 
 	qInsertKey, qListKeys, qRevoke, qKeyExists, qUsage string
+
+	closed atomic.Bool // set by Close; later calls report ErrUnavailable
+}
+
+// errClosed is what calls on a closed store return: to the HTTP layer a store
+// that is shutting down is unavailable, not a reason to reject a key.
+var errClosed = fmt.Errorf("%w: store is closed", ErrUnavailable)
+
+// mapErr classifies a database error for the caller (see dialect.mapErr); after
+// Close, database/sql's unexported "database is closed" errors become errClosed.
+func (s *sqlStore) mapErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	if s.closed.Load() {
+		return fmt.Errorf("%w: %w", errClosed, err)
+	}
+	return s.d.mapErr(err)
 }
 
 var _ Store = (*sqlStore)(nil)
@@ -84,7 +103,7 @@ func (s *sqlStore) CreateKey(ctx context.Context, name string) (k Key, plaintext
 	_, hash := hashKey(plaintext)
 	k = Key{ID: id, Name: name, Prefix: display, CreatedAt: s.timestamp()}
 	if _, err := s.db.ExecContext(ctx, s.qInsertKey, k.ID, k.Name, k.Prefix, hash, s.d.timeArg(k.CreatedAt)); err != nil {
-		return Key{}, "", s.d.mapErr(err)
+		return Key{}, "", s.mapErr(err)
 	}
 	return k, plaintext, nil
 }
@@ -93,7 +112,7 @@ func (s *sqlStore) ListKeys(ctx context.Context) (keys []Key, err error) {
 	defer wrap(&err, "store.ListKeys")
 	rows, err := s.db.QueryContext(ctx, s.qListKeys)
 	if err != nil {
-		return nil, s.d.mapErr(err)
+		return nil, s.mapErr(err)
 	}
 	defer rows.Close()
 	keys = []Key{}
@@ -101,13 +120,13 @@ func (s *sqlStore) ListKeys(ctx context.Context) (keys []Key, err error) {
 		var k Key
 		var created, revoked dbTime
 		if err := rows.Scan(&k.ID, &k.Name, &k.Prefix, &created, &revoked); err != nil {
-			return nil, s.d.mapErr(err)
+			return nil, s.mapErr(err)
 		}
 		k.CreatedAt, k.RevokedAt = created.Time, revoked.ptr()
 		keys = append(keys, k)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, s.d.mapErr(err)
+		return nil, s.mapErr(err)
 	}
 	return keys, nil
 }
@@ -116,11 +135,11 @@ func (s *sqlStore) RevokeKey(ctx context.Context, id string) (err error) {
 	defer wrap(&err, "store.RevokeKey(%q)", id)
 	res, err := s.db.ExecContext(ctx, s.qRevoke, s.d.timeArg(s.timestamp()), id)
 	if err != nil {
-		return s.d.mapErr(err)
+		return s.mapErr(err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return s.d.mapErr(err)
+		return s.mapErr(err)
 	}
 	if n > 0 {
 		return nil
@@ -136,7 +155,7 @@ func (s *sqlStore) keyExists(ctx context.Context, id string) error {
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNotFound
 	}
-	return s.d.mapErr(err)
+	return s.mapErr(err)
 }
 
 func (s *sqlStore) Authenticate(ctx context.Context, plaintext string) (k Key, err error) {
@@ -152,7 +171,7 @@ func (s *sqlStore) Authenticate(ctx context.Context, plaintext string) (k Key, e
 		return Key{}, ErrUnknownKey
 	}
 	if err != nil {
-		return Key{}, s.d.mapErr(err)
+		return Key{}, s.mapErr(err)
 	}
 	storedSum, err := hex.DecodeString(stored)
 	if err != nil || subtle.ConstantTimeCompare(storedSum, sum[:]) != 1 {
@@ -175,7 +194,7 @@ func (s *sqlStore) RecordUsage(ctx context.Context, keyID, operation string, bil
 	}
 	day := at.UTC().Format(time.DateOnly)
 	if _, err := s.usageStmt.ExecContext(ctx, keyID, day, operation, billable); err != nil {
-		return s.d.mapErr(err)
+		return s.mapErr(err)
 	}
 	return nil
 }
@@ -184,19 +203,19 @@ func (s *sqlStore) Usage(ctx context.Context, keyID string) (out []UsageRow, err
 	defer wrap(&err, "store.Usage(%q)", keyID)
 	rows, err := s.db.QueryContext(ctx, s.qUsage, keyID)
 	if err != nil {
-		return nil, s.d.mapErr(err)
+		return nil, s.mapErr(err)
 	}
 	defer rows.Close()
 	out = []UsageRow{}
 	for rows.Next() {
 		var r UsageRow
 		if err := rows.Scan(&r.Day, &r.Operation, &r.Billable, &r.Count); err != nil {
-			return nil, s.d.mapErr(err)
+			return nil, s.mapErr(err)
 		}
 		out = append(out, r)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, s.d.mapErr(err)
+		return nil, s.mapErr(err)
 	}
 	if len(out) == 0 {
 		if err := s.keyExists(ctx, keyID); err != nil {
@@ -209,18 +228,21 @@ func (s *sqlStore) Usage(ctx context.Context, keyID string) (out []UsageRow, err
 func (s *sqlStore) Ping(ctx context.Context) (err error) {
 	defer wrap(&err, "store.Ping(%s)", s.d.name)
 	if err := s.db.PingContext(ctx); err != nil {
-		return s.d.mapErr(err)
+		return s.mapErr(err)
 	}
 	// A ping may be answered from a pooled connection; a trivial query proves the
 	// database itself answers.
 	var one int
 	if err := s.db.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
-		return s.d.mapErr(err)
+		return s.mapErr(err)
 	}
 	return nil
 }
 
 func (s *sqlStore) Close() (err error) {
 	defer wrap(&err, "store.Close(%s)", s.d.name)
+	if s.closed.Swap(true) {
+		return nil
+	}
 	return errors.Join(s.authStmt.Close(), s.usageStmt.Close(), s.db.Close())
 }
