@@ -1,0 +1,174 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/einvoice-dev/einvoice/engine/xdm"
+	"github.com/einvoice-dev/einvoice/engine/xpath"
+)
+
+func mustLoad(t testing.TB, tb *Tables) *Ruleset {
+	t.Helper()
+	rs, err := Load(tb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
+}
+
+func summary(fs []Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, fmt.Sprintf("%s|%s|%s|%s|%s|%v", f.RuleID, f.Flag, f.Kind, f.Location, f.Message, f.Terms))
+	}
+	return out
+}
+
+func TestValidateSemantics(t *testing.T) {
+	rs := mustLoad(t, smallTables())
+	doc := parseFile(t, "testdata/small.xml")
+	got, err := rs.Validate(context.Background(), doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		// Pattern A: line 1 is taken by the first rule (A1), so R1 does not see it.
+		"A1|fatal|assert|/inv[1]/line[1]|[A1] first line (BT-1) id 1|[BT-1]",
+		"R1|warning|report|/inv[1]/line[2]|line 2 of 2 in line PL|[]",
+		"R2|information|report|/inv[1]/note[1]|note p:note says hello world (BG-2, BT-1, BG-2)|[BG-2 BT-1]",
+		// Pattern B after all of pattern A.
+		"B1|fatal|assert|/inv[1]/line[2]/amt[1]|amount x of line|[]",
+		// Pattern D: attributes are visited.
+		"D1|warning|report|/inv[1]/line[2]/@id|attribute id|[]",
+	}
+	if g := summary(got); !reflect.DeepEqual(g, want) {
+		t.Fatalf("findings:\n%s\nwant:\n%s", strings.Join(g, "\n"), strings.Join(want, "\n"))
+	}
+	f := got[0]
+	if f.Test != "false()" || f.Source != "Small 0.1" || f.Line != 3 {
+		t.Fatalf("finding details: %+v", f)
+	}
+	// Pooled state must not leak between documents: run again.
+	again, err := rs.Validate(context.Background(), doc)
+	if err != nil || !reflect.DeepEqual(summary(again), want) {
+		t.Fatalf("second run differs: %v %v", summary(again), err)
+	}
+}
+
+func TestValidateDynamicErrorAbortsStage(t *testing.T) {
+	tb := smallTables()
+	// B2 now raises FORG0001 on amt "x" (after B1 fired there).
+	tb.Checks[4].Test = "xs:integer(.) > 0"
+	tb.Namespaces = append(tb.Namespaces, Namespace{"xs", "http://www.w3.org/2001/XMLSchema"})
+	rs := mustLoad(t, tb)
+	got, err := rs.Validate(context.Background(), parseFile(t, "testdata/small.xml"))
+	var ee *EvalError
+	if !errors.As(err, &ee) {
+		t.Fatalf("want *EvalError, got %v", err)
+	}
+	if ee.Code() != "FORG0001" || ee.Pattern != "B" || ee.RuleID != "assert B2" || ee.Location != "/inv[1]/line[2]/amt[1]" {
+		t.Fatalf("error %+v (code %s)", ee, ee.Code())
+	}
+	var xe *xdm.Error
+	if !errors.As(err, &xe) {
+		t.Fatalf("error does not wrap *xdm.Error: %v", err)
+	}
+	// Findings so far are returned, the stage is marked incomplete by the error.
+	if len(got) != 4 || got[3].RuleID != "B1" {
+		t.Fatalf("partial findings %v", summary(got))
+	}
+}
+
+func TestValidateCancelled(t *testing.T) {
+	rs := mustLoad(t, smallTables())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := rs.Validate(ctx, parseFile(t, "testdata/small.xml"))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("want context.Canceled, got %v", err)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	if _, err := Load(nil); err == nil {
+		t.Fatal("Load(nil) succeeded")
+	}
+	if _, err := Load(&Tables{}); err == nil {
+		t.Fatal("Load of empty tables succeeded")
+	}
+	tb := smallTables()
+	tb.Checks[3].Test = "number(. > "
+	tb.Checks[3].Pos = SourcePos{File: 0, Line: 42}
+	_, err := Load(tb)
+	var le *LoadError
+	if !errors.As(err, &le) || le.File != "small.sch" || le.Line != 42 || le.Item != "assert B1 test" {
+		t.Fatalf("want a LoadError at small.sch:42 naming assert B1, got %v", err)
+	}
+	var xe *xpath.Error
+	if !errors.As(err, &xe) {
+		t.Fatalf("LoadError does not wrap *xpath.Error: %v", err)
+	}
+	tb = smallTables()
+	tb.Checks[0].Test = "$undeclared"
+	if _, err := Load(tb); err == nil {
+		t.Fatal("reference to an undeclared variable compiled")
+	}
+	tb = smallTables()
+	tb.Checks[0].Test = "$x" // rule-scope let of another rule: not visible
+	if _, err := Load(tb); err == nil {
+		t.Fatal("let of another rule is visible")
+	}
+}
+
+func TestValidateConcurrent(t *testing.T) {
+	rs := mustLoad(t, smallTables())
+	doc := parseFile(t, "testdata/small.xml")
+	want, err := rs.Validate(context.Background(), doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 50; j++ {
+				got, err := rs.Validate(context.Background(), doc)
+				if err != nil || !reflect.DeepEqual(summary(got), summary(want)) {
+					errs <- fmt.Errorf("run differs: %v", err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
+
+func TestNormalizeSpaceAndTerms(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                 "",
+		"a":                "a",
+		"  a \n\t b  ":     "a b",
+		"a\u00a0 \u00a0  ": "a\u00a0 \u00a0",
+		"a  b":             "a b",
+	} {
+		if got := NormalizeSpace(in); got != want {
+			t.Errorf("NormalizeSpace(%q) = %q, want %q", in, got, want)
+		}
+	}
+	got := Terms("[BR-CO-10]-Sum (BT-106) = Σ (BT-131); BG-25, BT-106, XBT-1, BT-, BT-12a")
+	if !reflect.DeepEqual(got, []string{"BT-106", "BT-131", "BG-25"}) {
+		t.Fatalf("Terms = %v", got)
+	}
+}
