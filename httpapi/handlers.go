@@ -1,0 +1,109 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/einvoice-dev/einvoice/httpapi/ops"
+	"github.com/einvoice-dev/einvoice/httpapi/wire"
+)
+
+// storePingTimeout bounds the store check of /health.
+const storePingTimeout = 2 * time.Second
+
+// handleHealth answers 200 even when the store is down: status "degraded"
+// tells operators, while liveness probes do not restart a healthy process
+// because its database is briefly away.
+func (s *Server) handleHealth(ctx context.Context, w http.ResponseWriter, _ *input) error {
+	h := wire.Health{
+		Status:   "ok",
+		Version:  s.cfg.Version,
+		Rulesets: s.rulesets(),
+		Components: wire.Components{
+			Store:   wire.ComponentStatus{Status: "ok"},
+			VeraPDF: wire.ComponentStatus{Status: "not_configured"},
+		},
+	}
+	if s.cfg.Store == nil {
+		h.Status = "degraded"
+		h.Components.Store = wire.ComponentStatus{Status: "not_configured"}
+	} else {
+		pctx, cancel := context.WithTimeout(ctx, storePingTimeout)
+		defer cancel()
+		if err := s.cfg.Store.Ping(pctx); err != nil {
+			s.cfg.Logger.WarnContext(ctx, "store ping failed", "request_id", RequestID(ctx), "error", err)
+			h.Status = "degraded"
+			h.Components.Store = wire.ComponentStatus{Status: "unavailable"}
+		}
+	}
+	s.writeJSON(w, http.StatusOK, h)
+	return nil
+}
+
+func (s *Server) handleOpenAPI(_ context.Context, w http.ResponseWriter, _ *input) error {
+	w.Header().Set("Content-Type", mediaJSON)
+	_, _ = w.Write(s.openapi)
+	return nil
+}
+
+func (s *Server) handleDocs(_ context.Context, w http.ResponseWriter, _ *input) error {
+	w.Header().Set("Content-Type", mediaHTML)
+	_, _ = w.Write(s.docs)
+	return nil
+}
+
+func (s *Server) handleMetrics(ctx context.Context, w http.ResponseWriter, _ *input) error {
+	r, err := http.NewRequestWithContext(ctx, http.MethodGet, "/metrics", nil)
+	if err != nil {
+		return fmt.Errorf("metrics: %w", err)
+	}
+	promhttp.HandlerFor(s.cfg.Registry, promhttp.HandlerOpts{}).ServeHTTP(w, r)
+	return nil
+}
+
+func (s *Server) handleUsage(ctx context.Context, w http.ResponseWriter, in *input) error {
+	rows, err := s.cfg.Store.Usage(ctx, in.key.ID)
+	if err != nil {
+		return &Error{Kind: KindUnavailable, Detail: "usage is unavailable; retry later", Err: err}
+	}
+	if rows == nil {
+		rows = []wire.UsageRow{}
+	}
+	s.writeJSON(w, http.StatusOK, wire.Usage{KeyID: in.key.ID, Name: in.key.Name, Rows: rows})
+	return nil
+}
+
+// handleValidate serves validate/ubl and validate/cii through ops.Validate.
+func (s *Server) handleValidate(syntax string) handlerFunc {
+	return func(ctx context.Context, w http.ResponseWriter, in *input) error {
+		var profile, version, format string
+		switch p := in.params.(type) {
+		case *wire.ValidateUBLParams:
+			profile, version, format = p.Profile, p.Version, p.Format
+		case *wire.ValidateCIIParams:
+			profile, version, format = p.Profile, p.Version, p.Format
+		default:
+			return fmt.Errorf("validate: unexpected params type %T", in.params)
+		}
+		rep, err := s.cfg.Ops.Validate(ctx, ops.ValidateRequest{Syntax: syntax, Profile: profile, Version: version, Body: in.body})
+		if err != nil {
+			return err
+		}
+		if format == "svrl" {
+			var buf bytes.Buffer
+			if err := ops.WriteSVRL(&buf, rep); err != nil {
+				return err
+			}
+			w.Header().Set("Content-Type", mediaXML+"; charset=utf-8")
+			_, _ = w.Write(buf.Bytes())
+			return nil
+		}
+		s.writeJSON(w, http.StatusOK, rep)
+		return nil
+	}
+}

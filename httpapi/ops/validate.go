@@ -1,0 +1,117 @@
+package ops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/einvoice-dev/einvoice/httpapi/wire"
+)
+
+// Syntax values accepted by Validate.
+const (
+	SyntaxUBL = "ubl"
+	SyntaxCII = "cii"
+)
+
+// ValidateRequest is one document to validate.
+type ValidateRequest struct {
+	Syntax  string // "ubl" or "cii"
+	Profile string // one of wire.UBLProfiles / wire.CIIProfiles; empty = the syntax's default
+	Version string // rule-set version; empty = newest
+	Body    []byte // the XML document
+}
+
+// Validator checks one document against a profile. Implementations must be
+// safe for concurrent use, honour ctx, and return a *RequestError for caller
+// problems (malformed XML, profile not available) and any other error for
+// engine failures. The report they return is re-checked by Validate.
+type Validator interface {
+	Validate(ctx context.Context, req ValidateRequest) (*wire.Report, error)
+	// Rulesets lists every rule set and schema the validator has loaded.
+	Rulesets() []wire.RulesetRef
+}
+
+// Service bundles the operations with their back-ends. A nil back-end means the
+// capability has not landed and its operations return *NotImplementedError.
+type Service struct {
+	Validator Validator
+}
+
+// DefaultProfile returns the default profile of a syntax.
+func DefaultProfile(syntax string) string {
+	if syntax == SyntaxUBL {
+		return "peppol"
+	}
+	return "en16931"
+}
+
+// AllowedProfiles returns the comma-separated profiles of a syntax.
+func AllowedProfiles(syntax string) string {
+	if syntax == SyntaxUBL {
+		return wire.UBLProfiles
+	}
+	return wire.CIIProfiles
+}
+
+// Validate validates req.Body and returns the report. The verdict is fail
+// closed: the report's counts and valid flag are recomputed here from its
+// findings and completeness, whatever the back-end said.
+func (s *Service) Validate(ctx context.Context, req ValidateRequest) (_ *wire.Report, err error) {
+	defer wrap(&err, "ops.Validate(%s, %s)", req.Syntax, req.Profile)
+	if req.Syntax != SyntaxUBL && req.Syntax != SyntaxCII {
+		return nil, &RequestError{Fields: []wire.ValidationError{{
+			Loc: []any{"query", "syntax"}, Msg: "Input should be 'ubl' or 'cii'", Type: wire.TypeEnum,
+			Input: req.Syntax, Ctx: map[string]any{"expected": []string{SyntaxUBL, SyntaxCII}},
+		}}}
+	}
+	if req.Profile == "" {
+		req.Profile = DefaultProfile(req.Syntax)
+	}
+	allowed := AllowedProfiles(req.Syntax)
+	if !slices.Contains(strings.Split(allowed, ","), req.Profile) {
+		return nil, profileError([]any{"query", "profile"}, req.Profile, allowed)
+	}
+	if s == nil || s.Validator == nil {
+		return nil, &NotImplementedError{Operation: "validate_" + req.Syntax, Capability: "the rule engine (engine, rulesets, engine/xsd) has not landed"}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rep, err := s.Validator.Validate(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if rep == nil {
+		return nil, errors.New("validator returned no report")
+	}
+	if rep.Findings == nil {
+		rep.Findings = []wire.Finding{}
+	}
+	if rep.Rulesets == nil {
+		rep.Rulesets = []wire.RulesetRef{}
+	}
+	for i := range rep.Findings {
+		if rep.Findings[i].Terms == nil {
+			rep.Findings[i].Terms = []string{}
+		}
+	}
+	rep.Recount()
+	return rep, nil
+}
+
+// wrap adds context to a non-nil error, leaving typed request/501 errors
+// reachable through errors.As.
+func wrap(errp *error, format string, args ...any) {
+	if *errp == nil {
+		return
+	}
+	var re *RequestError
+	var ni *NotImplementedError
+	if errors.As(*errp, &re) || errors.As(*errp, &ni) {
+		return // already caller-facing; keep the message clean
+	}
+	*errp = fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), *errp)
+}
