@@ -315,6 +315,10 @@ func (ps *parser) parseCall(name token) (*vm.Expr, error) {
 	case NSFn:
 		b, ok := vm.LookupBuiltin(local, len(args))
 		if !ok {
+			if fn, ok := ps.sc.Functions.Lookup(uri, local, len(args)); ok {
+				// A host-provided fn:* function (e.g. fn:document for code-list files).
+				return &vm.Expr{Op: vm.OpExtCall, Ext: fn, Name: name.text, Args: args}, nil
+			}
 			msg := "unknown function"
 			if vm.BuiltinExists(local) {
 				msg = "wrong number of arguments for function"

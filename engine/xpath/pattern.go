@@ -12,22 +12,12 @@ func CompilePattern(src string, sc *StaticContext) (*vm.Pattern, error) {
 	if err != nil {
 		return nil, err
 	}
-	var alts []vm.PathPattern
-	for {
-		a, err := ps.parsePathPattern()
-		if err != nil {
-			return nil, err
-		}
-		alts = append(alts, a)
-		t := ps.peek()
-		if t.is("|") || t.isName("union") {
-			ps.next()
-			continue
-		}
-		if t.kind != tEOF {
-			return nil, ps.errAt(t, "unexpected token in pattern")
-		}
-		break
+	alts, err := ps.parseUnionPattern()
+	if err != nil {
+		return nil, err
+	}
+	if t := ps.peek(); t.kind != tEOF {
+		return nil, ps.errAt(t, "unexpected token in pattern")
 	}
 	for i := range alts {
 		for j := range alts[i].Steps {
@@ -41,30 +31,132 @@ func CompilePattern(src string, sc *StaticContext) (*vm.Pattern, error) {
 	return vm.NewPattern(src, alts, ps.nLocals), nil
 }
 
-func (ps *parser) parsePathPattern() (vm.PathPattern, error) {
-	var pp vm.PathPattern
+func (ps *parser) parseUnionPattern() ([]vm.PathPattern, error) {
+	var alts []vm.PathPattern
+	for {
+		a, err := ps.parsePathPattern()
+		if err != nil {
+			return nil, err
+		}
+		alts = append(alts, a...)
+		t := ps.peek()
+		if t.is("|") || t.isName("union") {
+			ps.next()
+			continue
+		}
+		return alts, nil
+	}
+}
+
+// parsePathPattern parses one path pattern. Parenthesised unions with
+// predicates inside a pattern, "(A | B)[p]/rest" (XSLT 3.0, used by Peppol,
+// XRechnung and BR-FR), are expanded to "A[p]/rest | B[p]/rest": exact for
+// non-positional predicates, which is what the rule sets use (positional
+// ones are rejected).
+func (ps *parser) parsePathPattern() ([]vm.PathPattern, error) {
+	start := vm.PathPattern{}
 	desc := false
 	t := ps.peek()
 	switch {
 	case t.is("/"):
 		ps.next()
-		pp.Absolute = true
+		start.Absolute = true
 		n := ps.peek()
-		if n.kind == tEOF || n.is("|") || n.isName("union") && !ps.peekN(1).is("/") {
-			return pp, nil
+		if n.kind == tEOF || n.is("|") || n.is(")") || n.isName("union") && !ps.peekN(1).is("/") {
+			return []vm.PathPattern{start}, nil
 		}
 	case t.is("//"):
 		ps.next()
-		pp.Absolute = true
+		start.Absolute = true
 		desc = true
 	}
-	for {
-		st, err := ps.parseStepPattern()
-		if err != nil {
-			return pp, err
+	return ps.parseRelPattern(start, desc)
+}
+
+// positional reports whether a predicate may select by position.
+func positional(p *vm.Expr) bool {
+	switch p.Op {
+	case vm.OpConst:
+		return len(p.Seq) == 1 && p.Seq[0].T.IsNumeric()
+	case vm.OpCall:
+		if p.Name == "position" || p.Name == "last" {
+			return true
 		}
-		st.Desc = desc
-		pp.Steps = append(pp.Steps, st)
+	case vm.OpArith:
+		return true
+	}
+	for _, a := range p.Args {
+		if positional(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// parseRelPattern parses steps (or parenthesised groups) separated by "/"
+// or "//", extending the prefix pattern; it returns the alternatives.
+func (ps *parser) parseRelPattern(prefix vm.PathPattern, desc bool) ([]vm.PathPattern, error) {
+	alts := []vm.PathPattern{prefix}
+	for {
+		t := ps.peek()
+		if t.is("(") {
+			if err := ps.enter(t); err != nil {
+				return nil, err
+			}
+			ps.next()
+			inner, err := ps.parseUnionPattern()
+			ps.depth--
+			if err != nil {
+				return nil, err
+			}
+			if _, err := ps.expect(")"); err != nil {
+				return nil, err
+			}
+			preds, err := ps.parsePredicates()
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range preds {
+				if positional(p) {
+					return nil, ps.errAt(t, "positional predicate on a parenthesised pattern is not supported")
+				}
+			}
+			var next []vm.PathPattern
+			for _, a := range alts {
+				for _, b := range inner {
+					if len(b.Steps) == 0 && (len(preds) > 0 || len(a.Steps) > 0 || a.Absolute) {
+						return nil, ps.errAt(t, "'/' inside a parenthesised pattern is only allowed alone")
+					}
+					if b.Absolute && (len(a.Steps) > 0 || a.Absolute) {
+						return nil, ps.errAt(t, "absolute pattern after a step")
+					}
+					c := vm.PathPattern{Absolute: a.Absolute || b.Absolute}
+					c.Steps = append(append([]vm.PatternStep(nil), a.Steps...), b.Steps...)
+					if len(b.Steps) > 0 {
+						first := &c.Steps[len(a.Steps)]
+						if len(a.Steps) > 0 || a.Absolute {
+							first.Desc = desc
+						}
+						last := &c.Steps[len(c.Steps)-1]
+						last.Preds = append(append([]*vm.Expr(nil), last.Preds...), preds...)
+					}
+					next = append(next, c)
+				}
+			}
+			if len(next) > 1<<10 {
+				return nil, ps.errAt(t, "pattern expands to too many alternatives")
+			}
+			alts = next
+		} else {
+			st, err := ps.parseStepPattern()
+			if err != nil {
+				return nil, err
+			}
+			st.Desc = desc
+			for i := range alts {
+				alts[i].Steps = append(alts[i].Steps[:len(alts[i].Steps):len(alts[i].Steps)], st)
+			}
+		}
 		n := ps.peek()
 		switch {
 		case n.is("/"):
@@ -72,7 +164,7 @@ func (ps *parser) parsePathPattern() (vm.PathPattern, error) {
 		case n.is("//"):
 			desc = true
 		default:
-			return pp, nil
+			return alts, nil
 		}
 		ps.next()
 	}
