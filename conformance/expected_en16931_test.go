@@ -1,0 +1,47 @@
+package conformance
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestExpectedExamples runs every document of the EN 16931 example corpora
+// and requires fired ids, flags, kinds, locations and message texts to equal
+// the reference's, in order.
+func TestExpectedExamples(t *testing.T) {
+	h := newHarness(t)
+	for _, c := range []struct{ set, syntax string }{{"en16931-ubl", "ubl"}, {"en16931-cii", "cii"}} {
+		lines, err := ReadExpected(filepath.Join(h.shared, "conformance", "expected", c.set, "examples.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs := h.ruleset(t, c.syntax)
+		agree, fired := 0, 0
+		for _, l := range lines {
+			data, err := os.ReadFile(filepath.Join(h.shared, l.File))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := h.validate(t, rs, data)
+			if err != nil {
+				t.Errorf("%s: %v", l.File, err)
+				continue
+			}
+			fired += len(l.Fired)
+			diff := Diff(got, l.Fired)
+			if len(diff) == 0 {
+				agree++
+			}
+			h.outcome(t, c.set+":"+l.File, len(diff) > 0, strings.Join(diff, "\n"))
+		}
+		t.Logf("%-12s examples: %d documents, %d agree, %d disagree (%d reference findings)", c.set, len(lines), agree, len(lines)-agree, fired)
+		if len(lines) == 0 {
+			t.Errorf("%s: no expected lines", c.set)
+		}
+	}
+	h.checkStale(t, "en16931-ubl:corpus/en16931/ubl/")
+	h.checkStale(t, "en16931-cii:corpus/en16931/cii/")
+}
+
