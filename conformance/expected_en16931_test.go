@@ -44,4 +44,3 @@ func TestExpectedExamples(t *testing.T) {
 	h.checkStale(t, "en16931-ubl:corpus/en16931/ubl/")
 	h.checkStale(t, "en16931-cii:corpus/en16931/cii/")
 }
-

@@ -136,7 +136,7 @@ func TestParseTestSetAndJudge(t *testing.T) {
 		pass  bool
 	}{
 		{fire("R1:fatal", "R1:fatal", "R9:fatal"), true},
-		{fire("R1:fatal"), false},                          // number=2
+		{fire("R1:fatal"), false},                           // number=2
 		{fire("R1:fatal", "R1:fatal", "R2:warning"), false}, // R2 must succeed
 		{fire("R1:warning", "R1:warning"), false},           // wrong level
 	} {
@@ -150,4 +150,3 @@ func TestParseTestSetAndJudge(t *testing.T) {
 		t.Fatalf("unexpected R1 not reported: %+v", v)
 	}
 }
-
