@@ -207,4 +207,3 @@ func TestPostgresReadOnly(t *testing.T) {
 		t.Fatalf("CreateKey on read-only = %v, want ErrUnavailable", err)
 	}
 }
-
