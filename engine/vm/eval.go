@@ -74,7 +74,17 @@ func (f *frame) eval(e *Expr, fc focus) (xdm.Sequence, error) {
 			return nil, err
 		}
 		return f.filter(s, e.Preds, false)
-	case OpAnd, OpOr, OpGenCmp, OpValCmp, OpNodeCmp, OpSome, OpEvery, OpCastable,
+	case OpValCmp:
+		a, b, ok, err := f.operands(e, fc, e.Cmp.String())
+		if err != nil || !ok {
+			return nil, err // an empty operand gives the empty sequence
+		}
+		r, err := xdm.CompareValues(e.Cmp, a, b)
+		if err != nil {
+			return nil, err
+		}
+		return f.boolSeq(r), nil
+	case OpAnd, OpOr, OpGenCmp, OpNodeCmp, OpSome, OpEvery, OpCastable,
 		OpInstanceOf, OpCodeSet, OpExists, OpEmpty, OpNot, OpChildEq:
 		b, err := f.evalBool(e, fc)
 		if err != nil {

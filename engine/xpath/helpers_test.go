@@ -95,3 +95,8 @@ func evalSeq(t testing.TB, d *xmltree.Document, expr string) (xdm.Sequence, erro
 	}
 	return p.Eval(context.Background(), &vm.Env{Doc: d}, rootElement(d))
 }
+
+type xdmSeq = xdm.Sequence
+
+func trueSeq() xdm.Sequence  { return xdm.Sequence{xdm.Bool(true)} }
+func falseSeq() xdm.Sequence { return xdm.Sequence{xdm.Bool(false)} }
