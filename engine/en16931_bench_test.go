@@ -1,0 +1,122 @@
+package engine_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/einvoice-dev/einvoice/compiler"
+	"github.com/einvoice-dev/einvoice/engine"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+)
+
+// The EN 16931 benchmarks compile the official modular sources in-process
+// (as rulegen does), so they need ../shared (or EINVOICE_SHARED) but not
+// `make generate`.
+
+func sharedDir(tb testing.TB) string {
+	tb.Helper()
+	dir := os.Getenv("EINVOICE_SHARED")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "rulesets")); err != nil {
+		tb.Fatalf("shared directory %s: %v (set EINVOICE_SHARED)", dir, err)
+	}
+	return dir
+}
+
+func loadEN16931(tb testing.TB, syntax, main string) *engine.Ruleset {
+	tb.Helper()
+	u, err := compiler.Compile(context.Background(), compiler.Config{Root: sharedDir(tb), Main: main,
+		Name: "EN16931", Version: "1.3.16", Syntax: syntax, Package: "en16931", Func: "generated"}, "lets", discard{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rs, err := engine.Load(u.Tables)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return rs
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+const (
+	ublMain    = "rulesets/en16931/1.3.16/ubl/schematron/EN16931-UBL-validation.sch"
+	ublExample = "corpus/en16931/ubl/examples/ubl-tc434-example1.xml"
+)
+
+func readExample(tb testing.TB) []byte {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join(sharedDir(tb), ublExample))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
+
+// BenchmarkEN16931UBLSchematron is the Schematron step alone (parse excluded).
+func BenchmarkEN16931UBLSchematron(b *testing.B) {
+	rs := loadEN16931(b, "ubl", ublMain)
+	doc, err := xmltree.Parse(readExample(b), xmltree.DefaultLimits())
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		fs, err := rs.Validate(ctx, doc)
+		if err != nil || len(fs) != 0 {
+			b.Fatalf("%v %v", fs, err)
+		}
+	}
+}
+
+// BenchmarkEN16931UBLParse is the parse of the same document, for the ratio.
+func BenchmarkEN16931UBLParse(b *testing.B) {
+	data := readExample(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := xmltree.Parse(data, xmltree.DefaultLimits()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkEN16931UBLParseValidate is parse + Schematron.
+func BenchmarkEN16931UBLParseValidate(b *testing.B) {
+	rs := loadEN16931(b, "ubl", ublMain)
+	data := readExample(b)
+	ctx := context.Background()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		doc, err := xmltree.Parse(data, xmltree.DefaultLimits())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := rs.Validate(ctx, doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkEN16931Load is the start-up cost: compiling every expression.
+func BenchmarkEN16931Load(b *testing.B) {
+	u, err := compiler.Compile(context.Background(), compiler.Config{Root: sharedDir(b), Main: ublMain,
+		Name: "EN16931", Version: "1.3.16", Syntax: "ubl", Package: "en16931", Func: "generated"}, "lets", discard{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := engine.Load(u.Tables); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package rulesets
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+)
+
+func TestCatalog(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ubl, ok := c.Profile(SyntaxUBL, "")
+	if !ok || ubl.Name != "en16931" || len(ubl.Rulesets) != 1 || ubl.Rulesets[0].Label() != "EN16931 1.3.16" || ubl.Rulesets[0].Syntax != "ubl" {
+		t.Fatalf("default UBL profile: %+v", ubl)
+	}
+	cii, ok := c.Profile(SyntaxCII, "en16931")
+	if !ok || cii.Rulesets[0].Syntax != "cii" {
+		t.Fatalf("CII profile: %+v", cii)
+	}
+	if _, ok := c.Profile(SyntaxUBL, "nope"); ok {
+		t.Fatal("unknown profile found")
+	}
+	if got := c.Profiles(SyntaxUBL); !reflect.DeepEqual(got, []string{"en16931"}) {
+		t.Fatalf("profiles %v", got)
+	}
+	if n := len(c.Rulesets()); n != 2 {
+		t.Fatalf("%d distinct rule sets, want 2", n)
+	}
+	shared := os.Getenv("EINVOICE_SHARED")
+	if shared == "" {
+		shared = filepath.Join("..", "..", "shared")
+	}
+	for _, x := range append(ubl.XSD, cii.XSD...) {
+		if _, err := os.Stat(filepath.Join(shared, x.Path)); err != nil {
+			t.Errorf("XSD root %s: %v", x.Path, err)
+		}
+	}
+	// The UBL set validates a CreditNote too, and catches a broken one.
+	data, err := os.ReadFile(filepath.Join(shared, "corpus/en16931/ubl/examples/ubl-tc434-creditnote1.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := xmltree.Parse(data, xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := ubl.Rulesets[0].Validate(context.Background(), doc)
+	if err != nil || len(fs) != 0 {
+		t.Fatalf("valid credit note: %v %v", fs, err)
+	}
+	doc, err = xmltree.Parse([]byte(`<CreditNote xmlns="urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"/>`), xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err = ubl.Rulesets[0].Validate(context.Background(), doc)
+	if err != nil || len(fs) == 0 || fs[0].RuleID != "BR-01" || fs[0].Location != "/CreditNote[1]" {
+		t.Fatalf("empty credit note: %v %v", fs, err)
+	}
+}
