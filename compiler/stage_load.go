@@ -44,16 +44,6 @@ func (n *Node) AttrOr(local string) string {
 	return v
 }
 
-// setAttr replaces the value of an existing unqualified attribute.
-func (n *Node) setAttr(local, value string) {
-	for i, a := range n.Attrs {
-		if a.Name.Space == "" && a.Name.Local == local {
-			n.Attrs[i].Value = value
-			return
-		}
-	}
-}
-
 // isSch reports whether n is the Schematron element local.
 func (n *Node) isSch(local string) bool { return n.Space == NSSchematron && n.Local == local }
 
