@@ -7,6 +7,12 @@ import (
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
 )
 
+// resolvedName caches a name test's NameID in the current document.
+type resolvedName struct {
+	id    xmltree.NameID
+	found bool
+}
+
 // matcher is a node test resolved against the current document.
 type matcher struct {
 	t     *NodeTest
@@ -19,8 +25,20 @@ func (f *frame) matcher(t *NodeTest, axis Axis) matcher {
 	m := matcher{t: t, attr: axis == AxisAttribute}
 	named := t.Kind == TestName || ((t.Kind == TestElement || t.Kind == TestAttribute) && t.Named)
 	if named {
-		id, ok := f.doc.LookupName(t.Space, t.Local)
-		m.name, m.never = id, !ok
+		if f.nameDoc != f.doc {
+			clear(f.names)
+			f.nameDoc = f.doc
+		}
+		r, ok := f.names[t]
+		if !ok {
+			id, found := f.doc.LookupName(t.Space, t.Local)
+			r = resolvedName{id: id, found: found}
+			if f.names == nil {
+				f.names = make(map[*NodeTest]resolvedName)
+			}
+			f.names[t] = r
+		}
+		m.name, m.never = r.id, !r.found
 	}
 	return m
 }

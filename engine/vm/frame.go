@@ -32,6 +32,11 @@ type frame struct {
 	depth  int
 	locals []xdm.Sequence
 	args   []xdm.Sequence
+
+	// names caches name tests resolved against nameDoc (tests are owned by
+	// immutable programs, so their addresses are stable keys).
+	names   map[*NodeTest]resolvedName
+	nameDoc *xmltree.Document
 }
 
 const checkEvery = 1024

@@ -57,7 +57,7 @@ func optimizePath(e *vm.Expr) *vm.Expr {
 		if i > 0 && isPlainStep(a, vm.AxisDescendantOrSelf) && a.Test.Kind == vm.TestNode &&
 			i+1 < len(e.Args) && isPlainStep(e.Args[i+1], vm.AxisChild) {
 			next := e.Args[i+1]
-			out = append(out, &vm.Expr{Op: vm.OpStep, Axis: vm.AxisDescendant, Test: next.Test})
+			out = append(out, &vm.Expr{Op: vm.OpStep, Axis: vm.AxisDescendant, Test: next.Test, Preds: next.Preds})
 			i++
 			continue
 		}
@@ -128,3 +128,35 @@ func optimizeChildEq(e *vm.Expr) *vm.Expr {
 }
 
 func normalizeSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// booleanFunctions are the built-ins whose result is a single xs:boolean.
+var booleanFunctions = map[string]bool{"matches": true, "contains": true, "starts-with": true,
+	"ends-with": true, "true": true, "false": true, "boolean": true, "not": true,
+	"exists": true, "empty": true}
+
+// nonPositional reports whether every predicate is statically known never
+// to yield a number, so it filters by effective boolean value only and
+// "//x[p]" may become descendant::x[p].
+func nonPositional(preds []*vm.Expr) bool {
+	for _, p := range preds {
+		if !staticBoolean(p) {
+			return false
+		}
+	}
+	return true
+}
+
+func staticBoolean(p *vm.Expr) bool {
+	switch p.Op {
+	case vm.OpGenCmp, vm.OpValCmp, vm.OpNodeCmp, vm.OpAnd, vm.OpOr, vm.OpNot, vm.OpExists,
+		vm.OpEmpty, vm.OpCodeSet, vm.OpChildEq, vm.OpSome, vm.OpEvery, vm.OpCastable, vm.OpInstanceOf:
+		return true
+	case vm.OpCall:
+		return booleanFunctions[p.Name]
+	case vm.OpStep:
+		return true // a node sequence
+	case vm.OpPath:
+		return p.Args[len(p.Args)-1].Op == vm.OpStep
+	}
+	return false
+}
