@@ -73,7 +73,7 @@ func treeEvents(d *Document) []string {
 		switch d.Kind(n) {
 		case KindElement:
 			nm := d.Name(n)
-			s := fmt.Sprintf("S {%s}%s", d.NameSpace(nm), d.NameLocal(nm))
+			s := fmt.Sprintf("S%d {%s}%s", d.Line(n), d.NameSpace(nm), d.NameLocal(nm))
 			first, count := d.Attrs(n)
 			for a := first; a < first+NodeID(count); a++ {
 				an := d.Name(a)
@@ -85,11 +85,11 @@ func treeEvents(d *Document) []string {
 			}
 			ev = append(ev, "E")
 		case KindText:
-			ev = append(ev, fmt.Sprintf("T %q", d.Value(n)))
+			ev = append(ev, fmt.Sprintf("T%d %q", d.Line(n), d.Value(n)))
 		case KindComment:
-			ev = append(ev, fmt.Sprintf("C %q", d.Value(n)))
+			ev = append(ev, fmt.Sprintf("C%d %q", d.Line(n), d.Value(n)))
 		case KindPI:
-			ev = append(ev, fmt.Sprintf("P %s %q", d.NameLocal(d.Name(n)), d.Value(n)))
+			ev = append(ev, fmt.Sprintf("P%d %s %q", d.Line(n), d.NameLocal(d.Name(n)), d.Value(n)))
 		}
 	}
 	for c := d.FirstChild(0); c != None; c = d.NextSibling(c) {
@@ -128,14 +128,17 @@ func stdEvents(data []byte) ([]string, error) {
 	depth := 0
 	var text strings.Builder
 	inText := false
+	textLine := 0
 	flush := func() {
 		if inText {
-			ev = append(ev, fmt.Sprintf("T %q", text.String()))
+			ev = append(ev, fmt.Sprintf("T%d %q", textLine, text.String()))
 			text.Reset()
 			inText = false
 		}
 	}
+	lines := lineCounter{data: data, line: 1}
 	for {
+		line := lines.at(int(dec.InputOffset()))
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
 			break
@@ -146,7 +149,7 @@ func stdEvents(data []byte) ([]string, error) {
 		switch tk := tok.(type) {
 		case xml.StartElement:
 			flush()
-			s := fmt.Sprintf("S {%s}%s", tk.Name.Space, tk.Name.Local)
+			s := fmt.Sprintf("S%d {%s}%s", line, tk.Name.Space, tk.Name.Local)
 			for _, a := range tk.Attr {
 				if a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns") {
 					continue
@@ -161,22 +164,42 @@ func stdEvents(data []byte) ([]string, error) {
 			depth--
 		case xml.CharData:
 			if depth > 0 && len(tk) > 0 {
+				if !inText {
+					textLine = line
+				}
 				text.Write(tk)
 				inText = true
 			}
 		case xml.Comment:
 			flush()
-			ev = append(ev, fmt.Sprintf("C %q", normEOL(string(tk))))
+			ev = append(ev, fmt.Sprintf("C%d %q", line, normEOL(string(tk))))
 		case xml.ProcInst:
 			if tk.Target == "xml" {
 				continue
 			}
 			flush()
-			ev = append(ev, fmt.Sprintf("P %s %q", tk.Target, normEOL(string(tk.Inst))))
+			ev = append(ev, fmt.Sprintf("P%d %s %q", line, tk.Target, normEOL(string(tk.Inst))))
 		case xml.Directive:
 			return nil, fmt.Errorf("directive <!%s>", tk)
 		}
 	}
 	flush()
 	return ev, nil
+}
+
+// lineCounter is the obviously-correct line of data[off] for increasing
+// offsets: LF, CRLF and lone CR each end a line.
+type lineCounter struct {
+	data []byte
+	off  int
+	line int
+}
+
+func (c *lineCounter) at(off int) int {
+	for ; c.off < off && c.off < len(c.data); c.off++ {
+		if b := c.data[c.off]; b == '\n' || (b == '\r' && (c.off+1 >= len(c.data) || c.data[c.off+1] != '\n')) {
+			c.line++
+		}
+	}
+	return c.line
 }

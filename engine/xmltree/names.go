@@ -53,7 +53,7 @@ var charClass = func() (t [256]uint8) {
 	for _, c := range []byte{' ', '\t', '\n', '\r'} {
 		t[c] |= cSpace
 	}
-	for _, c := range []byte{'<', '&', '\r', ']'} {
+	for _, c := range []byte{'<', '&', '\r', '\n', ']'} {
 		t[c] |= cTextStop
 	}
 	for _, c := range []byte{'<', '&', '\t', '\n', '\r', '"', '\''} {

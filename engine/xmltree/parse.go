@@ -30,6 +30,7 @@ type openElem struct {
 type rawAttr struct {
 	raw     int32
 	nameOff int
+	line    int32
 	off, n  uint32 // value; n carries the inBuf flag
 }
 
@@ -64,8 +65,7 @@ type parser struct {
 	text  textAcc
 
 	rootSeen bool
-	lineOff  int // line cursor: lineNo is the line of src[lineOff]
-	lineNo   int
+	line     int32 // line of the scan position: every scanner that consumes a line end counts it
 	hasCR    bool
 }
 
@@ -88,25 +88,27 @@ func Parse(data []byte, lim Limits) (*Document, error) {
 }
 
 func newParser(src string, lim Limits) *parser {
-	// Upper-bound-ish estimate of the node count: every element starts with
-	// '<', every attribute has '=', and text nodes mostly alternate with tags.
-	est := strings.Count(src, "<") + strings.Count(src, "=") + 2
+	// Upper bound of the node count, so the node slice is allocated once:
+	// elements, comments, PIs and text nodes each end at or start with a '<'
+	// of their own (text nodes end at the next tag; indented documents have
+	// one before every start and end tag), attributes each have an '='.
+	est := 2*strings.Count(src, "<") + strings.Count(src, "=") + 2
 	if est > lim.MaxNodes+1 {
 		est = lim.MaxNodes + 1
 	}
 	seed := maphash.MakeSeed()
 	p := &parser{
-		src:    src,
-		lim:    lim,
-		seed:   seed,
-		d:      &Document{seed: seed, nodes: make([]node, 0, est), nameIx: make([]int32, 256), names: make([]qname, 0, 64)},
-		raws:   make([]rawName, 0, 64),
-		rawIx:  make([]int32, 256),
-		binds:  make([]binding, 1, 16),
-		open:   make([]openElem, 0, 32),
-		attrs:  make([]rawAttr, 0, 16),
-		lineNo: 1,
-		hasCR:  strings.IndexByte(src, '\r') >= 0,
+		src:   src,
+		lim:   lim,
+		seed:  seed,
+		d:     &Document{seed: seed, nodes: make([]node, 0, est), nameIx: make([]int32, 256), names: make([]qname, 0, 64)},
+		raws:  make([]rawName, 0, 64),
+		rawIx: make([]int32, 256),
+		binds: make([]binding, 1, 16),
+		open:  make([]openElem, 0, 32),
+		attrs: make([]rawAttr, 0, 16),
+		line:  1,
+		hasCR: strings.IndexByte(src, '\r') >= 0,
 	}
 	p.binds[0] = binding{prefix: "xml", uri: nsXML}
 	p.d.nodes = append(p.d.nodes, node{kind: KindDocument, parent: None, first: None, last: None, next: None, prev: None, name: -1, raw: -1, line: 1})
@@ -128,12 +130,13 @@ func (p *parser) finish() *Document {
 func (p *parser) parse(pos int) error {
 	s := p.src
 	var err error
+	p.line += int32(p.countLines(0, pos))
 	for pos < len(s) {
 		c := s[pos]
 		if c != '<' {
 			if len(p.open) == 0 {
 				if charClass[c]&cSpace != 0 {
-					pos++
+					pos = p.skipSpace(pos)
 					continue
 				}
 				if p.rootSeen {
@@ -184,12 +187,12 @@ func (p *parser) parse(pos int) error {
 
 // ---- nodes ----
 
-func (p *parser) newNode(kind Kind, off int) (NodeID, error) {
+func (p *parser) newNode(kind Kind, line int32) (NodeID, error) {
 	if len(p.d.nodes) >= p.lim.MaxNodes {
-		return None, p.limitErr("MaxNodes", int64(p.lim.MaxNodes), off)
+		return None, &LimitError{Limit: "MaxNodes", Max: int64(p.lim.MaxNodes), Line: int(line)}
 	}
 	id := NodeID(len(p.d.nodes))
-	p.d.nodes = append(p.d.nodes, node{kind: kind, parent: None, first: None, last: None, next: None, prev: None, name: -1, raw: -1, line: p.lineAt(off)})
+	p.d.nodes = append(p.d.nodes, node{kind: kind, parent: None, first: None, last: None, next: None, prev: None, name: -1, raw: -1, line: line})
 	return id, nil
 }
 
@@ -213,7 +216,7 @@ func (p *parser) link(id NodeID) {
 
 func (p *parser) startTag(pos int) (int, error) {
 	s := p.src
-	elemOff := pos
+	elemLine := p.line
 	if len(p.open) == 0 {
 		if p.rootSeen {
 			return 0, p.syntaxErr(pos, "content after the root element: a document has exactly one root element")
@@ -241,9 +244,7 @@ func (p *parser) startTag(pos int) (int, error) {
 	empty := false
 	for {
 		ws := pos
-		for pos < len(s) && charClass[s[pos]]&cSpace != 0 {
-			pos++
-		}
+		pos = p.skipSpace(pos)
 		if pos >= len(s) {
 			return 0, p.syntaxErr(pos, "unexpected end of input in start tag <%s>", p.raws[raw].s)
 		}
@@ -266,23 +267,17 @@ func (p *parser) startTag(pos int) (int, error) {
 		if len(p.attrs) >= p.lim.MaxAttrs {
 			return 0, p.limitErr("MaxAttrs", int64(p.lim.MaxAttrs), pos)
 		}
-		aStart := pos
+		aStart, aLine := pos, p.line
 		aEnd, aColon, err := p.scanName(pos)
 		if err != nil {
 			return 0, err
 		}
 		araw := p.internRaw(s[aStart:aEnd], aColon)
-		pos = aEnd
-		for pos < len(s) && charClass[s[pos]]&cSpace != 0 {
-			pos++
-		}
+		pos = p.skipSpace(aEnd)
 		if pos >= len(s) || s[pos] != '=' {
 			return 0, p.syntaxErr(pos, "expected '=' after attribute name %s", p.raws[araw].s)
 		}
-		pos++
-		for pos < len(s) && charClass[s[pos]]&cSpace != 0 {
-			pos++
-		}
+		pos = p.skipSpace(pos + 1)
 		if pos >= len(s) || (s[pos] != '"' && s[pos] != '\'') {
 			return 0, p.syntaxErr(pos, "expected a quoted value for attribute %s", p.raws[araw].s)
 		}
@@ -290,7 +285,7 @@ func (p *parser) startTag(pos int) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		p.attrs = append(p.attrs, rawAttr{raw: araw, nameOff: aStart, off: off, n: n})
+		p.attrs = append(p.attrs, rawAttr{raw: araw, nameOff: aStart, line: aLine, off: off, n: n})
 		if p.raws[araw].xmlns {
 			hasNS = true
 		}
@@ -303,7 +298,7 @@ func (p *parser) startTag(pos int) (int, error) {
 			return 0, err
 		}
 	}
-	id, err := p.newNode(KindElement, elemOff)
+	id, err := p.newNode(KindElement, elemLine)
 	if err != nil {
 		return 0, err
 	}
@@ -319,7 +314,7 @@ func (p *parser) startTag(pos int) (int, error) {
 		if p.raws[a.raw].xmlns {
 			continue
 		}
-		aid, err := p.newNode(KindAttribute, a.nameOff)
+		aid, err := p.newNode(KindAttribute, a.line)
 		if err != nil {
 			return 0, err
 		}
@@ -363,10 +358,7 @@ func (p *parser) endTag(pos int) (int, error) {
 		}
 		return 0, p.syntaxErr(nameStart, "end tag </%s> does not match start tag <%s> (line %d)", s[nameStart:end], name, p.d.nodes[top.id].line)
 	}
-	i := nameStart + len(name)
-	for i < len(s) && charClass[s[i]]&cSpace != 0 {
-		i++
-	}
+	i := p.skipSpace(nameStart + len(name))
 	if i >= len(s) || s[i] != '>' {
 		return 0, p.syntaxErr(i, "expected '>' to close end tag </%s>", name)
 	}
@@ -548,6 +540,9 @@ func (p *parser) attrValue(pos int, q byte) (off, n uint32, end int, err error) 
 				if c == '\r' && i < len(s) && s[i] == '\n' {
 					i++
 				}
+				if c != '\t' {
+					p.line++
+				}
 			}
 			run = i
 		case c >= utf8.RuneSelf:
@@ -687,7 +682,7 @@ func appendNormalized(dst []byte, v string) []byte {
 
 func (p *parser) beginText(off int) {
 	if !p.text.active {
-		p.text = textAcc{active: true, off: off, line: p.lineAt(off)}
+		p.text = textAcc{active: true, off: off, line: p.line}
 	}
 }
 
@@ -761,6 +756,9 @@ func (p *parser) scanText(pos int) (int, error) {
 		case c == '<':
 			p.addLit(run, i)
 			return i, nil
+		case c == '\n':
+			p.line++
+			i++
 		case c == ']':
 			if strings.HasPrefix(s[i:], "]]>") {
 				return 0, p.syntaxErr(i, "']]>' is not allowed in character data")
@@ -780,6 +778,7 @@ func (p *parser) scanText(pos int) (int, error) {
 			p.textToBuf()
 			p.buf = append(p.buf, '\n')
 			p.text.n++
+			p.line++
 			i++
 			if i < len(s) && s[i] == '\n' {
 				i++
@@ -807,6 +806,7 @@ func (p *parser) cdata(pos int) (int, error) {
 		return 0, err
 	}
 	p.beginText(body)
+	p.line += int32(p.countLines(body, end))
 	for lo := body; lo < end; {
 		k := strings.IndexByte(s[lo:end], '\r')
 		if k < 0 {
@@ -847,6 +847,7 @@ func (p *parser) comment(pos int) (int, error) {
 	if err := p.leafNode(KindComment, pos, body, end, -1, -1); err != nil {
 		return 0, err
 	}
+	p.line += int32(p.countLines(body, end))
 	return end + 3, nil
 }
 
@@ -869,6 +870,7 @@ func (p *parser) pi(pos int) (int, error) {
 	for i < len(s) && charClass[s[i]]&cSpace != 0 {
 		i++
 	}
+	piLine := p.line
 	if i == body && !strings.HasPrefix(s[i:], "?>") {
 		return 0, p.syntaxErr(i, "expected whitespace or '?>' after processing instruction target %s", target)
 	}
@@ -885,6 +887,7 @@ func (p *parser) pi(pos int) (int, error) {
 	if err := p.leafNode(KindPI, pos, body, end, p.internName("", target), raw); err != nil {
 		return 0, err
 	}
+	p.line = piLine + int32(p.countLines(tEnd, end))
 	return end + 2, nil
 }
 
@@ -896,7 +899,7 @@ func (p *parser) leafNode(kind Kind, pos, lo, hi int, name NameID, raw int32) er
 	if hi-lo > p.lim.MaxTextLen {
 		return p.limitErr("MaxTextLen", int64(p.lim.MaxTextLen), pos)
 	}
-	id, err := p.newNode(kind, pos)
+	id, err := p.newNode(kind, p.line)
 	if err != nil {
 		return err
 	}
@@ -909,21 +912,33 @@ func (p *parser) leafNode(kind Kind, pos, lo, hi int, name NameID, raw int32) er
 
 // ---- positions and errors ----
 
-// lineAt returns the 1-based line of src[off]. Offsets are requested in
-// increasing order, so the cursor makes the total work linear.
-func (p *parser) lineAt(off int) int32 {
-	if off < p.lineOff {
-		p.lineOff, p.lineNo = 0, 1
+// skipSpace skips white space from pos, counting line ends.
+func (p *parser) skipSpace(pos int) int {
+	s := p.src
+	for pos < len(s) {
+		switch s[pos] {
+		case ' ', '\t':
+		case '\n':
+			p.line++
+		case '\r':
+			if pos+1 >= len(s) || s[pos+1] != '\n' {
+				p.line++
+			}
+		default:
+			return pos
+		}
+		pos++
 	}
-	if off > len(p.src) {
-		off = len(p.src)
-	}
-	p.lineNo += strings.Count(p.src[p.lineOff:off], "\n")
+	return pos
+}
+
+// countLines counts the line ends in src[lo:hi].
+func (p *parser) countLines(lo, hi int) int {
+	n := strings.Count(p.src[lo:hi], "\n")
 	if p.hasCR {
-		p.lineNo += loneCRs(p.src, p.lineOff, off)
+		n += loneCRs(p.src, lo, hi)
 	}
-	p.lineOff = off
-	return int32(p.lineNo)
+	return n
 }
 
 // loneCRs counts the CRs in s[lo:hi] not followed by LF (each is a line end).

@@ -1,0 +1,108 @@
+package xmltree
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// genInvoice builds a UBL-like invoice with the given number of lines.
+func genInvoice(lines int) []byte {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
+<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">
+	<cbc:CustomizationID>urn:cen.eu:en16931:2017</cbc:CustomizationID>
+	<cbc:ID>INV-1</cbc:ID>
+	<cbc:IssueDate>2026-11-21</cbc:IssueDate>
+	<cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode>
+`)
+	for i := 1; i <= lines; i++ {
+		fmt.Fprintf(&b, `	<cac:InvoiceLine>
+		<cbc:ID>%d</cbc:ID>
+		<cbc:InvoicedQuantity unitCode="C62">%d</cbc:InvoicedQuantity>
+		<cbc:LineExtensionAmount currencyID="EUR">%d.00</cbc:LineExtensionAmount>
+		<cac:Item>
+			<cbc:Name>Item &amp; service %d</cbc:Name>
+			<cac:ClassifiedTaxCategory>
+				<cbc:ID>S</cbc:ID>
+				<cbc:Percent>25</cbc:Percent>
+				<cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme>
+			</cac:ClassifiedTaxCategory>
+		</cac:Item>
+		<cac:Price><cbc:PriceAmount currencyID="EUR">%d.00</cbc:PriceAmount></cac:Price>
+	</cac:InvoiceLine>
+`, i, i%7+1, i*10, i, i%97+1)
+	}
+	b.WriteString("</Invoice>\n")
+	return []byte(b.String())
+}
+
+func benchParse(b *testing.B, data []byte) {
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	lim := DefaultLimits()
+	cpu0 := processCPU()
+	for b.Loop() {
+		if _, err := Parse(data, lim); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if cpu := processCPU() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+}
+
+func BenchmarkParseExample1(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(sharedDir(b), "corpus", "en16931", "ubl", "examples", "ubl-tc434-example1.xml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchParse(b, data)
+}
+
+func BenchmarkParseGenerated1000Lines(b *testing.B) {
+	benchParse(b, genInvoice(1000))
+}
+
+// BenchmarkEncodingXMLExample1 is the baseline the parser replaces.
+func BenchmarkEncodingXMLExample1(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(sharedDir(b), "corpus", "en16931", "ubl", "examples", "ubl-tc434-example1.xml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		dec := xml.NewDecoder(bytes.NewReader(data))
+		for {
+			if _, err := dec.Token(); err != nil {
+				break
+			}
+		}
+	}
+}
+
+func BenchmarkStringValue(b *testing.B) {
+	d, err := Parse(genInvoice(100), DefaultLimits())
+	if err != nil {
+		b.Fatal(err)
+	}
+	root := d.Root()
+	leaf := d.FirstChild(root) // whitespace text, then cbc:CustomizationID
+	for leaf != None && d.Kind(leaf) != KindElement {
+		leaf = d.NextSibling(leaf)
+	}
+	if leaf == None {
+		b.Fatal("no element child")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if d.StringValue(leaf) == "" {
+			b.Fatal("empty")
+		}
+	}
+}
