@@ -576,9 +576,9 @@ func (p *parser) appendRef(dst []byte, i int) ([]byte, int, error) {
 	case "quot":
 		return append(dst, '"'), end, nil
 	}
-	if len(ref) > 1 && ref[0] == '#' {
+	if len(ref) > 0 && ref[0] == '#' {
 		digits, base := ref[1:], 10
-		if digits[0] == 'x' {
+		if len(digits) > 0 && digits[0] == 'x' {
 			digits, base = digits[1:], 16
 		}
 		if len(digits) == 0 {
