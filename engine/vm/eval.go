@@ -481,7 +481,7 @@ func (f *frame) evalRange(e *Expr, fc focus) (xdm.Sequence, error) {
 	if hi < lo {
 		return nil, nil
 	}
-	if hi-lo >= 1<<24 {
+	if hi-lo >= maxRange {
 		return nil, &xdm.Error{Code: "FOAR0002", Msg: "range too large"}
 	}
 	out := f.alloc(int(hi - lo + 1))
@@ -661,3 +661,7 @@ func (f *frame) extCall(e *Expr, fc focus) (xdm.Sequence, error) {
 	}
 	return r, nil
 }
+
+// maxRange bounds the length of a "to" range (FOAR0002 beyond), so a
+// hostile expression cannot allocate without limit.
+const maxRange = 1 << 20

@@ -100,3 +100,5 @@ type xdmSeq = xdm.Sequence
 
 func trueSeq() xdm.Sequence  { return xdm.Sequence{xdm.Bool(true)} }
 func falseSeq() xdm.Sequence { return xdm.Sequence{xdm.Bool(false)} }
+
+func nodeID(i int) xmltree.NodeID { return xmltree.NodeID(i) }

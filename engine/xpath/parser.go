@@ -153,6 +153,10 @@ func (ps *parser) parseExpr() (*vm.Expr, error) {
 
 func (ps *parser) parseSingle() (*vm.Expr, error) {
 	t := ps.peek()
+	if err := ps.enter(t); err != nil {
+		return nil, err
+	}
+	defer func() { ps.depth-- }()
 	if t.kind == tName && ps.peekN(1).is("$") {
 		switch t.text {
 		case "for", "some", "every":

@@ -1,0 +1,82 @@
+package xpath
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/einvoice-dev/einvoice/engine/vm"
+	"github.com/einvoice-dev/einvoice/engine/xdm"
+)
+
+// fuzzSeeds are hand-written seeds covering the grammar.
+var fuzzSeeds = []string{
+	"cbc:ID", "//cac:InvoiceLine[2]/cbc:ID", "count(*) > 1", "sum(//cbc:LineExtensionAmount)",
+	"for $x in 1 to 3 return $x * 2", "some $l in cac:InvoiceLine satisfies $l/cbc:ID = '1'",
+	"if (cbc:Note) then 'a' else 'b'", "xs:decimal('1.5') div 3", "matches(cbc:ID, '^[A-Z]+-\\d$')",
+	"replace('a-b', '-', '$0')", "tokenize('a b', ' ')[2]", "(1, 2, 3)[. > 1]", "'x' castable as xs:date",
+	"cbc:ID instance of element()", "substring('abc', 2)", "../..", "ancestor::*[1]/@currencyID",
+	"string-join(reverse(tokenize('a,b', ',')), ';')", "(: c :) 1 idiv 0", "(cac:X | cac:Y)/cbc:Z",
+}
+
+func FuzzCompile(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	exprs, funcs := collectRuleSetExpressions(f, filepath.Join(sharedDir(), "rulesets"))
+	seen := map[string]bool{}
+	for _, x := range exprs {
+		if !seen[x.src] {
+			seen[x.src] = true
+			f.Add(x.src)
+		}
+	}
+	sc := &StaticContext{Namespaces: map[string]string{"cbc": nsCBC, "cac": nsCAC, "ubl": nsInv},
+		Variables: map[string]int{"x": 0}, Functions: funcs}
+	f.Fuzz(func(t *testing.T, src string) {
+		if _, err := Compile(src, sc); err != nil {
+			var xe *Error
+			if !errors.As(err, &xe) {
+				t.Fatalf("Compile(%q): unexpected error type %T: %v", src, err, err)
+			}
+		}
+		if _, err := CompilePattern(src, sc); err != nil {
+			var xe *Error
+			if !errors.As(err, &xe) {
+				t.Fatalf("CompilePattern(%q): unexpected error type %T: %v", src, err, err)
+			}
+		}
+	})
+}
+
+func FuzzEval(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	d := parseDoc(f, testDoc)
+	sc := ublContext()
+	sc.Variables = map[string]int{"v": 0}
+	f.Fuzz(func(t *testing.T, src string) {
+		p, err := Compile(src, sc)
+		if err != nil {
+			var xe *Error
+			if !errors.As(err, &xe) {
+				t.Fatalf("Compile(%q): unexpected error type %T: %v", src, err, err)
+			}
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		env := &vm.Env{Doc: d, Vars: []xdm.Sequence{{xdm.Integer(1)}}}
+		for _, node := range []int{0, 1, int(rootElement(d)) + 1} {
+			if _, err := p.EvalString(ctx, env, nodeID(node)); err != nil {
+				var xe *xdm.Error
+				if !errors.As(err, &xe) {
+					t.Fatalf("Eval(%q): unexpected error type %T: %v", src, err, err)
+				}
+			}
+		}
+	})
+}
