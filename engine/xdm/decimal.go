@@ -235,6 +235,12 @@ func (a Decimal) Div(b Decimal) (Decimal, error) {
 		return Decimal{}, &Error{Code: ErrDivZero, Msg: "decimal division by zero"}
 	}
 	S := max(int32(DivisionScale), a.s, b.s)
+	if d, ok := divExact(a, b, S); ok {
+		return d, nil
+	}
+	if d, ok := divFast(a, b, S); ok {
+		return d, nil
+	}
 	num := new(big.Int).Mul(a.coef(), bigPow10(S+b.s-a.s))
 	den := b.coef()
 	q, r := new(big.Int).QuoRem(num, den, new(big.Int))
@@ -250,6 +256,66 @@ func (a Decimal) Div(b Decimal) (Decimal, error) {
 		}
 	}
 	return normBig(q, S), nil
+}
+
+// divExact returns a÷b when the quotient is exact with at most S
+// fractional digits and fits an int64 coefficient (e.g. 10730 div 100).
+func divExact(a, b Decimal, S int32) (Decimal, bool) {
+	if a.b != nil || b.b != nil || b.c == -1 {
+		return Decimal{}, false
+	}
+	for k := int32(0); k <= 18; k++ {
+		num, ok := mulPow10(a.c, k)
+		if !ok {
+			return Decimal{}, false
+		}
+		if num%b.c != 0 {
+			continue
+		}
+		q := num / b.c
+		scale := a.s - b.s + k
+		if scale > S {
+			return Decimal{}, false
+		}
+		if scale < 0 {
+			if q, ok = mulPow10(q, -scale); !ok {
+				return Decimal{}, false
+			}
+			scale = 0
+		}
+		return normInt(q, scale), true
+	}
+	return Decimal{}, false
+}
+
+// divFast divides with 128-bit intermediate arithmetic when the operands
+// are int64 coefficients and the scaled quotient fits in an int64.
+func divFast(a, b Decimal, S int32) (Decimal, bool) {
+	e := S + b.s - a.s
+	if a.b != nil || b.b != nil || e < 0 || e > 19 {
+		return Decimal{}, false
+	}
+	p := uint64(1e19)
+	if e < 19 {
+		p = uint64(pow10[e])
+	}
+	ua, ub := uabs(a.c), uabs(b.c)
+	hi, lo := bits.Mul64(ua, p)
+	if hi >= ub {
+		return Decimal{}, false
+	}
+	q, r := bits.Div64(hi, lo, ub)
+	if r > ub-r { // 2r > |b|: round half-down
+		q++
+	}
+	if q > math.MaxInt64 {
+		return Decimal{}, false
+	}
+	c := int64(q)
+	if (a.c < 0) != (b.c < 0) {
+		c = -c
+	}
+	return normInt(c, S), true
 }
 
 // IDiv returns the integer part of a÷b truncated towards zero (FOAR0001 when b is zero).

@@ -1,0 +1,211 @@
+package xdm
+
+import (
+	"errors"
+	"testing"
+)
+
+func dec(t *testing.T, s string) Decimal {
+	t.Helper()
+	d, ok := ParseDecimal(s)
+	if !ok {
+		t.Fatalf("ParseDecimal(%q) failed", s)
+	}
+	return d
+}
+
+func TestParseDecimal(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"0", "0", true}, {"1.50", "1.5", true}, {"-0.0", "0", true}, {"+3", "3", true},
+		{" 12.340 ", "12.34", true}, {".5", "0.5", true}, {"5.", "5", true},
+		{"-.25", "-0.25", true}, {"00012", "12", true},
+		{"123456789012345678901234567890.123456789", "123456789012345678901234567890.123456789", true},
+		{"1e3", "", false}, {"", "", false}, {".", "", false}, {"1.2.3", "", false}, {"--1", "", false},
+		{"1,5", "", false}, {"INF", "", false}, {"NaN", "", false}, {"0x10", "", false}, {"- 1", "", false},
+	} {
+		d, ok := ParseDecimal(c.in)
+		if ok != c.ok || (ok && d.String() != c.want) {
+			t.Errorf("ParseDecimal(%q) = %v %v, want %q %v", c.in, d, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestDecimalArithmetic(t *testing.T) {
+	for _, c := range []struct{ a, op, b, want string }{
+		{"0.1", "+", "0.2", "0.3"},
+		{"1.10", "-", "0.1", "1"},
+		{"9223372036854775807", "+", "1", "9223372036854775808"},
+		{"-9223372036854775808", "-", "1", "-9223372036854775809"},
+		{"3037000500", "*", "3037000500", "9223372037000250000"},
+		{"0.001", "*", "0.001", "0.000001"},
+		{"1", "/", "3", "0.333333333333333333"},
+		{"2", "/", "3", "0.666666666666666667"},
+		{"-2", "/", "3", "-0.666666666666666667"},
+		{"1", "/", "8", "0.125"},
+		{"100", "/", "0.5", "200"},
+		// half-down at the 18th digit: 5e-19 exactly rounds down
+		{"0.0000000000000000005", "/", "1", "0.0000000000000000005"},
+		{"1", "/", "2000000000000000000", "0"},
+		{"1", "/", "4000000000000000000", "0"},
+		{"3", "/", "4000000000000000000", "0.000000000000000001"},
+		{"7", "idiv", "2", "3"}, {"-7", "idiv", "2", "-3"}, {"7.5", "idiv", "2", "3"},
+		{"7", "mod", "3", "1"}, {"-7", "mod", "3", "-1"}, {"7", "mod", "-3", "1"}, {"7.5", "mod", "2", "1.5"},
+		{"123456789012345678901234567890", "idiv", "10", "12345678901234567890123456789"},
+		{"123456789012345678901234567890", "mod", "7", "0"}, {"123456789012345678901234567891", "mod", "7", "1"},
+	} {
+		a, b := dec(t, c.a), dec(t, c.b)
+		var got Decimal
+		var err error
+		switch c.op {
+		case "+":
+			got = a.Add(b)
+		case "-":
+			got = a.Sub(b)
+		case "*":
+			got = a.Mul(b)
+		case "/":
+			got, err = a.Div(b)
+		case "idiv":
+			got, err = a.IDiv(b)
+		case "mod":
+			got, err = a.Mod(b)
+		}
+		if err != nil || got.String() != c.want {
+			t.Errorf("%s %s %s = %s (%v), want %s", c.a, c.op, c.b, got, err, c.want)
+		}
+	}
+	for _, f := range []func(Decimal, Decimal) (Decimal, error){Decimal.Div, Decimal.IDiv, Decimal.Mod} {
+		_, err := f(dec(t, "1"), dec(t, "0.0"))
+		var xe *Error
+		if !errors.As(err, &xe) || xe.Code != ErrDivZero {
+			t.Errorf("division by zero: %v", err)
+		}
+	}
+}
+
+func TestDecimalRounding(t *testing.T) {
+	for _, c := range []struct{ in, round, floor, ceil, even string }{
+		{"2.5", "3", "2", "3", "2"},
+		{"-2.5", "-2", "-3", "-2", "-2"},
+		{"3.5", "4", "3", "4", "4"},
+		{"2.4999", "2", "2", "3", "2"},
+		{"-0.5", "0", "-1", "0", "0"},
+		{"7", "7", "7", "7", "7"},
+		{"12345678901234567890.5", "12345678901234567891", "12345678901234567890", "12345678901234567891", "12345678901234567890"},
+	} {
+		d := dec(t, c.in)
+		if g := d.Round().String(); g != c.round {
+			t.Errorf("round(%s) = %s, want %s", c.in, g, c.round)
+		}
+		if g := d.Floor().String(); g != c.floor {
+			t.Errorf("floor(%s) = %s, want %s", c.in, g, c.floor)
+		}
+		if g := d.Ceil().String(); g != c.ceil {
+			t.Errorf("ceiling(%s) = %s, want %s", c.in, g, c.ceil)
+		}
+		if g := d.RoundHalfEven().String(); g != c.even {
+			t.Errorf("round-half-to-even(%s) = %s, want %s", c.in, g, c.even)
+		}
+	}
+}
+
+func TestDecimalCompare(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{
+		{"1.0", "1", 0}, {"0.3", "0.30000", 0}, {"-1", "1", -1}, {"10", "9.99", 1},
+		{"99999999999999999999", "99999999999999999998", 1}, {"-0.000000000000000000001", "0", -1},
+	} {
+		if g := dec(t, c.a).Cmp(dec(t, c.b)); g != c.want {
+			t.Errorf("cmp(%s, %s) = %d, want %d", c.a, c.b, g, c.want)
+		}
+	}
+}
+
+func TestCastAndCompare(t *testing.T) {
+	for _, c := range []struct {
+		in   Item
+		to   Type
+		want string
+		code string
+	}{
+		{Untyped(" true "), TBoolean, "true", ""}, {String("0"), TBoolean, "false", ""},
+		{String("TRUE"), TBoolean, "", ErrInvalidCast}, {Dec(dec(t, "0.0")), TBoolean, "false", ""},
+		{Double(1e7), TString, "1.0E7", ""}, {Double(123456.5), TString, "123456.5", ""},
+		{Double(0.000001), TString, "0.000001", ""}, {Double(1.5e-7), TString, "1.5E-7", ""},
+		{Double(1e300), TDecimal, "1" + string(make([]byte, 0)), ""},
+		{String("2024-02-29+01:30"), TDate, "2024-02-29+01:30", ""}, {String("2024-2-29"), TDate, "", ErrInvalidCast},
+		{String("0000-01-01"), TDate, "", ErrInvalidCast}, {Integer(1), TDate, "", ErrType},
+		{String("-1.5E2"), TDouble, "-150", ""}, {String("1.5E"), TDouble, "", ErrInvalidCast},
+		{String("12"), TInteger, "12", ""}, {Double(-3.9), TInteger, "-3", ""},
+	} {
+		got, err := Cast(c.in, c.to)
+		if c.code != "" {
+			var xe *Error
+			if !errors.As(err, &xe) || xe.Code != c.code {
+				t.Errorf("cast %v to %s: err %v, want %s", c.in, c.to, err, c.code)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("cast %v to %s: %v", c.in, c.to, err)
+			continue
+		}
+		if c.in.T == TDouble && c.to == TDecimal {
+			continue // only checks that a huge finite double converts
+		}
+		if got.StringValue() != c.want {
+			t.Errorf("cast %v to %s = %q, want %q", c.in, c.to, got.StringValue(), c.want)
+		}
+	}
+	// General comparison promotion rules.
+	for _, c := range []struct {
+		a, b Item
+		want bool
+		code string
+	}{
+		{Untyped("false"), Bool(false), true, ""},
+		{Untyped("1.0"), Integer(1), true, ""},
+		{Untyped("1.0"), String("1"), false, ""},
+		{Untyped("abc"), Untyped("abc"), true, ""},
+		{Untyped("abc"), Integer(1), false, ErrInvalidCast},
+		{Untyped("2024-01-01"), DateItem(Date{Year: 2024, Month: 1, Day: 1}), true, ""},
+		{String("1"), Integer(1), false, ErrType},
+	} {
+		got, err := CompareGeneral(OpEq, c.a, c.b)
+		if c.code != "" {
+			var xe *Error
+			if !errors.As(err, &xe) || xe.Code != c.code {
+				t.Errorf("%v = %v: err %v, want %s", c.a, c.b, err, c.code)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("%v = %v: %v %v, want %v", c.a, c.b, got, err, c.want)
+		}
+	}
+}
+
+// TestDivisionPaths checks that the exact, 128-bit and big.Int division
+// paths agree on the same quotients.
+func TestDivisionPaths(t *testing.T) {
+	cases := [][2]string{{"10730", "100"}, {"1", "3"}, {"2", "0.5"}, {"-7.5", "0.25"}, {"1234.56", "0.19"},
+		{"0.000001", "7"}, {"5", "-8"}, {"123456789", "1000000000000"}, {"1", "9"}, {"8", "9"}}
+	for _, c := range cases {
+		a, b := dec(t, c[0]), dec(t, c[1])
+		got, err := a.Div(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// reference: the big.Int path, forced by a big coefficient operand
+		ab := Decimal{b: a.coef(), s: a.s}
+		want, _ := ab.Div(b)
+		if got.Cmp(want) != 0 {
+			t.Errorf("%s / %s: fast %s, big %s", c[0], c[1], got, want)
+		}
+	}
+}
