@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Load run on loopback with wrk (Debian package): starts a throw-away server with its own data
+# directory, issues a key, and drives the given routes for DURATION each. Bounded in time; only
+# 127.0.0.1 is ever targeted.
+#
+#   scripts/loadtest.sh [DURATION]          default 60s
+#   THREADS=2 CONNS=32 scripts/loadtest.sh 30s
+#
+# Prints wrk's summary (requests/s, latency distribution incl. p99) per route.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${1:-60s}
+THREADS=${THREADS:-2}
+CONNS=${CONNS:-32}
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+BIN=${BIN:-bin/einvoice}
+[ -x "$BIN" ] || make build >/dev/null
+work=$(mktemp -d)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+# A generous rate limit: this run measures the server, not the limiter.
+EINVOICE_RATE_LIMIT=1000000 EINVOICE_RATE_BURST=1000000 \
+  "$BIN" serve --addr "127.0.0.1:$port" --data-dir "$work/data" >"$work/server.log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.1; done
+key=$("$BIN" keys create --name loadtest --data-dir "$work/data" | tail -n 1)
+base="http://127.0.0.1:$port"
+
+post_lua() { # $1 content type, $2 body file, $3 api key (may be empty)
+  cat <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "$1"
+$( [ -n "$3" ] && echo "wrk.headers[\"x-api-key\"] = \"$3\"" )
+local f = io.open("$2", "rb"); wrk.body = f:read("*a"); f:close()
+LUA
+}
+
+run() { # $1 label, rest: wrk args
+  local label=$1; shift
+  echo "== $label ($DURATION, $THREADS threads, $CONNS connections)"
+  wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency "$@" | sed -n '1,/Requests\/sec/p;/Non-2xx/p;/Transfer/p'
+}
+
+ROUTES=${ROUTES:-health,protected501,validate}
+IFS=, read -ra want <<<"$ROUTES"
+for r in "${want[@]}"; do
+  case $r in
+    health) run "GET /health" "$base/health" ;;
+    protected501)
+      echo '{"invoice":{}}' >"$work/body.json"
+      post_lua application/json "$work/body.json" "$key" >"$work/p.lua"
+      run "POST /v1/generate/facturae (protected, not landed: 501)" -s "$work/p.lua" "$base/v1/generate/facturae" ;;
+    validate)
+      doc=${DOC:-$EINVOICE_SHARED/corpus/en16931/ubl/examples/ubl-tc434-example1.xml}
+      doc=${doc:-../shared/corpus/en16931/ubl/examples/ubl-tc434-example1.xml}
+      post_lua application/xml "$doc" "" >"$work/v.lua"
+      run "POST /v1/validate/ubl?profile=en16931 ($(basename "$doc"))" -s "$work/v.lua" "$base/v1/validate/ubl?profile=en16931" ;;
+  esac
+done
