@@ -56,7 +56,7 @@ func scanProlog(doc []byte) prologVerdict {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
 			r.skip(1)
 		case r.hasPrefix("<?xml") && first && isSpaceOrEnd(&r, 5):
-			decl, ok := r.until("?>")
+			decl, ok := r.until("?>", true)
 			if !ok {
 				return r.unterminated()
 			}
@@ -64,12 +64,12 @@ func scanProlog(doc []byte) prologVerdict {
 				return prologUnknown
 			}
 		case r.hasPrefix("<?"):
-			if _, ok := r.until("?>"); !ok {
+			if _, ok := r.until("?>", false); !ok {
 				return r.unterminated()
 			}
 		case r.hasPrefix("<!--"):
 			r.skip(4)
-			if _, ok := r.until("-->"); !ok {
+			if _, ok := r.until("-->", false); !ok {
 				return r.unterminated()
 			}
 		case r.hasPrefix("<!DOCTYPE"):
@@ -182,9 +182,9 @@ func (r *charReader) hasPrefix(s string) bool {
 	return true
 }
 
-// until consumes through the first occurrence of end and returns the ASCII
-// text before it.
-func (r *charReader) until(end string) (string, bool) {
+// until consumes through the first occurrence of end and, if keep is set,
+// returns the ASCII text before it.
+func (r *charReader) until(end string, keep bool) (string, bool) {
 	var sb strings.Builder
 	for r.n < maxPrologScan {
 		if r.hasPrefix(end) {
@@ -195,7 +195,9 @@ func (r *charReader) until(end string) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		sb.WriteByte(c)
+		if keep {
+			sb.WriteByte(c)
+		}
 		r.skip(1)
 	}
 	return "", false

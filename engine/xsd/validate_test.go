@@ -168,6 +168,27 @@ func TestNotWellFormedAndEmpty(t *testing.T) {
 	}
 }
 
+// TestParserLimitsStayOn checks XML_PARSE_HUGE is off: libxml2's default
+// nesting limit (256) applies.
+func TestParserLimitsStayOn(t *testing.T) {
+	s := mustLoad(t, ublInvoiceRel)
+	const depth = 300
+	doc := strings.Repeat("<a>", depth) + strings.Repeat("</a>", depth)
+	errs, err := s.Validate(context.Background(), []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(errs) == 0 || errs[0].Level != LevelFatal || !strings.Contains(errs[0].Message, "depth") {
+		t.Errorf("got %v, want a fatal excessive-depth finding", errs)
+	}
+	// Depth within the limit parses (and is then schema-invalid).
+	doc = strings.Repeat("<a>", 200) + strings.Repeat("</a>", 200)
+	errs, err = s.Validate(context.Background(), []byte(doc))
+	if err != nil || len(errs) != 1 || errs[0].Level != LevelError {
+		t.Errorf("depth 200: got %v %v, want one schema error", errs, err)
+	}
+}
+
 func TestFindingsAreCapped(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"s/r.xsd": `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
