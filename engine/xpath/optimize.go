@@ -55,7 +55,7 @@ func optimizePath(e *vm.Expr) *vm.Expr {
 	for i := 0; i < len(e.Args); i++ {
 		a := e.Args[i]
 		if i > 0 && isPlainStep(a, vm.AxisDescendantOrSelf) && a.Test.Kind == vm.TestNode &&
-			i+1 < len(e.Args) && isPlainStep(e.Args[i+1], vm.AxisChild) {
+			i+1 < len(e.Args) && e.Args[i+1].Op == vm.OpStep && e.Args[i+1].Axis == vm.AxisChild && nonPositional(e.Args[i+1].Preds) {
 			next := e.Args[i+1]
 			out = append(out, &vm.Expr{Op: vm.OpStep, Axis: vm.AxisDescendant, Test: next.Test, Preds: next.Preds})
 			i++
