@@ -87,14 +87,6 @@ func evalString(t testing.TB, d *xmltree.Document, expr string, ctxNode xmltree.
 	return p.EvalString(context.Background(), env, ctxNode)
 }
 
-func evalSeq(t testing.TB, d *xmltree.Document, expr string) (xdm.Sequence, error) {
-	t.Helper()
-	p, err := Compile(expr, ublContext())
-	if err != nil {
-		return nil, err
-	}
-	return p.Eval(context.Background(), &vm.Env{Doc: d}, rootElement(d))
-}
 
 type xdmSeq = xdm.Sequence
 
