@@ -31,7 +31,7 @@ func stageEmit(_ context.Context, u *Unit) error {
 	fmt.Fprintf(&b, "package %s\n\nimport \"github.com/einvoice-dev/einvoice/engine\"\n\n", pkg)
 	fmt.Fprintf(&b, "// %s returns the compiled tables of %s %s (%s), phase %s.\n", fn, t.Name, t.Version, t.Syntax, t.Phase)
 	fmt.Fprintf(&b, "func (Set) %s() *engine.Tables {\n\treturn &engine.Tables{\n", fn)
-	fmt.Fprintf(&b, "Name: %s, Version: %s, Syntax: %s,\nSource: %s,\nSHA256: %s,\nPhase: %s,\n", q(t.Name), q(t.Version), q(t.Syntax), q(t.Source), q(t.SHA256), q(t.Phase))
+	fmt.Fprintf(&b, "Name: %s, Version: %s, Syntax: %s,\nSource: %s,\nSHA256: %s,\nPhase: %s,\nQueryBinding: %s,\n", q(t.Name), q(t.Version), q(t.Syntax), q(t.Source), q(t.SHA256), q(t.Phase), q(t.QueryBinding))
 	b.WriteString("Files: []string{\n")
 	for _, f := range t.Files {
 		fmt.Fprintf(&b, "%s,\n", q(f))

@@ -16,14 +16,15 @@ import (
 func stageLets(_ context.Context, u *Unit) error {
 	s := u.Schema
 	t := &engine.Tables{
-		Name:       u.Config.Name,
-		Version:    u.Config.Version,
-		Syntax:     u.Config.Syntax,
-		Source:     u.Files[0],
-		SHA256:     SourceHash(u.Files, u.Data),
-		Phase:      s.SelectedPhase,
-		Namespaces: s.Namespaces,
-		Files:      append([]string(nil), u.Files...),
+		Name:         u.Config.Name,
+		Version:      u.Config.Version,
+		Syntax:       u.Config.Syntax,
+		Source:       u.Files[0],
+		SHA256:       SourceHash(u.Files, u.Data),
+		Phase:        s.SelectedPhase,
+		QueryBinding: s.QueryBinding,
+		Namespaces:   s.Namespaces,
+		Files:        append([]string(nil), u.Files...),
 	}
 	diag := map[string]int32{}
 	for _, d := range s.Diagnostics {

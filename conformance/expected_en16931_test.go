@@ -12,7 +12,11 @@ import (
 // the reference's, in order.
 func TestExpectedExamples(t *testing.T) {
 	h := newHarness(t)
-	for _, c := range []struct{ set, syntax string }{{"en16931-ubl", "ubl"}, {"en16931-cii", "cii"}} {
+	for _, c := range []struct{ set, syntax string }{
+		{"en16931-ubl", "ubl"}, {"en16931-cii", "cii"},
+		{"ro-cius-ubl", "ro-cius-ubl"},
+		{"order-x-basic", "order-x-basic"}, {"order-x-comfort", "order-x-comfort"}, {"order-x-extended", "order-x-extended"},
+	} {
 		lines, err := ReadExpected(filepath.Join(h.shared, "conformance", "expected", c.set, "examples.jsonl"))
 		if err != nil {
 			t.Fatal(err)
@@ -41,6 +45,7 @@ func TestExpectedExamples(t *testing.T) {
 			t.Errorf("%s: no expected lines", c.set)
 		}
 	}
-	h.checkStale(t, "en16931-ubl:corpus/en16931/ubl/")
-	h.checkStale(t, "en16931-cii:corpus/en16931/cii/")
+	for _, set := range []string{"en16931-ubl:", "en16931-cii:", "ro-cius-ubl:", "order-x-"} {
+		h.checkStale(t, set+"corpus/")
+	}
 }

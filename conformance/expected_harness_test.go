@@ -14,10 +14,23 @@ import (
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
 )
 
-// en16931Sources maps a syntax to its main .sch (relative to shared).
-var en16931Sources = map[string]string{
-	"ubl": "rulesets/en16931/1.3.16/ubl/schematron/EN16931-UBL-validation.sch",
-	"cii": "rulesets/en16931/1.3.16/cii/schematron/EN16931-CII-validation.sch",
+// ruleSource is a rule set of the reference, keyed by the expected/ folder name.
+type ruleSource struct {
+	main, name, version, syntax string
+}
+
+// ruleSources maps an expected/ rule-set folder (single-stage sets) to its
+// main .sch (relative to shared). "ubl"/"cii" are kept as short keys for
+// EN 16931.
+var ruleSources = map[string]ruleSource{
+	"ubl":              {"rulesets/en16931/1.3.16/ubl/schematron/EN16931-UBL-validation.sch", "EN16931", "1.3.16", "ubl"},
+	"cii":              {"rulesets/en16931/1.3.16/cii/schematron/EN16931-CII-validation.sch", "EN16931", "1.3.16", "cii"},
+	"en16931-ubl":      {"rulesets/en16931/1.3.16/ubl/schematron/EN16931-UBL-validation.sch", "EN16931", "1.3.16", "ubl"},
+	"en16931-cii":      {"rulesets/en16931/1.3.16/cii/schematron/EN16931-CII-validation.sch", "EN16931", "1.3.16", "cii"},
+	"ro-cius-ubl":      {"rulesets/ro-cius/1.0.9/EN16931-CIUS_RO-UBL-validation.sch", "RO_CIUS", "1.0.9", "ubl"},
+	"order-x-basic":    {"rulesets/order-x/1.0/basic/SCRDMCCBDACIOMessageStructure_100pD20B_BASIC.sch", "Order-X", "1.0", "basic"},
+	"order-x-comfort":  {"rulesets/order-x/1.0/comfort/SCRDMCCBDACIOMessageStructure_100pD20B_COMFORT.sch", "Order-X", "1.0", "comfort"},
+	"order-x-extended": {"rulesets/order-x/1.0/extended/SCRDMCCBDACIOMessageStructure_100pD20B_EXTENDED.sch", "Order-X", "1.0", "extended"},
 }
 
 type harness struct {
@@ -48,15 +61,19 @@ func newHarness(t *testing.T) *harness {
 // ruleset compiles the modular EN 16931 sources in-process (the same
 // compiler rulegen runs; the rulesets package's staleness test ties the
 // generated tables to it).
-func (h *harness) ruleset(t *testing.T, syntax string) *engine.Ruleset {
+func (h *harness) ruleset(t *testing.T, key string) *engine.Ruleset {
 	t.Helper()
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if rs, ok := h.sets[syntax]; ok {
+	src, ok := ruleSources[key]
+	if !ok {
+		t.Fatalf("no rule source %q", key)
+	}
+	if rs, ok := h.sets[src.main]; ok {
 		return rs
 	}
-	u, err := compiler.Compile(context.Background(), compiler.Config{Root: h.shared, Main: en16931Sources[syntax],
-		Name: "EN16931", Version: "1.3.16", Syntax: syntax, Package: "en16931", Func: "generated"}, "lets", nopWriter{})
+	u, err := compiler.Compile(context.Background(), compiler.Config{Root: h.shared, Main: src.main,
+		Name: src.name, Version: src.version, Syntax: src.syntax, Package: "p", Func: "generated"}, "lets", nopWriter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +81,7 @@ func (h *harness) ruleset(t *testing.T, syntax string) *engine.Ruleset {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.sets[syntax] = rs
+	h.sets[src.main] = rs
 	return rs
 }
 

@@ -30,7 +30,7 @@ func name(s string) MessagePart    { return MessagePart{Kind: PartName, Text: s}
 // index (a wildcard rule after named ones).
 func smallTables() *Tables {
 	return &Tables{
-		Name: "Small", Version: "0.1", Syntax: "t",
+		Name: "Small", Version: "0.1", Syntax: "t", QueryBinding: "xslt2",
 		Files:      []string{"small.sch"},
 		Namespaces: []Namespace{{"t", "urn:t"}, {"p", "urn:p"}},
 		Lets: []Let{

@@ -23,6 +23,7 @@ type Ruleset struct {
 	checks      []compiledCheck
 	diags       [][]compiledPart
 	nSchemaLets int
+	locForm     locationForm
 
 	// Context index. names are the distinct expanded names rule contexts can
 	// match; byName[q][p] lists, in rule order, the rules of pattern p that
@@ -84,7 +85,7 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	r := &Ruleset{Name: t.Name, Version: t.Version, Syntax: t.Syntax, tables: t, nSchemaLets: int(t.NumSchemaLets())}
+	r := &Ruleset{Name: t.Name, Version: t.Version, Syntax: t.Syntax, tables: t, nSchemaLets: int(t.NumSchemaLets()), locForm: formFor(t.QueryBinding)}
 	ns := make(map[string]string, len(t.Namespaces))
 	for _, n := range t.Namespaces {
 		ns[n.Prefix] = n.URI

@@ -15,6 +15,9 @@ type Tables struct {
 	Source string
 	SHA256 string
 	Phase  string // the phase that was selected ("#ALL" for all patterns)
+	// QueryBinding is the schema's queryBinding ("xslt2", or "" for the
+	// XSLT 1 default); it selects the form of finding locations.
+	QueryBinding string
 
 	Namespaces []Namespace
 	// Lets holds every variable in slot order: Lets[i] is bound to Env.Vars[i].

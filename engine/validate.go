@@ -106,7 +106,7 @@ type validation struct {
 func (v *validation) fail(what string, node xmltree.NodeID, err error) error {
 	loc := ""
 	if node >= 0 {
-		loc = v.doc.Path(node)
+		loc = location(v.r.locForm, v.doc, node)
 	}
 	return &EvalError{Ruleset: v.r.Label(), Pattern: v.r.tables.Patterns[v.pattern].ID, RuleID: what, Location: loc, Err: err}
 }
@@ -198,7 +198,7 @@ func (v *validation) emit(ctx context.Context, c *Check, cc *compiledCheck, node
 		RuleID:   c.ID,
 		Flag:     c.Flag,
 		Kind:     c.Kind.String(),
-		Location: v.doc.Path(node),
+		Location: location(v.r.locForm, v.doc, node),
 		Test:     c.Test,
 		Source:   v.r.Label(),
 		Line:     v.doc.Line(node),

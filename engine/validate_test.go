@@ -172,3 +172,32 @@ func TestNormalizeSpaceAndTerms(t *testing.T) {
 		t.Fatalf("Terms = %v", got)
 	}
 }
+
+// TestLocationXSLT1 checks the location form of schemas without a
+// queryBinding (the ISO skeleton's XSLT 1 full path, as the reference
+// reports for Order-X).
+func TestLocationXSLT1(t *testing.T) {
+	tb := smallTables()
+	tb.QueryBinding = ""
+	rs := mustLoad(t, tb)
+	got, err := rs.Validate(context.Background(), parseFile(t, "testdata/small.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const inv = "/*[local-name()='inv' and namespace-uri()='urn:t']"
+	want := []string{
+		inv + "/*[local-name()='line' and namespace-uri()='urn:t'][1]",
+		inv + "/*[local-name()='line' and namespace-uri()='urn:t'][2]",
+		inv + "/*[local-name()='note' and namespace-uri()='urn:p']",
+		inv + "/*[local-name()='line' and namespace-uri()='urn:t'][2]/*[local-name()='amt' and namespace-uri()='urn:t']",
+		inv + "/*[local-name()='line' and namespace-uri()='urn:t'][2]/@id",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d findings", len(got))
+	}
+	for i, f := range got {
+		if f.Location != want[i] {
+			t.Errorf("#%d location %s, want %s", i, f.Location, want[i])
+		}
+	}
+}
