@@ -1,6 +1,14 @@
 package xpath
 
-import "testing"
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/einvoice-dev/einvoice/engine/vm"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+)
 
 // benchExprs are real rule shapes from the EN 16931 UBL rule set (the
 // evaluator benchmarks on them live in engine/vm/vm_bench_test.go).
@@ -22,6 +30,49 @@ func BenchmarkCompile(b *testing.B) {
 			if _, err := Compile(c, sc); err != nil {
 				b.Fatal(err)
 			}
+		}
+	}
+}
+
+// BenchmarkFastPaths compares each rewritten rule shape with the same
+// expression compiled without rewrites (the justification for the
+// specialised ops), on the Invoice element of ubl-tc434-example1.xml.
+func BenchmarkFastPaths(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(sharedDir(), "corpus", "en16931", "ubl", "examples", "ubl-tc434-example1.xml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := xmltree.Parse(data, xmltree.DefaultLimits())
+	if err != nil {
+		b.Fatal(err)
+	}
+	root := rootElement(d)
+	ctx := context.Background()
+	for _, c := range []struct{ name, expr string }{
+		{"exists", "exists(cbc:IssueDate)"},
+		{"child-eq", "cbc:InvoiceTypeCode = '380'"},
+		{"codelist", "contains(' AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD EUR USD ', concat(' ', normalize-space(cbc:DocumentCurrencyCode), ' '))"},
+		{"descendant", "count(//cbc:ID[. != ''])"},
+		{"position", "cac:InvoiceLine[1]/cbc:ID"},
+	} {
+		for _, opt := range []bool{true, false} {
+			p, err := compile(c.expr, ublContext(), opt)
+			if err != nil {
+				b.Fatal(err)
+			}
+			name := c.name + "/plain"
+			if opt {
+				name = c.name + "/optimized"
+			}
+			b.Run(name, func(b *testing.B) {
+				env := &vm.Env{Doc: d}
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := p.EvalBool(ctx, env, root); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
 	}
 }
