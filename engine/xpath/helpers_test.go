@@ -87,7 +87,6 @@ func evalString(t testing.TB, d *xmltree.Document, expr string, ctxNode xmltree.
 	return p.EvalString(context.Background(), env, ctxNode)
 }
 
-
 type xdmSeq = xdm.Sequence
 
 func trueSeq() xdm.Sequence  { return xdm.Sequence{xdm.Bool(true)} }
