@@ -92,10 +92,11 @@ func newParser(src string, lim Limits) *parser {
 	// elements, comments, PIs and text nodes each end at or start with a '<'
 	// of their own (text nodes end at the next tag; indented documents have
 	// one before every start and end tag), attributes each have an '='.
+	// Hostile input made of '<' would make the bound huge while failing at
+	// once, so it is also capped by size (real invoices take ~18 bytes per
+	// node); beyond the cap the slice grows by append.
 	est := 2*strings.Count(src, "<") + strings.Count(src, "=") + 2
-	if est > lim.MaxNodes+1 {
-		est = lim.MaxNodes + 1
-	}
+	est = min(est, lim.MaxNodes+1, len(src)/3+16)
 	seed := maphash.MakeSeed()
 	p := &parser{
 		src:   src,
