@@ -25,9 +25,12 @@ type Options struct {
 	// used. Targets must be local files under the catalog file's directory.
 	CatalogFiles []string
 	// Root is the directory tree schema documents may be read from. Empty
-	// means the parent of the schema file's directory, which covers the usual
-	// maindoc/ + common/ layout (UBL). Catalog targets may also come from
-	// the directory tree of the catalog file that named them.
+	// means defaultRootLevels above the schema file's directory, which covers
+	// the published layouts (UBL maindoc/../common, UN/CEFACT
+	// data/standard/../../codelist). Callers that know the schema set's
+	// directory (e.g. a rule set's version directory) should pass it.
+	// Catalog targets may also come from the directory tree of the catalog
+	// file that named them.
 	Root string
 }
 
@@ -42,6 +45,10 @@ type Schema struct {
 	ptr *C.xmlSchema
 }
 
+// defaultRootLevels is how far above the schema's directory the default
+// Options.Root lies.
+const defaultRootLevels = 2
+
 // ErrClosed is returned by Validate after Close.
 var ErrClosed = errors.New("xsd: schema is closed")
 
@@ -50,7 +57,8 @@ var ErrClosed = errors.New("xsd: schema is closed")
 // files read, the refusals and the errors reported while compiling.
 type loadState struct {
 	catalogs *catalogSet
-	roots    []string
+	roots    []string // canonical (symlink-free) allowed directories
+	lexRoots []string // the same before symlink resolution, for the lexical check
 	files    []string
 	refused  []string
 	errs     []Error
@@ -67,7 +75,7 @@ func (st *loadState) addError(level, line, col int, msg, file string) {
 }
 
 // Load compiles the XML Schema at path. Everything it imports or includes
-// must resolve to a local file under opts.Root (default: the parent of the
+// must resolve to a local file under opts.Root (default: two levels above the
 // schema's directory) or, through opts.CatalogFiles, under a catalog's
 // directory; network locations are never fetched. Any refused location makes
 // Load fail, even when libxml2 would only warn about a skipped import.
@@ -85,26 +93,30 @@ func Load(path string, opts Options) (_ *Schema, err error) {
 	}
 	root := opts.Root
 	if root == "" {
-		root = filepath.Dir(filepath.Dir(abs))
-	}
-	root, err = canonicalDir(root)
-	if err != nil {
-		return nil, fmt.Errorf("root: %w", err)
-	}
-	if !within(root, abs) {
-		return nil, fmt.Errorf("schema is outside root %q", root)
+		root = filepath.Dir(abs)
+		for range defaultRootLevels {
+			root = filepath.Dir(root)
+		}
 	}
 	cats, err := loadCatalogs(opts.CatalogFiles)
 	if err != nil {
 		return nil, err
 	}
-	st := &loadState{catalogs: cats, roots: []string{root}}
-	for _, cf := range cats.files {
-		d, err := canonicalDir(filepath.Dir(cf))
+	st := &loadState{catalogs: cats}
+	for i, d := range append([]string{root}, dirs(cats.files)...) {
+		lex, err := filepath.Abs(d)
 		if err != nil {
-			return nil, fmt.Errorf("catalog directory: %w", err)
+			return nil, fmt.Errorf("root: %w", err)
 		}
-		st.roots = append(st.roots, d)
+		c, err := canonicalDir(lex)
+		if err != nil {
+			return nil, fmt.Errorf("root: %w", err)
+		}
+		if i == 0 && !within(c, abs) {
+			return nil, fmt.Errorf("schema is outside root %q", c)
+		}
+		st.roots = append(st.roots, c)
+		st.lexRoots = append(st.lexRoots, lex)
 	}
 
 	h := cgo.NewHandle(st)
@@ -201,22 +213,52 @@ func (st *loadState) localFile(target string) (string, error) {
 	default:
 		p = target
 	}
-	c, err := canonicalFile(p)
-	if err != nil && strings.Contains(p, "%") {
-		// libxml2 may hand over a percent-escaped path.
-		if u, uerr := url.PathUnescape(p); uerr == nil {
-			c, err = canonicalFile(u)
+	p = filepath.Clean(p)
+	if !st.allowedLexically(p) && strings.Contains(p, "%") {
+		// libxml2 hands over percent-escaped paths (spaces in directories).
+		if u, err := url.PathUnescape(p); err == nil {
+			p = u
 		}
 	}
+	// Check the lexical path first, so nothing outside the roots is even
+	// probed, then the symlink-free one.
+	if !st.allowedLexically(p) {
+		return "", fmt.Errorf("%q is outside the allowed directories %q", p, st.roots)
+	}
+	c, err := canonicalFile(p)
 	if err != nil {
 		return "", err
 	}
+	if !st.allowed(c) {
+		return "", fmt.Errorf("%q (%q) is outside the allowed directories %q", p, c, st.roots)
+	}
+	return c, nil
+}
+
+func (st *loadState) allowed(p string) bool {
 	for _, r := range st.roots {
-		if within(r, c) {
-			return c, nil
+		if within(r, p) {
+			return true
 		}
 	}
-	return "", fmt.Errorf("%q is outside the allowed directories %q", c, st.roots)
+	return false
+}
+
+func (st *loadState) allowedLexically(p string) bool {
+	for _, r := range st.lexRoots {
+		if within(r, p) {
+			return true
+		}
+	}
+	return st.allowed(p)
+}
+
+func dirs(files []string) []string {
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = filepath.Dir(f)
+	}
+	return out
 }
 
 // canonicalFile returns the absolute, symlink-free path of an existing

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -279,25 +280,33 @@ func TestCatalogsArePerSchema(t *testing.T) {
 
 func TestLoadConfinement(t *testing.T) {
 	dir := t.TempDir()
+	ref := func(loc string) string { return strings.Replace(tinySchema, "http://example.invalid/t.xsd", loc, 1) }
 	writeFiles(t, dir, map[string]string{
-		"root/schema/main.xsd":    strings.Replace(tinySchema, "http://example.invalid/t.xsd", "../../outside/t.xsd", 1),
-		"outside/t.xsd":           typeSchema("int"),
-		"root/schema/net.xsd":     tinySchema,
-		"root/schema/ftp.xsd":     strings.Replace(tinySchema, "http://example.invalid/t.xsd", "ftp://example.invalid/t.xsd", 1),
-		"root/schema/inside.xsd":  strings.Replace(tinySchema, "http://example.invalid/t.xsd", "../common/t.xsd", 1),
-		"root/common/t.xsd":       typeSchema("int"),
-		"root/schema/missing.xsd": strings.Replace(tinySchema, "http://example.invalid/t.xsd", "nope.xsd", 1),
+		"outside/t.xsd":                 typeSchema("int"),
+		"set/root/a/schema/escape.xsd":  ref("../../../../outside/t.xsd"),
+		"set/root/a/schema/net.xsd":     tinySchema,
+		"set/root/a/schema/ftp.xsd":     ref("ftp://example.invalid/t.xsd"),
+		"set/root/a/schema/missing.xsd": ref("nope.xsd"),
+		"set/root/a/schema/up1.xsd":     ref("../common/t.xsd"),
+		"set/root/a/schema/up2.xsd":     ref("../../codelist/t.xsd"),
+		"set/root/a/common/t.xsd":       typeSchema("int"),
+		"set/root/codelist/t.xsd":       typeSchema("int"),
+		"set/root/a/schema/abs.xsd":     ref(filepath.Join(dir, "outside/t.xsd")),
+		"set/root/a/schema/fileuri.xsd": ref("file://" + filepath.Join(dir, "outside/t.xsd")),
 	})
 	for _, c := range []struct {
 		file, wantErr string
 	}{
-		{"main.xsd", "outside the allowed directories"},
+		{"escape.xsd", "outside the allowed directories"},
+		{"abs.xsd", "outside the allowed directories"},
+		{"fileuri.xsd", "outside the allowed directories"},
 		{"net.xsd", "network access is disabled"},
 		{"ftp.xsd", "network access is disabled"},
 		{"missing.xsd", "nope.xsd"},
-		{"inside.xsd", ""},
+		{"up1.xsd", ""}, // default root: two levels above the schema's directory
+		{"up2.xsd", ""},
 	} {
-		s, err := Load(filepath.Join(dir, "root/schema", c.file), Options{})
+		s, err := Load(filepath.Join(dir, "set/root/a/schema", c.file), Options{})
 		if c.wantErr == "" {
 			if err != nil {
 				t.Errorf("%s: %v", c.file, err)
@@ -314,9 +323,28 @@ func TestLoadConfinement(t *testing.T) {
 		}
 	}
 	// An explicit Root narrower than the default refuses ../common.
-	_, err := Load(filepath.Join(dir, "root/schema/inside.xsd"), Options{Root: filepath.Join(dir, "root/schema")})
+	_, err := Load(filepath.Join(dir, "set/root/a/schema/up1.xsd"), Options{Root: filepath.Join(dir, "set/root/a/schema")})
 	if err == nil || !strings.Contains(err.Error(), "outside the allowed directories") {
 		t.Errorf("narrow root: want refusal, got %v", err)
+	}
+	// A schema outside an explicit Root is refused before anything is read.
+	_, err = Load(filepath.Join(dir, "outside/t.xsd"), Options{Root: filepath.Join(dir, "set")})
+	if err == nil || !strings.Contains(err.Error(), "outside root") {
+		t.Errorf("schema outside root: want refusal, got %v", err)
+	}
+}
+
+func TestCIICoupledLoadsWithDefaultRoot(t *testing.T) {
+	// The coupled variant imports ../../codelist/... from data/standard/,
+	// through a path with spaces that libxml2 hands over %20-escaped.
+	s := mustLoad(t, strings.Replace(ciiSchemaRel, "uncoupled clm", "coupled clm", 1))
+	if n := len(s.Files()); n < 10 {
+		t.Errorf("coupled CII read %d schema documents, want the code lists too: %v", n, s.Files())
+	}
+	for _, f := range s.Files() {
+		if strings.Contains(f, "%") {
+			t.Errorf("file path not unescaped: %s", f)
+		}
 	}
 }
 
@@ -404,4 +432,41 @@ func ExampleSchema_Validate() {
 	}
 	// Output:
 	// 2: error: Element '{urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2}Note': This element is not expected. Expected is one of ( {urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2}UBLExtensions, {urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2}UBLVersionID, {urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2}CustomizationID, {urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2}ProfileID, {urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2}ProfileExecutionID, {urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2}ID ).
+}
+
+func TestSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	// A schema set reached through a symlinked directory, catalog included.
+	link := filepath.Join(dir, "fpa")
+	if err := os.Symlink(sharedPath(t, "rulesets/fatturapa/1.2.2"), link); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(filepath.Join(link, filepath.Base(fatturaPARel)), Options{CatalogFiles: []string{filepath.Join(link, "catalog.xml")}})
+	if err != nil {
+		t.Fatalf("through symlink: %v", err)
+	}
+	s.Close()
+
+	// A symlink inside the root that points outside it is refused.
+	writeFiles(t, dir, map[string]string{
+		"outside/t.xsd":         typeSchema("int"),
+		"set/a/s/main.xsd":      strings.Replace(tinySchema, "http://example.invalid/t.xsd", "t.xsd", 1),
+		"set/a/s/ok.xsd":        strings.Replace(tinySchema, "http://example.invalid/t.xsd", "inner.xsd", 1),
+		"set/a/s/inner-tgt.xsd": typeSchema("int"),
+	})
+	if err := os.Symlink(filepath.Join(dir, "outside/t.xsd"), filepath.Join(dir, "set/a/s/t.xsd")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("inner-tgt.xsd", filepath.Join(dir, "set/a/s/inner.xsd")); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load(filepath.Join(dir, "set/a/s/main.xsd"), Options{Root: filepath.Join(dir, "set")})
+	if err == nil || !strings.Contains(err.Error(), "outside the allowed directories") {
+		t.Errorf("symlink escaping the root: want refusal, got %v", err)
+	}
+	s, err = Load(filepath.Join(dir, "set/a/s/ok.xsd"), Options{Root: filepath.Join(dir, "set")})
+	if err != nil {
+		t.Fatalf("symlink inside the root: %v", err)
+	}
+	s.Close()
 }
