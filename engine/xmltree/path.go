@@ -54,3 +54,43 @@ func (d *Document) Path(n NodeID) string {
 	}
 	return b.String()
 }
+
+// NamespacePath returns the location of n in the second form found in the
+// reference results (order-x-basic): one step per ancestor element, without
+// positions, "/*[local-name()='Root' and namespace-uri()='urn:r']/*[...]".
+// Attributes end in "/@*[local-name()='a' and namespace-uri()='']", other
+// leaves in "/text()", "/comment()" or "/processing-instruction()"; the
+// document node is "/".
+func (d *Document) NamespacePath(n NodeID) string {
+	if n == 0 {
+		return "/"
+	}
+	var chain [64]NodeID
+	steps := chain[:0]
+	for c := n; c > 0; c = d.nodes[c].parent {
+		steps = append(steps, c)
+	}
+	var b strings.Builder
+	for i := len(steps) - 1; i >= 0; i-- {
+		nd := &d.nodes[steps[i]]
+		switch nd.kind {
+		case KindElement, KindAttribute:
+			if nd.kind == KindAttribute {
+				b.WriteString("/@*[local-name()='")
+			} else {
+				b.WriteString("/*[local-name()='")
+			}
+			b.WriteString(d.names[nd.name].local)
+			b.WriteString("' and namespace-uri()='")
+			b.WriteString(d.names[nd.name].space)
+			b.WriteString("']")
+		case KindText:
+			b.WriteString("/text()")
+		case KindComment:
+			b.WriteString("/comment()")
+		case KindPI:
+			b.WriteString("/processing-instruction()")
+		}
+	}
+	return b.String()
+}
