@@ -58,7 +58,7 @@ func (d *Document) Path(n NodeID) string {
 // NamespacePath returns the location of n in the second form found in the
 // reference results (order-x-basic): one step per ancestor element, without
 // positions, "/*[local-name()='Root' and namespace-uri()='urn:r']/*[...]".
-// Attributes end in "/@*[local-name()='a' and namespace-uri()='']", other
+// Attributes end in "/@*[local-name()='a' and namespace-uri()=”]", other
 // leaves in "/text()", "/comment()" or "/processing-instruction()"; the
 // document node is "/".
 func (d *Document) NamespacePath(n NodeID) string {
