@@ -25,7 +25,7 @@ type backend struct {
 	name string
 	// config returns a Config nobody else uses (a new SQLite directory, a new
 	// PostgreSQL schema), cleaned up with the test.
-	config func(t *testing.T) Config
+	config func(t testing.TB) Config
 }
 
 func allBackends() []backend {
@@ -35,14 +35,14 @@ func allBackends() []backend {
 	}
 }
 
-func sqliteConfig(t *testing.T) Config {
+func sqliteConfig(t testing.TB) Config {
 	t.Helper()
 	return Config{DataDir: filepath.Join(t.TempDir(), "data")}
 }
 
 // postgresURL returns EINVOICE_TEST_DATABASE_URL; without it the test is skipped,
 // or fails when EINVOICE_REQUIRE_POSTGRES=1 (as `make test` sets).
-func postgresURL(t *testing.T) string {
+func postgresURL(t testing.TB) string {
 	t.Helper()
 	u := os.Getenv(envTestDatabaseURL)
 	if u == "" {
@@ -56,7 +56,7 @@ func postgresURL(t *testing.T) string {
 
 // postgresConfig creates a schema of its own in the test database and points
 // search_path at it, so runs and subtests never see each other's rows.
-func postgresConfig(t *testing.T) Config {
+func postgresConfig(t testing.TB) Config {
 	t.Helper()
 	base := postgresURL(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
