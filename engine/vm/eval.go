@@ -271,7 +271,10 @@ func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
 		}
 		v := ""
 		if ok {
-			v = a.StringValue()
+			if a.T != xdm.TString && a.T != xdm.TUntyped {
+				return false, xdm.Errorf(xdm.ErrType, "normalize-space: argument is %s, xs:string expected", a.T)
+			}
+			v = a.S
 		}
 		v = normalizeSpace(v)
 		if v == "" || strings.IndexByte(v, ' ') >= 0 {

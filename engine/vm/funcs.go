@@ -60,6 +60,19 @@ func (f *frame) strArg(s xdm.Sequence, fn string) (string, error) {
 	if err != nil || !ok {
 		return "", err
 	}
+	if it.T != xdm.TString && it.T != xdm.TUntyped {
+		// Function conversion rules: no promotion from other types to xs:string.
+		return "", xdm.Errorf(xdm.ErrType, "%s: argument is %s, xs:string expected", fn, it.T)
+	}
+	return it.S, nil
+}
+
+// anyStrArg returns the string value of an optional xs:anyAtomicType argument.
+func (f *frame) anyStrArg(s xdm.Sequence, fn string) (string, error) {
+	it, ok, err := f.single(s, fn)
+	if err != nil || !ok {
+		return "", err
+	}
 	return it.StringValue(), nil
 }
 
@@ -215,7 +228,7 @@ func init() {
 	def("concat", 2, -1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
 		var sb strings.Builder
 		for _, s := range a {
-			v, err := f.strArg(s, "concat")
+			v, err := f.anyStrArg(s, "concat")
 			if err != nil {
 				return nil, err
 			}
@@ -235,6 +248,9 @@ func init() {
 		for i, it := range a[0] {
 			if i > 0 {
 				sb.WriteString(sep)
+			}
+			if it.T != xdm.TNode && it.T != xdm.TString && it.T != xdm.TUntyped {
+				return nil, xdm.Errorf(xdm.ErrType, "string-join: item is %s, xs:string expected", it.T)
 			}
 			sb.WriteString(f.itemString(it))
 		}

@@ -80,6 +80,15 @@ func TestFunctions(t *testing.T) {
 		{"string-to-codepoints('aé')", "97 233", ""}, {"string-to-codepoints('')", "", ""},
 		{"codepoints-to-string((72, 105))", "Hi", ""}, {"codepoints-to-string(0)", "", "FOCH0001"},
 		{"compare('a', 'b')", "-1", ""},
+		// function conversion rules: no promotion of other atomic types to xs:string
+		{"string-length(12)", "", "XPTY0004"}, {"upper-case(1.5)", "", "XPTY0004"},
+		{"contains(cbc:ID, 1)", "", "XPTY0004"}, {"string-join((1, 2), ',')", "", "XPTY0004"},
+		{"contains(' 1 2 ', concat(' ', normalize-space(1), ' '))", "", "XPTY0004"},
+		{"contains(' 1 2 ', concat(' ', normalize-space(cbc:InvoiceTypeCode), ' '))", "false", ""},
+		{"contains(' 380 2 ', concat(' ', normalize-space(cbc:InvoiceTypeCode), ' '))", "true", ""},
+		{"contains(' 380 2 ', concat(' ', normalize-space(' 380  2'), ' '))", "true", ""},
+		{"contains(' 380 2 ', concat(' ', normalize-space(''), ' '))", "false", ""},
+		{"concat(1, 2)", "12", ""}, {"string(1)", "1", ""}, {"string-length(string(12))", "2", ""},
 		// numbers
 		{"number('12.5')", "12.5", ""}, {"number('abc')", "NaN", ""}, {"number(())", "NaN", ""},
 		{"number(' 1e2 ')", "100", ""}, {"number(true())", "1", ""},
