@@ -56,11 +56,13 @@ func (d *Document) Path(n NodeID) string {
 }
 
 // NamespacePath returns the location of n in the second form found in the
-// reference results (order-x-basic): one step per ancestor element, without
-// positions, "/*[local-name()='Root' and namespace-uri()='urn:r']/*[...]".
-// Attributes end in "/@*[local-name()='a' and namespace-uri()=”]", other
-// leaves in "/text()", "/comment()" or "/processing-instruction()"; the
-// document node is "/".
+// reference results (order-x-basic): one step per ancestor, no positions.
+// Elements, attributes, other leaves and the document node give:
+//
+//	/*[local-name()='Root' and namespace-uri()='urn:r']/*[...]
+//	.../@*[local-name()='a' and namespace-uri()='']
+//	.../text()   .../comment()   .../processing-instruction()
+//	/
 func (d *Document) NamespacePath(n NodeID) string {
 	if n == 0 {
 		return "/"
