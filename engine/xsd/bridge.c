@@ -3,6 +3,7 @@
 #include <string.h>
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
+#include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
 #include <libxml/catalog.h>
 #include <libxml/xmlschemastypes.h>
@@ -15,12 +16,39 @@
 // requested while it is 0 (instance documents) is refused.
 static __thread uintptr_t einv_load_handle;
 
+// Address used to mark documents whose element _private fields hold lines.
+static const char einv_big_line_marker = 0;
+
 static void einv_serror(void *data, xmlErrorPtr err) {
 	if (err == NULL) {
 		return;
 	}
-	einvCollectError((uintptr_t)data, err->level, err->line, err->int2,
+	int line = err->line;
+	xmlNodePtr node = (xmlNodePtr)err->node;
+	if (node != NULL && node->type == XML_ELEMENT_NODE && node->_private != NULL &&
+		node->doc != NULL && node->doc->_private == (void *)&einv_big_line_marker) {
+		line = (int)(intptr_t)node->_private; // exact line past 65535
+	}
+	einvCollectError((uintptr_t)data, err->level, line, err->int2,
 		err->message, err->file);
+}
+
+// einv_start_element_ns wraps the SAX2 handler: libxml2 2.9 keeps element
+// lines in 16 bits (XML_PARSE_BIG_LINES only helps text nodes), so past line
+// 65535 the exact line is kept in the element's _private, and the document
+// is marked so einv_serror knows _private holds a line.
+static void einv_start_element_ns(void *ctx, const xmlChar *localname,
+	const xmlChar *prefix, const xmlChar *URI, int nb_namespaces,
+	const xmlChar **namespaces, int nb_attributes, int nb_defaulted,
+	const xmlChar **attributes) {
+	xmlParserCtxtPtr ctxt = (xmlParserCtxtPtr)ctx;
+	xmlSAX2StartElementNs(ctx, localname, prefix, URI, nb_namespaces, namespaces,
+		nb_attributes, nb_defaulted, attributes);
+	if (ctxt->input != NULL && ctxt->input->line >= 65535 && ctxt->node != NULL &&
+		ctxt->node->type == XML_ELEMENT_NODE && ctxt->myDoc != NULL) {
+		ctxt->node->_private = (void *)(intptr_t)ctxt->input->line;
+		ctxt->myDoc->_private = (void *)&einv_big_line_marker;
+	}
 }
 
 // Generic (printf-style) libxml2 messages are dropped: every error that
@@ -129,6 +157,7 @@ int einv_validate(xmlSchemaPtr schema, const char *buf, int len, uintptr_t handl
 	}
 	pctxt->_private = &refused;
 	pctxt->sax->internalSubset = einv_refuse_doctype;
+	pctxt->sax->startElementNs = einv_start_element_ns;
 	xmlCtxtUseOptions(pctxt, EINV_DOC_PARSE_OPTIONS);
 	xmlParseDocument(pctxt);
 	doc = pctxt->myDoc;

@@ -189,7 +189,9 @@ func TestParserLimitsStayOn(t *testing.T) {
 	}
 }
 
-func TestFindingsAreCapped(t *testing.T) {
+// intListSchema loads a schema for <r><i>int</i>*</r>.
+func intListSchema(t *testing.T) *Schema {
+	t.Helper()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"s/r.xsd": `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
   <xs:element name="r"><xs:complexType><xs:sequence>
@@ -200,7 +202,38 @@ func TestFindingsAreCapped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(s.Close)
+	return s
+}
+
+// TestLinesBeyond65535: libxml2 2.9 keeps element lines in 16 bits; the
+// bridge records exact lines past that, including for empty elements.
+func TestLinesBeyond65535(t *testing.T) {
+	s := intListSchema(t)
+	const n = 70000
+	doc := "<r>\n" + strings.Repeat("<i>1</i>\n", n) + "<i>x</i>\n<i/>\n<j\n/>\n</r>"
+	errs, err := s.Validate(context.Background(), []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int{n + 2, n + 3, n + 5} // <j .../> ends on the line after it starts
+	if len(errs) != len(want) {
+		t.Fatalf("got %v, want %d findings", errs, len(want))
+	}
+	for i, e := range errs {
+		if e.Line != want[i] {
+			t.Errorf("finding %d: line %d, want %d (%v)", i, e.Line, want[i], e)
+		}
+	}
+	// Syntax errors past 65535 carry line and column too.
+	errs, err = s.Validate(context.Background(), []byte("<r>\n"+strings.Repeat("<i>1</i>\n", n)+"</q>"))
+	if err != nil || len(errs) == 0 || errs[0].Line != n+2 || errs[0].Col == 0 || errs[0].Level != LevelFatal {
+		t.Errorf("got %v %v, want a fatal finding at line %d with a column", errs, err, n+2)
+	}
+}
+
+func TestFindingsAreCapped(t *testing.T) {
+	s := intListSchema(t)
 	const n = maxFindings + 234
 	doc := "<r>\n" + strings.Repeat("<i>x</i>\n", n) + "</r>"
 	errs, err := s.Validate(context.Background(), []byte(doc))
