@@ -6,12 +6,15 @@ import (
 
 	"github.com/einvoice-dev/einvoice/engine"
 	"github.com/einvoice-dev/einvoice/rulesets/en16931"
+	"github.com/einvoice-dev/einvoice/rulesets/orderx"
+	"github.com/einvoice-dev/einvoice/rulesets/rocius"
 )
 
 // Syntaxes.
 const (
-	SyntaxUBL = "ubl"
-	SyntaxCII = "cii"
+	SyntaxUBL    = "ubl"
+	SyntaxCII    = "cii"
+	SyntaxOrderX = "orderx"
 )
 
 // XSDRoot is the schema a document with the given root element is validated
@@ -54,7 +57,9 @@ const (
 )
 
 // definitions is the catalog table. UBL Invoice and CreditNote share the
-// UBL rule set (the Schematron covers both roots).
+// UBL rule set (the Schematron covers both roots). The UBL default is
+// en16931 until the Peppol set (which needs its u:* xsl:functions) lands;
+// the product default is peppol (DECISIONS.md).
 func definitions() []profileDef {
 	en := en16931.Set{}
 	ublXSD := []XSDRoot{
@@ -62,16 +67,30 @@ func definitions() []profileDef {
 		{"urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2", "CreditNote", ublCreditNoteXSD},
 	}
 	ciiRoot := []XSDRoot{{"urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100", "CrossIndustryInvoice", ciiXSD}}
+	ro := rocius.Set{}
+	ox := orderx.Set{}
+	orderXSD := func(p string) []XSDRoot {
+		return []XSDRoot{{"urn:un:unece:uncefact:data:SCRDMCCBDACIOMessageStructure:100", "SCRDMCCBDACIOMessageStructure",
+			"rulesets/order-x/1.0/" + p + "/SCRDMCCBDACIOMessageStructure_100pD20B.xsd"}}
+	}
+	orderXSet := func(p string) []tableSource {
+		return []tableSource{func() (*engine.Tables, error) { return ox.Tables(p) }}
+	}
 	return []profileDef{
 		{SyntaxUBL, "en16931", ublXSD, []tableSource{func() (*engine.Tables, error) { return en.Tables(SyntaxUBL) }}},
+		// RO_CIUS carries its own EN 16931 base: one set.
+		{SyntaxUBL, "ro_cius", ublXSD, []tableSource{func() (*engine.Tables, error) { return ro.Tables(SyntaxUBL) }}},
 		{SyntaxCII, "en16931", ciiRoot, []tableSource{func() (*engine.Tables, error) { return en.Tables(SyntaxCII) }}},
+		{SyntaxOrderX, "basic", orderXSD("basic"), orderXSet("basic")},
+		{SyntaxOrderX, "comfort", orderXSD("comfort"), orderXSet("comfort")},
+		{SyntaxOrderX, "extended", orderXSD("extended"), orderXSet("extended")},
 	}
 }
 
 // Load compiles every rule set of every profile. A rule set shared by
 // several profiles is loaded once.
 func Load() (*Catalog, error) {
-	c := &Catalog{profiles: map[key]*Profile{}, defaults: map[string]string{SyntaxUBL: "en16931", SyntaxCII: "en16931"}}
+	c := &Catalog{profiles: map[key]*Profile{}, defaults: map[string]string{SyntaxUBL: "en16931", SyntaxCII: "en16931", SyntaxOrderX: "basic"}}
 	loaded := map[*engine.Tables]*engine.Ruleset{}
 	byID := map[string]*engine.Ruleset{}
 	for _, d := range definitions() {

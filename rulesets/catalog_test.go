@@ -26,17 +26,25 @@ func TestCatalog(t *testing.T) {
 	if _, ok := c.Profile(SyntaxUBL, "nope"); ok {
 		t.Fatal("unknown profile found")
 	}
-	if got := c.Profiles(SyntaxUBL); !reflect.DeepEqual(got, []string{"en16931"}) {
+	if got := c.Profiles(SyntaxUBL); !reflect.DeepEqual(got, []string{"en16931", "ro_cius"}) {
 		t.Fatalf("profiles %v", got)
 	}
-	if n := len(c.Rulesets()); n != 2 {
-		t.Fatalf("%d distinct rule sets, want 2", n)
+	if got := c.Profiles(SyntaxOrderX); !reflect.DeepEqual(got, []string{"basic", "comfort", "extended"}) {
+		t.Fatalf("profiles %v", got)
+	}
+	ro, _ := c.Profile(SyntaxUBL, "ro_cius")
+	ox, _ := c.Profile(SyntaxOrderX, "")
+	if ro.Rulesets[0].Label() != "RO_CIUS 1.0.9" || ox.Name != "basic" || ox.Rulesets[0].Label() != "Order-X 1.0" {
+		t.Fatalf("ro_cius %v, orderx default %v", ro.Rulesets[0].Label(), ox.Name)
+	}
+	if n := len(c.Rulesets()); n != 6 {
+		t.Fatalf("%d distinct rule sets, want 6", n)
 	}
 	shared := os.Getenv("EINVOICE_SHARED")
 	if shared == "" {
 		shared = filepath.Join("..", "..", "shared")
 	}
-	for _, x := range append(ubl.XSD, cii.XSD...) {
+	for _, x := range append(append(ubl.XSD, cii.XSD...), ox.XSD...) {
 		if _, err := os.Stat(filepath.Join(shared, x.Path)); err != nil {
 			t.Errorf("XSD root %s: %v", x.Path, err)
 		}

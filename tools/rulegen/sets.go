@@ -8,7 +8,7 @@ import (
 // into one generated file of one rule-set package.
 type ruleSet struct {
 	Set     string // package directory under -out and Go package name
-	Syntax  string // ubl, cii, ...: the generated file is zz_generated_<Syntax>.go
+	Syntax  string // ubl, cii, or a flavour (Order-X profile): the generated file is zz_generated_<Syntax>.go
 	Name    string // rule set name as reported, e.g. "EN16931"
 	Version string
 	Main    string // main .sch, relative to the shared directory
@@ -27,8 +27,18 @@ func ruleSets() []ruleSet {
 			Main: "rulesets/en16931/1.3.16/ubl/schematron/EN16931-UBL-validation.sch", Func: "generatedUBL"},
 		{Set: "en16931", Syntax: "cii", Name: "EN16931", Version: "1.3.16",
 			Main: "rulesets/en16931/1.3.16/cii/schematron/EN16931-CII-validation.sch", Func: "generatedCII"},
-		// Next rows (one each): peppol (u:* functions), xrechnung, ro_cius,
-		// br_fr (custom:* functions), factur-x, order-x.
+		{Set: "rocius", Syntax: "ubl", Name: "RO_CIUS", Version: "1.0.9",
+			Main: "rulesets/ro-cius/1.0.9/EN16931-CIUS_RO-UBL-validation.sch", Func: "generatedUBL"},
+		{Set: "orderx", Syntax: "basic", Name: "Order-X", Version: "1.0",
+			Main: "rulesets/order-x/1.0/basic/SCRDMCCBDACIOMessageStructure_100pD20B_BASIC.sch", Func: "generatedBasic"},
+		{Set: "orderx", Syntax: "comfort", Name: "Order-X", Version: "1.0",
+			Main: "rulesets/order-x/1.0/comfort/SCRDMCCBDACIOMessageStructure_100pD20B_COMFORT.sch", Func: "generatedComfort"},
+		{Set: "orderx", Syntax: "extended", Name: "Order-X", Version: "1.0",
+			Main: "rulesets/order-x/1.0/extended/SCRDMCCBDACIOMessageStructure_100pD20B_EXTENDED.sch", Func: "generatedExtended"},
+		// Next rows (one each, once their xsl:function implementations are
+		// registered in functionGroups): peppol (u:*), xrechnung (u:* via
+		// the merged Peppol rules), br_fr (custom:*), factur-x (document()
+		// code lists).
 	}
 }
 

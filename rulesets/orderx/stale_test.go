@@ -1,0 +1,31 @@
+package orderx
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/einvoice-dev/einvoice/compiler"
+)
+
+func TestGeneratedTablesUpToDate(t *testing.T) {
+	shared := os.Getenv("EINVOICE_SHARED")
+	if shared == "" {
+		shared = filepath.Join("..", "..", "..", "shared")
+	}
+	funcs := map[string]string{"basic": "generatedBasic", "comfort": "generatedComfort", "extended": "generatedExtended"}
+	for profile, main := range Sources() {
+		tb, err := Set{}.Tables(profile)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if tb.Source != main || tb.Name != "Order-X" || tb.QueryBinding != "" {
+			t.Errorf("%s: tables %s from %s, queryBinding %q", profile, tb.Name, tb.Source, tb.QueryBinding)
+		}
+		if err := compiler.VerifyGenerated(context.Background(), shared, "zz_generated_"+profile+".go", "orderx", funcs[profile], tb); err != nil {
+			t.Error(err)
+		}
+	}
+}
