@@ -414,7 +414,11 @@ func TestCloseAndValidate(t *testing.T) {
 }
 
 func ExampleSchema_Validate() {
-	s, err := Load("../../../shared/rulesets/ubl/2.1/maindoc/UBL-Invoice-2.1.xsd", Options{})
+	shared := os.Getenv("EINVOICE_SHARED")
+	if shared == "" {
+		shared = "../../../shared"
+	}
+	s, err := Load(filepath.Join(shared, "rulesets/ubl/2.1/maindoc/UBL-Invoice-2.1.xsd"), Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
