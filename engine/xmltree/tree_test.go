@@ -357,22 +357,3 @@ func TestInputNotRetained(t *testing.T) {
 		t.Errorf("document changed when the caller reused its buffer")
 	}
 }
-
-func TestNamespacePath(t *testing.T) {
-	d := mustParse(t, `<m:Msg xmlns:m="urn:m" xmlns:r="urn:r"><r:Trade><r:Party id="1">x</r:Party><r:Party/></r:Trade></m:Msg>`)
-	party2 := d.LastChild(d.FirstChild(d.Root()))
-	want := "/*[local-name()='Msg' and namespace-uri()='urn:m']/*[local-name()='Trade' and namespace-uri()='urn:r']/*[local-name()='Party' and namespace-uri()='urn:r']"
-	if got := d.NamespacePath(party2); got != want {
-		t.Errorf("NamespacePath = %q\nwant %q", got, want)
-	}
-	party1 := d.PrevSibling(party2)
-	if got := d.NamespacePath(party1 + 1); got != want+"/@*[local-name()='id' and namespace-uri()='']" {
-		t.Errorf("NamespacePath(attribute) = %q", got)
-	}
-	if got := d.NamespacePath(d.FirstChild(party1)); got != want+"/text()" {
-		t.Errorf("NamespacePath(text) = %q", got)
-	}
-	if d.NamespacePath(0) != "/" {
-		t.Errorf("NamespacePath(document)")
-	}
-}
