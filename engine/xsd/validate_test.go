@@ -143,6 +143,29 @@ func TestSchemaLocationHintsAreIgnored(t *testing.T) {
 	})
 }
 
+func TestOtherEncodingsValidate(t *testing.T) {
+	s := mustLoad(t, ublInvoiceRel)
+	orig := string(readFile(t, sharedPath(t, ublExample1Rel)))
+	if !strings.HasPrefix(orig, `<?xml version="1.0" encoding="UTF-8"?>`) {
+		t.Fatalf("unexpected XML declaration: %.60q", orig)
+	}
+	body := strings.TrimPrefix(orig, `<?xml version="1.0" encoding="UTF-8"?>`)
+	for name, doc := range map[string][]byte{
+		"utf-16le bom":   utf16LE(`<?xml version="1.0" encoding="UTF-16"?>`+body, true),
+		"utf-16be bom":   utf16BE(`<?xml version="1.0" encoding="UTF-16"?>`+body, true),
+		"utf-16le sniff": utf16LE(`<?xml version="1.0" encoding="UTF-16"?>`+body, false),
+		"no declaration": []byte(strings.TrimLeft(body, "\r\n")),
+	} {
+		if got := scanProlog(doc); got != prologNoDoctype {
+			t.Errorf("%s: scanProlog = %v", name, got)
+		}
+		errs, err := s.Validate(context.Background(), doc)
+		if err != nil || len(errs) != 0 {
+			t.Errorf("%s: want valid, got %v %v", name, errs, err)
+		}
+	}
+}
+
 func TestNotWellFormedAndEmpty(t *testing.T) {
 	s := mustLoad(t, ublInvoiceRel)
 	for name, c := range map[string]struct {
