@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -209,9 +210,9 @@ func (t *reTranslator) escape(inClass bool) (*runeSet, rune, error) {
 	case '\\', '|', '.', '?', '*', '+', '(', ')', '{', '}', '-', '[', ']', '^', '$':
 		return nil, r, nil
 	case 'd':
-		return setOfTable(unicode.Nd), 0, nil
+		return digitSet(), 0, nil
 	case 'D':
-		return setOfTable(unicode.Nd).negate(), 0, nil
+		return digitSet().negate(), 0, nil
 	case 's':
 		return spaceSet(), 0, nil
 	case 'S':
@@ -446,19 +447,28 @@ func spaceSet() *runeSet {
 	return &runeSet{r: []rng{{'\t', '\n'}, {'\r', '\r'}, {' ', ' '}}}
 }
 
-func wordSet() *runeSet { return setOfTable(unicode.P, unicode.Z, unicode.C).negate() }
+// The large class-escape sets are computed once and shared read-only:
+// runeSet operations never modify their receiver's ranges in place except
+// add, which is only called on sets owned by the caller.
+var (
+	digitSetOnce = sync.OnceValue(func() *runeSet { return setOfTable(unicode.Nd) })
+	wordSetOnce  = sync.OnceValue(func() *runeSet { return setOfTable(unicode.P, unicode.Z, unicode.C).negate() })
+	initialOnce  = sync.OnceValue(func() *runeSet {
+		s := setOfTable(unicode.L)
+		s.add(rng{'_', '_'}, rng{':', ':'})
+		return s
+	})
+	nameCharOnce = sync.OnceValue(func() *runeSet {
+		s := setOfTable(unicode.L, unicode.Nd, unicode.Mn, unicode.Mc, unicode.Lm)
+		s.add(rng{'.', '.'}, rng{'-', '-'}, rng{'_', '_'}, rng{':', ':'}, rng{0xB7, 0xB7})
+		return s
+	})
+)
 
-func initialSet() *runeSet {
-	s := setOfTable(unicode.L)
-	s.add(rng{'_', '_'}, rng{':', ':'})
-	return s
-}
-
-func nameCharSet() *runeSet {
-	s := setOfTable(unicode.L, unicode.Nd, unicode.Mn, unicode.Mc, unicode.Lm)
-	s.add(rng{'.', '.'}, rng{'-', '-'}, rng{'_', '_'}, rng{':', ':'}, rng{0xB7, 0xB7})
-	return s
-}
+func digitSet() *runeSet    { return digitSetOnce() }
+func wordSet() *runeSet     { return wordSetOnce() }
+func initialSet() *runeSet  { return initialOnce() }
+func nameCharSet() *runeSet { return nameCharOnce() }
 
 // unicodeBlocks is a read-only table of the Unicode block names supported
 // in \p{IsX}.
