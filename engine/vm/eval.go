@@ -84,7 +84,13 @@ func (f *frame) eval(e *Expr, fc focus) (xdm.Sequence, error) {
 			return nil, err
 		}
 		return f.boolSeq(r), nil
-	case OpAnd, OpOr, OpGenCmp, OpNodeCmp, OpSome, OpEvery, OpCastable,
+	case OpNodeCmp:
+		b, empty, err := f.nodeCmp(e, fc)
+		if err != nil || empty {
+			return nil, err
+		}
+		return f.boolSeq(b), nil
+	case OpAnd, OpOr, OpGenCmp, OpSome, OpEvery, OpCastable,
 		OpInstanceOf, OpCodeSet, OpExists, OpEmpty, OpNot, OpChildEq:
 		b, err := f.evalBool(e, fc)
 		if err != nil {
@@ -219,7 +225,8 @@ func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
 		}
 		return xdm.CompareValues(e.Cmp, a, b)
 	case OpNodeCmp:
-		return f.nodeCmp(e, fc)
+		b, _, err := f.nodeCmp(e, fc)
+		return b, err
 	case OpSome, OpEvery:
 		return f.quantified(e, 0, fc)
 	case OpCastable:
@@ -302,6 +309,25 @@ func (f *frame) generalCmp(e *Expr, fc focus) (bool, error) {
 	if err != nil || len(l) == 0 {
 		return false, err
 	}
+	if e.Set != nil {
+		// Args[1] is a constant list of strings (e.g. a country code list):
+		// strings and untypedAtomic compare as strings, so a set lookup is
+		// exact; other types fall back to the general rules below.
+		generic := false
+		for _, a := range l {
+			a = f.atom(a)
+			if a.T != xdm.TString && a.T != xdm.TUntyped {
+				generic = true
+				break
+			}
+			if _, ok := e.Set[a.S]; ok {
+				return true, nil
+			}
+		}
+		if !generic {
+			return false, nil
+		}
+	}
 	r, err := f.eval(e.Args[1], fc)
 	if err != nil || len(r) == 0 {
 		return false, err
@@ -321,28 +347,30 @@ func (f *frame) generalCmp(e *Expr, fc focus) (bool, error) {
 	return false, nil
 }
 
-func (f *frame) nodeCmp(e *Expr, fc focus) (bool, error) {
+// nodeCmp evaluates is, << and >>; empty=true when an operand is empty
+// (the result is then the empty sequence).
+func (f *frame) nodeCmp(e *Expr, fc focus) (res, empty bool, err error) {
 	l, err := f.eval(e.Args[0], fc)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	r, err := f.eval(e.Args[1], fc)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	if len(l) == 0 || len(r) == 0 {
-		return false, nil
+		return false, true, nil
 	}
 	if len(l) > 1 || len(r) > 1 || l[0].T != xdm.TNode || r[0].T != xdm.TNode {
-		return false, &xdm.Error{Code: xdm.ErrType, Msg: "node comparison needs single nodes"}
+		return false, false, &xdm.Error{Code: xdm.ErrType, Msg: "node comparison needs single nodes"}
 	}
 	switch e.Cmp {
 	case xdm.OpEq:
-		return l[0].Node == r[0].Node, nil
+		return l[0].Node == r[0].Node, false, nil
 	case xdm.OpLt:
-		return l[0].Node < r[0].Node, nil
+		return l[0].Node < r[0].Node, false, nil
 	}
-	return l[0].Node > r[0].Node, nil
+	return l[0].Node > r[0].Node, false, nil
 }
 
 func (f *frame) evalPath(e *Expr, fc focus) (xdm.Sequence, error) {

@@ -39,11 +39,51 @@ func optimize(e *vm.Expr) *vm.Expr {
 	case vm.OpPath:
 		return optimizePath(e)
 	case vm.OpCall:
-		return optimizeCall(e)
+		e = optimizeCall(e)
 	case vm.OpGenCmp:
-		return optimizeChildEq(e)
+		e = optimizeGenCmp(e)
+	}
+	if e.Op != vm.OpConst {
+		if seq, ok := vm.FoldConstant(e); ok {
+			return &vm.Expr{Op: vm.OpConst, Seq: seq}
+		}
 	}
 	return e
+}
+
+// optimizeGenCmp picks the child-equals-literal scan, or a set lookup when
+// one side is a constant list of strings (normalize-space(.) = ('AD', 'AE', ...)).
+func optimizeGenCmp(e *vm.Expr) *vm.Expr {
+	if r := optimizeChildEq(e); r != e {
+		return r
+	}
+	if e.Cmp != xdm.OpEq {
+		return e
+	}
+	if isStringList(e.Args[0]) && !isStringList(e.Args[1]) {
+		e.Args[0], e.Args[1] = e.Args[1], e.Args[0] // = is symmetric
+	}
+	if !isStringList(e.Args[1]) || len(e.Args[1].Seq) < 4 {
+		return e
+	}
+	set := make(map[string]struct{}, len(e.Args[1].Seq))
+	for _, it := range e.Args[1].Seq {
+		set[it.S] = struct{}{}
+	}
+	e.Set = set
+	return e
+}
+
+func isStringList(e *vm.Expr) bool {
+	if e.Op != vm.OpConst || len(e.Seq) == 0 {
+		return false
+	}
+	for _, it := range e.Seq {
+		if it.T != xdm.TString {
+			return false
+		}
+	}
+	return true
 }
 
 func isPlainStep(e *vm.Expr, ax vm.Axis) bool {

@@ -86,3 +86,46 @@ func code(err error) string {
 	}
 	return err.Error()
 }
+
+func TestRewriteShapes(t *testing.T) {
+	sc := ublContext()
+	for _, c := range []struct {
+		expr string
+		op   vm.Op
+	}{
+		{"1 + 2 * 3", vm.OpConst},
+		{"('A', 'B', 'C')", vm.OpConst},
+		{"upper-case(concat('a', 'b'))", vm.OpConst},
+		{"xs:integer('x')", vm.OpCast},  // would raise: left for run time
+		{"current-date()", vm.OpCall},   // not deterministic
+		{"exists(cbc:ID)", vm.OpExists}, // early exit
+		{"not(cbc:ID)", vm.OpNot},       //
+		{"count(cbc:ID)", vm.OpCount},   //
+		{"cbc:ID = 'x'", vm.OpChildEq},  // direct scan
+		{"@currencyID = 'EUR'", vm.OpChildEq},
+		{"cbc:ID = ('a', 'b', 'c', 'd')", vm.OpGenCmp},
+		{"contains(' A B ', concat(' ', normalize-space(.), ' '))", vm.OpCodeSet},
+		{"contains(' A  B ', concat(' ', normalize-space(.), ' '))", vm.OpCall}, // not normalised: kept
+		{"//cbc:ID", vm.OpPath},
+	} {
+		p, err := Compile(c.expr, sc)
+		if err != nil {
+			t.Fatalf("%s: %v", c.expr, err)
+		}
+		if got := p.Root().Op; got != c.op {
+			t.Errorf("%s: root op %d, want %d", c.expr, got, c.op)
+		}
+	}
+	p, _ := Compile("cbc:ID = ('a', 'b', 'c', 'd')", sc)
+	if p.Root().Set == nil {
+		t.Errorf("string-list comparison has no set")
+	}
+	p, _ = Compile("//cbc:ID[. = 'x']", sc)
+	if args := p.Root().Args; len(args) != 2 || args[1].Axis != vm.AxisDescendant {
+		t.Errorf("//cbc:ID[p] not rewritten to descendant::")
+	}
+	p, _ = Compile("//cbc:ID[1]", sc)
+	if args := p.Root().Args; len(args) != 3 {
+		t.Errorf("//cbc:ID[1] must keep descendant-or-self::node()/child:: (positional)")
+	}
+}
