@@ -53,9 +53,13 @@ func decodeJSON(data []byte, dst any) []wire.ValidationError {
 	if err := dec.Decode(&doc); err != nil {
 		return []wire.ValidationError{jsonSyntaxError(err, len(data))}
 	}
+	end := int(dec.InputOffset())
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		for end < len(data) && strings.IndexByte(" \t\r\n", data[end]) >= 0 {
+			end++
+		}
 		return []wire.ValidationError{{
-			Loc: []any{"body", int(dec.InputOffset())}, Type: wire.TypeJSONInvalid,
+			Loc: []any{"body", end}, Type: wire.TypeJSONInvalid,
 			Msg: "JSON decode error", Ctx: map[string]any{"error": "extra data after the JSON value"},
 		}}
 	}
@@ -77,8 +81,8 @@ func decodeJSON(data []byte, dst any) []wire.ValidationError {
 func jsonSyntaxError(err error, n int) wire.ValidationError {
 	off := n
 	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		off = int(se.Offset)
+	if errors.As(err, &se) && se.Offset > 0 {
+		off = int(se.Offset) - 1 // Offset counts the offending byte; loc holds its index
 	}
 	msg := err.Error()
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {

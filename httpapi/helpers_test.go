@@ -138,3 +138,16 @@ func mustJSON(t testing.TB, b []byte, v any) {
 		t.Fatalf("decode %q: %v", b, err)
 	}
 }
+
+func newChunkedRequest(target string, body []byte) *http.Request {
+	r := httptest.NewRequest("POST", target, io.NopCloser(bytes.NewReader(body)))
+	r.ContentLength = -1
+	r.Header.Set("Content-Type", "application/xml")
+	return r
+}
+
+func serve(h http.Handler, r *http.Request) *httptest.ResponseRecorder {
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
