@@ -201,5 +201,6 @@ func (v stubValidator) Validate(_ context.Context, req ops.ValidateRequest) (*wi
 		Findings: []wire.Finding{{RuleID: "BR-01", Flag: "warning", Message: "m", Location: "/x", Test: "t", Source: "en16931"}}}, nil
 }
 
-func (stubValidator) Rulesets() []wire.RulesetRef { return []wire.RulesetRef{{Name: "en16931-ubl", Version: "1.3.16"}} }
-
+func (stubValidator) Rulesets() []wire.RulesetRef {
+	return []wire.RulesetRef{{Name: "en16931-ubl", Version: "1.3.16"}}
+}
