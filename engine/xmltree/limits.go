@@ -66,5 +66,11 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxTextLen <= 0 {
 		l.MaxTextLen = d.MaxTextLen
 	}
+	if l.MaxTextLen > maxInput {
+		l.MaxTextLen = maxInput
+	}
+	if l.MaxNameLen > maxInput {
+		l.MaxNameLen = maxInput
+	}
 	return l
 }

@@ -2,6 +2,7 @@ package xmltree
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -38,6 +39,10 @@ func TestDefaultLimits(t *testing.T) {
 	}
 	if (Limits{}).withDefaults() != l {
 		t.Errorf("zero Limits does not mean the defaults")
+	}
+	huge := Limits{MaxBytes: math.MaxInt64, MaxNodes: math.MaxInt, MaxTextLen: math.MaxInt, MaxNameLen: math.MaxInt}.withDefaults()
+	if huge.MaxBytes != maxInput || huge.MaxNodes != maxInput || huge.MaxTextLen != maxInput || huge.MaxNameLen != maxInput {
+		t.Errorf("limits beyond 31-bit offsets are not clamped: %+v", huge)
 	}
 }
 

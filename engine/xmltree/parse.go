@@ -80,6 +80,11 @@ func Parse(data []byte, lim Limits) (*Document, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(src) > maxInput {
+		// Transcoding UTF-16 or ISO-8859-1 can grow the text past what
+		// 31-bit offsets address.
+		return nil, &LimitError{Limit: "MaxBytes", Max: lim.MaxBytes, Line: 1}
+	}
 	p := newParser(src, lim)
 	if err := p.parse(declEnd); err != nil {
 		return nil, err
