@@ -175,7 +175,19 @@ func (p *parser) nameCharAt(i int) bool {
 }
 
 // internRaw returns the index of the raw name s (a substring of the source).
+// A small direct-mapped cache of recent spellings, verified by comparison,
+// skips hashing for the names that repeat on every line of an invoice.
 func (p *parser) internRaw(s string, colon int) int32 {
+	slot := (uint(len(s))*31 + uint(s[0])*7 + uint(s[len(s)-1])) & uint(len(p.recent)-1)
+	if e := p.recent[slot]; e > 0 && p.raws[e-1].s == s {
+		return e - 1
+	}
+	idx := p.internRawSlow(s, colon)
+	p.recent[slot] = idx + 1
+	return idx
+}
+
+func (p *parser) internRawSlow(s string, colon int) int32 {
 	h := maphash.String(p.seed, s)
 	mask := uint64(len(p.rawIx) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {

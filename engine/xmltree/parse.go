@@ -52,8 +52,9 @@ type parser struct {
 	seed maphash.Seed
 	buf  []byte
 
-	raws  []rawName
-	rawIx []int32
+	raws   []rawName
+	rawIx  []int32
+	recent [64]int32 // cache in front of rawIx: index+1 of a recent raw name
 
 	binds           []binding
 	gen, genCounter uint32
