@@ -60,7 +60,7 @@ func AllowedProfiles(syntax string) string {
 // closed: the report's counts and valid flag are recomputed here from its
 // findings and completeness, whatever the back-end said.
 func (s *Service) Validate(ctx context.Context, req ValidateRequest) (_ *wire.Report, err error) {
-	defer wrap(&err, "ops.Validate(%s, %s)", req.Syntax, req.Profile)
+	defer func() { wrap(&err, "ops.Validate(%s, %s)", req.Syntax, req.Profile) }()
 	if req.Syntax != SyntaxUBL && req.Syntax != SyntaxCII {
 		return nil, &RequestError{Fields: []wire.ValidationError{{
 			Loc: []any{"query", "syntax"}, Msg: "Input should be 'ubl' or 'cii'", Type: wire.TypeEnum,
