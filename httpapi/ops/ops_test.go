@@ -13,11 +13,11 @@ import (
 func TestDetectSyntax(t *testing.T) {
 	for doc, want := range map[string]string{
 		`<?xml version="1.0"?><!-- c --><Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>`: "ubl",
-		`<ubl:CreditNote xmlns:ubl="x">`: "ubl",
+		`<ubl:CreditNote xmlns:ubl="x">`:                                        "ubl",
 		"\ufeff<?xml version='1.0'?>\n<rsm:CrossIndustryInvoice xmlns:rsm='x'>": "cii",
-		`<!DOCTYPE x><Order/>`: "",
-		`no xml`:               "",
-		`<?xml `:               "",
+		`<!DOCTYPE x><Order/>`:                                                  "",
+		`no xml`:                                                                "",
+		`<?xml `:                                                                "",
 	} {
 		got, err := DetectSyntax([]byte(doc))
 		if got != want || (want == "") != errors.Is(err, ErrUnknownSyntax) {
