@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// cli runs the command line in-process and returns exit code, stdout, stderr.
+func cli(t *testing.T, environ map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, &out, &errb, func(k string) string { return environ[k] })
+	return code, out.String(), errb.String()
+}
+
+var keyRE = regexp.MustCompile(`^ek_live_[0-9A-Za-z]{32}$`)
+
+func TestVersionAndUsage(t *testing.T) {
+	if code, out, _ := cli(t, nil, "--version"); code != 0 || out != "einvoice dev\n" {
+		t.Fatalf("--version: %d %q", code, out)
+	}
+	for _, args := range [][]string{{}, {"frobnicate"}, {"serve", "--bogus"}, {"serve", "extra"}, {"serve", "--addr", "nohostport"},
+		{"keys"}, {"keys", "create"}, {"keys", "revoke"}, {"keys", "nuke"}, {"validate"}, {"validate", "--format", "yaml", "x.xml"},
+		{"validate", "--syntax", "edi", "x.xml"}, {"validate", "/no/such/file.xml"}} {
+		code, out, errs := cli(t, nil, args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+		if strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "einvoice: ") || out != "" {
+			t.Errorf("%v: want one stderr line, got stdout %q stderr %q", args, out, errs)
+		}
+	}
+	// A bad environment value is a usage error too.
+	if code, _, errs := cli(t, map[string]string{"EINVOICE_MAX_BODY": "lots"}, "serve"); code != 2 || !strings.Contains(errs, "EINVOICE_MAX_BODY") {
+		t.Errorf("bad env: %d %q", code, errs)
+	}
+}
+
+func TestServeHelpListsConfig(t *testing.T) {
+	code, out, _ := cli(t, map[string]string{"EINVOICE_GATEWAY_SECRET": "topsecret", "DATABASE_URL": "postgres://u:pw@h/db"}, "serve", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, env := range []string{"EINVOICE_ADDR", "EINVOICE_DATA_DIR", "DATABASE_URL", "EINVOICE_GATEWAY_SECRET", "EINVOICE_MAX_BODY",
+		"EINVOICE_RATE_LIMIT", "EINVOICE_RATE_BURST", "EINVOICE_REQUEST_TIMEOUT", "EINVOICE_SHUTDOWN_GRACE", "127.0.0.1:8080", "20971520", "30s"} {
+		if !strings.Contains(out, env) {
+			t.Errorf("serve --help lacks %s", env)
+		}
+	}
+	if strings.Contains(out, "topsecret") || strings.Contains(out, ":pw@") {
+		t.Error("serve --help prints a secret")
+	}
+}
+
+func TestParseServeEnvAndFlags(t *testing.T) {
+	environ := map[string]string{"EINVOICE_ADDR": "0.0.0.0:9000", "EINVOICE_MAX_BODY": "5MiB", "EINVOICE_RATE_LIMIT": "2.5",
+		"EINVOICE_REQUEST_TIMEOUT": "7s", "EINVOICE_GATEWAY_SECRET": "gw"}
+	cfg, err := parseServe([]string{"--data-dir", "/tmp/x", "--rate-burst", "4"}, io.Discard, func(k string) string { return environ[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.addr != "0.0.0.0:9000" || cfg.maxBody != 5<<20 || cfg.rateLimit != 2.5 || cfg.rateBurst != 4 ||
+		cfg.requestTimeout != 7*time.Second || cfg.gatewaySecret != "gw" || cfg.dataDir != "/tmp/x" {
+		t.Fatalf("%+v", cfg)
+	}
+	cfg, err = parseServe([]string{"--gateway-secret", "flag", "--addr", "127.0.0.1:1"}, io.Discard, func(k string) string { return environ[k] })
+	if err != nil || cfg.gatewaySecret != "flag" || cfg.addr != "127.0.0.1:1" {
+		t.Fatalf("flags must win over env: %+v %v", cfg, err)
+	}
+}
+
+func TestKeysCLI(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := cli(t, nil, "keys", "create", "--name", "acme", "--data-dir", dir)
+	if code != 0 {
+		t.Fatalf("create: %d %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	key := lines[len(lines)-1]
+	if !keyRE.MatchString(key) {
+		t.Fatalf("last line %q is not a key", key)
+	}
+	id := strings.TrimPrefix(lines[0], "id: ")
+	// EINVOICE_DATA_DIR is honoured like --data-dir.
+	code, out, _ = cli(t, map[string]string{"EINVOICE_DATA_DIR": dir}, "keys", "list")
+	if code != 0 || !strings.Contains(out, id) || !strings.Contains(out, "acme") || strings.Contains(out, key) {
+		t.Fatalf("list: %d %q", code, out)
+	}
+	if code, out, _ = cli(t, nil, "keys", "revoke", id, "--data-dir", dir); code != 0 || !strings.Contains(out, id) {
+		t.Fatalf("revoke: %d %q", code, out)
+	}
+	code, out, _ = cli(t, nil, "keys", "list", "--data-dir", dir)
+	if code != 0 || strings.Contains(out, "\t-\n") || !regexp.MustCompile(id+`.*\d{4}-\d\d-\d\dT.*\d{4}-\d\d-\d\dT`).MatchString(out) {
+		t.Fatalf("list after revoke should show a revocation time: %q", out)
+	}
+	if code, _, errs := cli(t, nil, "keys", "revoke", "key_nosuchkey000", "--data-dir", dir); code != 1 || !strings.Contains(errs, "no key") {
+		t.Fatalf("revoke unknown: %d %q", code, errs)
+	}
+	if code, _, errs := cli(t, map[string]string{"DATABASE_URL": "mysql://x"}, "keys", "list"); code != 1 || errs == "" {
+		t.Fatalf("bad DATABASE_URL must be honoured and fail: %d %q", code, errs)
+	}
+}
+
+// syncBuffer is a goroutine-safe log sink.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestServeEndToEnd issues a key with the CLI, serves the API on a free port
+// with the real SQLite store, exercises auth and metering over HTTP, and shuts
+// down gracefully on cancellation.
+func TestServeEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	_, out, _ := cli(t, nil, "keys", "create", "--name", "e2e", "--data-dir", dir)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	key, id := lines[len(lines)-1], strings.TrimPrefix(lines[0], "id: ")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	logs := &syncBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", dir, "--shutdown-grace", "5s"},
+			io.Discard, logs, func(k string) string { return map[string]string{"EINVOICE_GATEWAY_SECRET": "gw"}[k] })
+	}()
+	addr := waitListening(t, logs)
+	base := "http://" + addr
+
+	get := func(path string, hdr map[string]string) (*http.Response, string) {
+		req, _ := http.NewRequest("GET", base+path, nil)
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	if resp, body := get("/health", nil); resp.StatusCode != 200 || !strings.Contains(body, `"status":"ok"`) {
+		t.Fatalf("health: %d %s", resp.StatusCode, body)
+	}
+	if resp, _ := get("/v1/usage", map[string]string{"x-api-key": key}); resp.StatusCode != 403 {
+		t.Fatalf("without gateway secret: %d", resp.StatusCode)
+	}
+	auth := map[string]string{"x-api-key": key, "x-gateway-proxy-secret": "gw"}
+	resp, body := get("/v1/usage", auth)
+	if resp.StatusCode != 200 || !strings.Contains(body, `"operation":"usage"`) || !strings.Contains(body, id) {
+		t.Fatalf("usage: %d %s", resp.StatusCode, body)
+	}
+	if resp, _ := get("/v1/usage", map[string]string{"x-api-key": "ek_live_00000000000000000000000000000000", "x-gateway-proxy-secret": "gw"}); resp.StatusCode != 401 {
+		t.Fatalf("unknown key: %d", resp.StatusCode)
+	}
+	if code, _, _ := cli(t, nil, "keys", "revoke", id, "--data-dir", dir); code != 0 {
+		t.Fatal("revoke failed")
+	}
+	if resp, body := get("/v1/usage", auth); resp.StatusCode != 401 || !strings.Contains(body, "revoked") {
+		t.Fatalf("revoked key: %d %s", resp.StatusCode, body)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("serve exit %d: %s", code, logs.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not shut down")
+	}
+	if !strings.Contains(logs.String(), `"msg":"stopped"`) || !strings.Contains(logs.String(), `"request_id"`) {
+		t.Errorf("logs: %s", logs.String())
+	}
+}
+
+func waitListening(t *testing.T, logs *syncBuffer) string {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		sc := bufio.NewScanner(strings.NewReader(logs.String()))
+		for sc.Scan() {
+			var line struct{ Msg, Addr string }
+			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "listening" {
+				return line.Addr
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("server did not start: %s", logs.String())
+	return ""
+}
+
+func TestValidateCLINotLanded(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "a.xml")
+	if err := os.WriteFile(f, []byte(`<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := cli(t, nil, "validate", "--format", "json", dir)
+	if code != 2 {
+		t.Fatalf("exit %d, want 2 while the engine is missing", code)
+	}
+	var line fileResult
+	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &line); err != nil || line.File != f || !strings.Contains(line.Error, "not implemented") {
+		t.Fatalf("json line %q: %v", out, err)
+	}
+}
