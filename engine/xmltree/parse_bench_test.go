@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // genInvoice builds a UBL-like invoice with the given number of lines.
@@ -46,14 +48,20 @@ func benchParse(b *testing.B, data []byte) {
 	b.SetBytes(int64(len(data)))
 	lim := DefaultLimits()
 	cpu0 := processCPU()
+	fastest := time.Duration(math.MaxInt64)
 	for b.Loop() {
+		start := time.Now()
 		if _, err := Parse(data, lim); err != nil {
 			b.Fatal(err)
 		}
+		fastest = min(fastest, time.Since(start))
 	}
 	if cpu := processCPU() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
+	// The fastest single parse approximates an uncontended core on a
+	// shared machine, where ns/op mostly measures the queue for a CPU.
+	b.ReportMetric(float64(fastest.Nanoseconds()), "min-ns/op")
 }
 
 func BenchmarkParseExample1(b *testing.B) {
@@ -76,14 +84,18 @@ func BenchmarkEncodingXMLExample1(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.SetBytes(int64(len(data)))
+	fastest := time.Duration(math.MaxInt64)
 	for b.Loop() {
+		start := time.Now()
 		dec := xml.NewDecoder(bytes.NewReader(data))
 		for {
 			if _, err := dec.Token(); err != nil {
 				break
 			}
 		}
+		fastest = min(fastest, time.Since(start))
 	}
+	b.ReportMetric(float64(fastest.Nanoseconds()), "min-ns/op")
 }
 
 func BenchmarkStringValue(b *testing.B) {
