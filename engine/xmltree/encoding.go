@@ -9,11 +9,13 @@ import (
 
 // decode turns the raw input into UTF-8 text without a byte-order mark and
 // returns the offset just after the XML declaration (0 if there is none).
+// owned says the caller hands data over for good (ParseReader's private
+// buffer): then the text shares its memory instead of copying it.
 //
 // Accepted: UTF-8 (with or without BOM), UTF-16 LE/BE (BOM, or "<?" encoded
 // in UTF-16 without one), and UTF-8 compatible input declaring US-ASCII or
 // ISO-8859-1. Any other declared encoding is a SyntaxError.
-func decode(data []byte) (string, int, error) {
+func decode(data []byte, owned bool) (string, int, error) {
 	var src string
 	utf16In, bom8 := false, false
 	switch {
@@ -45,7 +47,13 @@ func decode(data []byte) (string, int, error) {
 		if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
 			data, bom8 = data[3:], true
 		}
-		src = string(data) // the one copy of the input the Document keeps
+		if owned && len(data) > 0 {
+			// Nobody else holds data and it is never written again, so
+			// viewing it as a string is safe.
+			src = unsafe.String(&data[0], len(data))
+		} else {
+			src = string(data) // the one copy of the input the Document keeps
+		}
 	}
 	declEnd, enc, encOff, err := parseDecl(src)
 	if err != nil {

@@ -73,11 +73,16 @@ type parser struct {
 // Parse parses data as an XML document. data is not retained: the document
 // keeps its own copy. Errors are *SyntaxError or *LimitError.
 func Parse(data []byte, lim Limits) (*Document, error) {
+	return parse(data, lim, false)
+}
+
+// parse is Parse; owned says data may be kept without copying.
+func parse(data []byte, lim Limits, owned bool) (*Document, error) {
 	lim = lim.withDefaults()
 	if int64(len(data)) > lim.MaxBytes {
 		return nil, &LimitError{Limit: "MaxBytes", Max: lim.MaxBytes, Line: 1 + bytes.Count(data[:lim.MaxBytes], []byte{'\n'})}
 	}
-	src, declEnd, err := decode(data)
+	src, declEnd, err := decode(data, owned)
 	if err != nil {
 		return nil, err
 	}

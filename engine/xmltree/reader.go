@@ -7,7 +7,8 @@ import (
 )
 
 // ParseReader reads at most lim.MaxBytes+1 bytes from r and parses them, so an
-// oversized body is a *LimitError without being buffered whole. Read failures
+// oversized body is a *LimitError without being buffered whole. The read
+// buffer becomes the document's text, so nothing is copied twice. Read failures
 // are returned wrapped ("xmltree: reading input: ..."); everything else is as
 // for Parse.
 func ParseReader(r io.Reader, lim Limits) (*Document, error) {
@@ -20,5 +21,7 @@ func ParseReader(r io.Reader, lim Limits) (*Document, error) {
 	if n > lim.MaxBytes {
 		return nil, &LimitError{Limit: "MaxBytes", Max: lim.MaxBytes, Line: 1 + bytes.Count(buf.Bytes()[:lim.MaxBytes], []byte{'\n'})}
 	}
-	return Parse(buf.Bytes(), lim)
+	// buf is private to this call and dropped on return, so the document may
+	// keep its bytes without a copy.
+	return parse(buf.Bytes(), lim, true)
 }

@@ -3,6 +3,7 @@ package xmltree
 import (
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -43,4 +44,16 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += n
 	return n, err
+}
+
+func TestParseReaderMatchesParse(t *testing.T) {
+	src := "\xEF\xBB\xBF<r xmlns='urn:x' a='1&amp;2'>t<![CDATA[c]]>\r\n<s/></r>"
+	d1 := mustParse(t, src)
+	d2, err := ParseReader(strings.NewReader(src), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := treeEvents(d2), treeEvents(d1); !slices.Equal(got, want) {
+		t.Errorf("ParseReader %q\nParse       %q", got, want)
+	}
 }
