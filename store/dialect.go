@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"database/sql"
 	"database/sql/driver"
 	"errors"
@@ -43,6 +44,12 @@ func (d *dialect) mapErr(err error) error {
 	}
 	if sentinel := d.classify(err); sentinel != nil {
 		return fmt.Errorf("%w: %w", sentinel, err)
+	}
+	// The caller gave up (request cancelled or past its deadline): that is not an
+	// outage of the database, and context.DeadlineExceeded would otherwise match
+	// net.Error below.
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
 	}
 	if s := classifyCommon(err); s != nil {
 		return fmt.Errorf("%w: %w", s, err)

@@ -71,7 +71,7 @@ func rebindDollar(q string) string {
 // classifyPostgres maps SQLSTATEs and pgx failures: connection exceptions (08),
 // insufficient resources such as disk full (53), operator intervention such as
 // shutdown (57P01-57P05), system/I-O errors (58), read-only transactions (25006)
-// and failures to connect -> ErrUnavailable; foreign-key violation -> ErrNotFound.
+// and failures to connect (including connect timeouts) -> ErrUnavailable; foreign-key violation -> ErrNotFound.
 func classifyPostgres(err error) error {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
@@ -88,9 +88,6 @@ func classifyPostgres(err error) error {
 	}
 	var connErr *pgconn.ConnectError
 	if errors.As(err, &connErr) {
-		return ErrUnavailable
-	}
-	if pgconn.Timeout(err) {
 		return ErrUnavailable
 	}
 	return nil

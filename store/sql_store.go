@@ -158,27 +158,35 @@ func (s *sqlStore) keyExists(ctx context.Context, id string) error {
 	return s.mapErr(err)
 }
 
-func (s *sqlStore) Authenticate(ctx context.Context, plaintext string) (k Key, err error) {
-	defer wrap(&err, "store.Authenticate")
+// Pre-wrapped results of the common authentication failures: an Internet-facing
+// API sees many bad keys, and these paths allocate nothing for the error.
+var (
+	errMalformedKey = fmt.Errorf("store.Authenticate: malformed key: %w", ErrUnknownKey)
+	errUnknownKey   = fmt.Errorf("store.Authenticate: no such key: %w", ErrUnknownKey)
+	errRevokedKey   = fmt.Errorf("store.Authenticate: %w", ErrRevokedKey)
+)
+
+func (s *sqlStore) Authenticate(ctx context.Context, plaintext string) (Key, error) {
 	if !wellFormedKey(plaintext) {
-		return Key{}, ErrUnknownKey
+		return Key{}, errMalformedKey
 	}
 	sum, hash := hashKey(plaintext)
+	var k Key
 	var stored string
 	var created, revoked dbTime
-	err = s.authStmt.QueryRowContext(ctx, hash).Scan(&k.ID, &k.Name, &k.Prefix, &stored, &created, &revoked)
+	err := s.authStmt.QueryRowContext(ctx, hash).Scan(&k.ID, &k.Name, &k.Prefix, &stored, &created, &revoked)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Key{}, ErrUnknownKey
+		return Key{}, errUnknownKey
 	}
 	if err != nil {
-		return Key{}, s.mapErr(err)
+		return Key{}, fmt.Errorf("store.Authenticate: %w", s.mapErr(err))
 	}
 	storedSum, err := hex.DecodeString(stored)
 	if err != nil || subtle.ConstantTimeCompare(storedSum, sum[:]) != 1 {
-		return Key{}, ErrUnknownKey
+		return Key{}, errUnknownKey
 	}
 	if revoked.Valid {
-		return Key{}, ErrRevokedKey
+		return Key{}, errRevokedKey
 	}
 	k.CreatedAt = created.Time
 	return k, nil

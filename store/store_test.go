@@ -41,6 +41,7 @@ func TestStore(t *testing.T) {
 		{"migrations_idempotent", testMigrationsIdempotent},
 		{"migrations_concurrent_open", testMigrationsConcurrentOpen},
 		{"ping", testPing},
+		{"cancelled_context", testCancelledContext},
 	}
 	for _, b := range allBackends() {
 		t.Run(b.name, func(t *testing.T) {
@@ -593,5 +594,34 @@ func testPing(t *testing.T, cfg Config) {
 	}
 	if err := s.Ping(ctx); !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("Ping after Close = %v, want ErrUnavailable", err)
+	}
+}
+
+// testCancelledContext: a caller that gave up gets its context error back, not
+// ErrUnavailable (the database is fine) and not an authentication failure.
+func testCancelledContext(t *testing.T, cfg Config) {
+	s := openStore(t, cfg)
+	k, plain, err := s.CreateKey(ctxT(t), "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	checks := map[string]func() error{
+		"Authenticate": func() error { _, err := s.Authenticate(ctx, plain); return err },
+		"RecordUsage":  func() error { return s.RecordUsage(ctx, k.ID, "repair", true, time.Now()) },
+		"Usage":        func() error { _, err := s.Usage(ctx, k.ID); return err },
+		"CreateKey":    func() error { _, _, err := s.CreateKey(ctx, "n"); return err },
+	}
+	for name, f := range checks {
+		err := f()
+		if !errors.Is(err, context.Canceled) || errors.Is(err, ErrUnavailable) || errors.Is(err, ErrUnknownKey) {
+			t.Errorf("%s with a cancelled context = %v, want context.Canceled only", name, err)
+		}
+	}
+	dctx, dcancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer dcancel()
+	if _, err := s.Authenticate(dctx, plain); !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrUnavailable) {
+		t.Errorf("Authenticate past its deadline = %v, want context.DeadlineExceeded only", err)
 	}
 }
