@@ -250,3 +250,22 @@ func TestOpenConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSQLiteDataDirSpecialCharacters: the path goes into a file: URI, so
+// characters with a meaning there must be escaped.
+func TestSQLiteDataDirSpecialCharacters(t *testing.T) {
+	ctx := ctxT(t)
+	dir := filepath.Join(t.TempDir(), "a dir?x=1#frag%20&_pragma=foo")
+	s := openStore(t, Config{DataDir: dir})
+	if _, _, err := s.CreateKey(ctx, "k"); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(filepath.Join(dir, DBFileName))
+	if err != nil || fi.Size() == 0 {
+		t.Fatalf("SQLite did not write %s: %v", filepath.Join(dir, DBFileName), err)
+	}
+	siblings, err := os.ReadDir(filepath.Dir(dir))
+	if err != nil || len(siblings) != 1 {
+		t.Fatalf("files next to the data directory: %v, %v; want only the directory", siblings, err)
+	}
+}
