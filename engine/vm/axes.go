@@ -28,6 +28,11 @@ func (f *frame) matcher(t *NodeTest, axis Axis) matcher {
 		if f.nameDoc != f.doc {
 			clear(f.names)
 			f.nameDoc = f.doc
+			f.lastTest = nil
+		}
+		if f.lastTest == t { // one-entry cache: steps repeat in loops
+			m.name, m.never = f.lastName.id, !f.lastName.found
+			return m
 		}
 		r, ok := f.names[t]
 		if !ok {
@@ -38,6 +43,7 @@ func (f *frame) matcher(t *NodeTest, axis Axis) matcher {
 			}
 			f.names[t] = r
 		}
+		f.lastTest, f.lastName = t, r
 		m.name, m.never = r.id, !r.found
 	}
 	return m

@@ -35,8 +35,10 @@ type frame struct {
 
 	// names caches name tests resolved against nameDoc (tests are owned by
 	// immutable programs, so their addresses are stable keys).
-	names   map[*NodeTest]resolvedName
-	nameDoc *xmltree.Document
+	names    map[*NodeTest]resolvedName
+	nameDoc  *xmltree.Document
+	lastTest *NodeTest
+	lastName resolvedName
 }
 
 const checkEvery = 1024

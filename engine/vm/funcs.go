@@ -593,10 +593,8 @@ func init() {
 		if id < 0 {
 			return f.str(""), nil
 		}
-		if p := f.doc.Prefix(n); p != "" {
-			return f.str(p + ":" + f.doc.NameLocal(id)), nil
-		}
-		return f.str(f.doc.NameLocal(id)), nil
+		// The name as written (prefix:local), without allocating.
+		return f.str(f.doc.QualifiedName(n)), nil
 	})
 	def("local-name", 0, 1, func(f *frame, fc focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
 		n, ok, err := f.nodeArg(a, fc, "local-name")

@@ -76,3 +76,25 @@ func BenchmarkFastPaths(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEN16931UBLExample runs every rule of the preprocessed EN 16931
+// UBL Schematron (979 asserts; first matching rule per pattern and node,
+// found by trying each rule's pattern, without the engine's name index) over
+// ubl-tc434-example1.xml.
+func BenchmarkEN16931UBLExample(b *testing.B) {
+	patterns := ublSchematron(b)
+	data, err := os.ReadFile(filepath.Join(sharedDir(), "corpus", "en16931", "ubl", "examples", "ubl-tc434-example1.xml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := xmltree.Parse(data, xmltree.DefaultLimits())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if fired := runSmoke(b, patterns, d); len(fired) != 0 {
+			b.Fatalf("unexpected findings %v", fired)
+		}
+	}
+}
