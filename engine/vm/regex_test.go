@@ -26,6 +26,13 @@ func TestCompileRegex(t *testing.T) {
 		{`(?:ab)+`, "", "abab", true}, {`^[a-]$`, "", "-", true}, {`^[-a]$`, "", "-", true},
 		{`^\i\c*$`, "", "_x1.-", true}, {`^\I$`, "", "1", true}, {`^\C$`, "", " ", true},
 		{`^\n\r\t$`, "", "\n\r\t", true}, {`^a{2,}$`, "", "aaa", true}, {`^a{0,1}$`, "", "aa", false},
+		// XRechnung's let-bound patterns (compiled at run time from variables)
+		{`(^|\r?\n)#(SKONTO)#TAGE=([0-9]+#PROZENT=[0-9]+\.[0-9]{2})(#BASISBETRAG=-?[0-9]+\.[0-9]{2})?#$`, "", "#SKONTO#TAGE=7#PROZENT=2.00#", true},
+		{`(^|\r?\n)#(SKONTO)#TAGE=([0-9]+#PROZENT=[0-9]+\.[0-9]{2})(#BASISBETRAG=-?[0-9]+\.[0-9]{2})?#$`, "", "#SKONTO#TAGE=7#PROZENT=2.0#", false},
+		{`^[^@\s]+@([^@.\s]+\.)+[^@.\s]+$`, "", "a.b@example.de", true},
+		{`^[^@\s]+@([^@.\s]+\.)+[^@.\s]+$`, "", "a b@example.de", false},
+		{`.*([0-9].*){3,}.*`, "", "+49", false}, {`.*([0-9].*){3,}.*`, "", "+49 123", true},
+		{`^([a-zA-Z])([a-zA-Z0-9+.-])+:.*`, "", "https://x", true}, {`^([a-zA-Z])([a-zA-Z0-9+.-])+:.*`, "", "1http:", false},
 	} {
 		re, err := CompileRegex(c.pat, c.flags)
 		if err != nil {
