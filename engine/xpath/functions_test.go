@@ -191,3 +191,21 @@ func TestStaticErrors(t *testing.T) {
 		t.Errorf("declared variable: %v", err)
 	}
 }
+
+func TestErrorCaret(t *testing.T) {
+	src := "count(cbc:ID) + + foo:x"
+	_, err := Compile(src, ublContext())
+	var xe *Error
+	if !errors.As(err, &xe) {
+		t.Fatalf("got %v", err)
+	}
+	want := src + "\n                  ^"
+	if got := xe.Caret(src); got != want || xe.Offset != 18 || xe.Construct != "foo" {
+		t.Errorf("caret:\n%s\nwant:\n%s\n(%+v)", got, want, xe)
+	}
+	multi := "a and\n é and x:y"
+	_, err = Compile(multi, ublContext())
+	if !errors.As(err, &xe) || xe.Caret(multi) != " é and x:y\n       ^" {
+		t.Errorf("multi-line caret %q (%v)", xe.Caret(multi), err)
+	}
+}
