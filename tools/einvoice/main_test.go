@@ -213,18 +213,63 @@ func waitListening(t *testing.T, logs *syncBuffer) string {
 	return ""
 }
 
-func TestValidateCLINotLanded(t *testing.T) {
+// sharedDir locates the official data for CLI tests.
+func sharedDir() string {
+	if d := os.Getenv("EINVOICE_SHARED"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "..", "..", "shared")
+}
+
+func TestValidateCLI(t *testing.T) {
 	dir := t.TempDir()
-	f := filepath.Join(dir, "a.xml")
-	if err := os.WriteFile(f, []byte(`<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>`), 0o644); err != nil {
+	src, err := os.ReadFile(filepath.Join(sharedDir(), "corpus", "en16931", "ubl", "examples", "ubl-tc434-example1.xml"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	code, out, _ := cli(t, nil, "validate", "--format", "json", dir)
-	if code != 2 {
-		t.Fatalf("exit %d, want 2 while the engine is missing", code)
+	good := filepath.Join(dir, "good.xml")
+	bad := filepath.Join(dir, "sub", "bad.xml")
+	broken := filepath.Join(dir, "broken.xml")
+	if err := os.MkdirAll(filepath.Dir(bad), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, good, src)
+	mustWrite(t, bad, bytes.Replace(src, []byte("<cbc:IssueDate>"), []byte("<cbc:IssueDate>x"), 1))
+	env := map[string]string{"EINVOICE_SHARED": sharedDir()}
+
+	code, out, errs := cli(t, env, "validate", "--profile", "en16931", good, "--format", "json")
+	if code != 0 {
+		t.Fatalf("valid file: exit %d %s %s", code, out, errs)
 	}
 	var line fileResult
-	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &line); err != nil || line.File != f || !strings.Contains(line.Error, "not implemented") {
+	if err := json.Unmarshal([]byte(out), &line); err != nil || line.File != good || line.Report == nil || !line.Report.Valid {
 		t.Fatalf("json line %q: %v", out, err)
+	}
+	// A directory is walked; one invalid file makes the exit code 1.
+	code, out, _ = cli(t, env, "validate", "--profile", "en16931", "--jobs", "2", dir)
+	if code != 1 || !strings.Contains(out, good+": VALID") || !strings.Contains(out, bad+": INVALID") {
+		t.Fatalf("dir: exit %d\n%s", code, out)
+	}
+	// A file that cannot be validated makes it 2.
+	mustWrite(t, broken, []byte("<Invoice><oops></Invoice>"))
+	code, out, _ = cli(t, env, "validate", "--profile", "en16931", "--syntax", "ubl", dir, "--format", "json")
+	if code != 2 || strings.Count(out, "\n") != 3 || !strings.Contains(out, `"type":"xml_syntax"`) {
+		t.Fatalf("broken: exit %d\n%s", code, out)
+	}
+	code, out, _ = cli(t, env, "validate", "--profile", "en16931", "--format", "svrl", good)
+	if code != 0 || !strings.Contains(out, "<svrl:schematron-output") {
+		t.Fatalf("svrl: %d %s", code, out)
+	}
+	// Without the official data the engine is unavailable: exit 2, one line.
+	code, _, errs = cli(t, map[string]string{"EINVOICE_SHARED": t.TempDir()}, "validate", good)
+	if code != 2 || strings.Count(errs, "\n") != 1 {
+		t.Fatalf("no engine: %d %q", code, errs)
+	}
+}
+
+func mustWrite(t *testing.T, path string, b []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -60,7 +60,9 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer, g
 	}
 	svc, err := newService(*shared)
 	if err != nil {
-		return fmt.Errorf("validate: %w", err)
+		// Nothing can be validated: an error (2), not an invalid document (1).
+		fmt.Fprintln(stderr, "einvoice: validate: "+err.Error())
+		return &exitError{code: exitUsage}
 	}
 	results := make([]fileResult, len(files))
 	var wg sync.WaitGroup

@@ -1,0 +1,18 @@
+// Package engineval is the engine-backed ops.Validator: it joins the XML
+// parser (engine/xmltree), XML Schema validation (engine/xsd) and the compiled
+// Schematron rule sets of the catalog (rulesets) into one validation report.
+//
+// It lives apart from package ops so that ops (and the HTTP layer and its
+// tests) build without cgo and libxml2; the binary plugs it in when the rule
+// tables and schemas are available.
+//
+// Order of work for one document: the profile is resolved (unknown or not yet
+// landed profiles are 422s naming the available ones); the document is parsed
+// once with hard limits (syntax errors and exceeded limits are 422s with the
+// line in ctx); its root element selects the XSD (UBL Invoice vs CreditNote);
+// XSD findings come first with rule_id "XSD" and source "xsd", then the
+// Schematron findings of each rule set in catalog order. A rule set that
+// raises a dynamic XPath error makes the request fail (422 evaluation_error
+// naming the rule and location): an engine error is an error response, never
+// a verdict. Cancellation is returned as the context's error (503 in HTTP).
+package engineval

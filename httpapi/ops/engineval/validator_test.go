@@ -1,0 +1,145 @@
+package engineval
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/einvoice-dev/einvoice/httpapi/ops"
+	"github.com/einvoice-dev/einvoice/httpapi/wire"
+)
+
+// shared locates the official data: EINVOICE_SHARED or ../shared next to the repo.
+func shared() string {
+	if d := os.Getenv("EINVOICE_SHARED"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "..", "..", "..", "shared")
+}
+
+// testValidator is loaded once for the package's tests (loading compiles
+// every rule set and schema).
+var testValidator *Validator
+
+func TestMain(m *testing.M) {
+	v, err := New(shared())
+	if err != nil {
+		// The rule tables are generated (make generate); without them the
+		// engine-backed validator cannot exist and every test here would fail.
+		os.Stderr.WriteString("engineval: " + err.Error() + "\n")
+		os.Exit(1)
+	}
+	testValidator = v
+	code := m.Run()
+	v.Close()
+	os.Exit(code)
+}
+
+func corpus(t testing.TB, rel string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(shared(), "corpus", filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func svc() *ops.Service { return &ops.Service{Validator: testValidator} }
+
+func TestValidExamples(t *testing.T) {
+	for _, tc := range []struct{ syntax, file string }{
+		{"ubl", "en16931/ubl/examples/ubl-tc434-example1.xml"},
+		{"ubl", "en16931/ubl/examples/ubl-tc434-creditnote1.xml"},
+		{"cii", "en16931/cii/examples/CII_business_example_01.xml"},
+	} {
+		rep, err := svc().Validate(context.Background(), ops.ValidateRequest{Syntax: tc.syntax, Profile: "en16931", Body: corpus(t, tc.file)})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		if !rep.Valid || !rep.Complete || rep.Counts.Fatal != 0 {
+			t.Errorf("%s: want valid, got %+v", tc.file, rep.Findings)
+		}
+		if len(rep.Rulesets) < 2 || rep.Rulesets[0].Name != "XSD" {
+			t.Errorf("%s: rulesets %+v", tc.file, rep.Rulesets)
+		}
+		if tc.file == "en16931/ubl/examples/ubl-tc434-creditnote1.xml" && !strings.Contains(rep.Rulesets[0].Version, "CreditNote") {
+			t.Errorf("credit note validated against %s", rep.Rulesets[0].Version)
+		}
+	}
+}
+
+func TestInvalidDocumentXSDFirst(t *testing.T) {
+	doc := corpus(t, "en16931/ubl/examples/ubl-tc434-example1.xml")
+	i := bytes.Index(doc, []byte("<cbc:ID>"))
+	j := bytes.Index(doc[i:], []byte("</cbc:ID>"))
+	if i < 0 || j < 0 {
+		t.Fatal("example has no cbc:ID")
+	}
+	mutated := append(append([]byte{}, doc[:i]...), doc[i+j+len("</cbc:ID>"):]...)
+	rep, err := svc().Validate(context.Background(), ops.ValidateRequest{Syntax: "ubl", Profile: "en16931", Body: mutated})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Valid || rep.Counts.Fatal < 2 {
+		t.Fatalf("want invalid with XSD and BR-02: %+v", rep)
+	}
+	if f := rep.Findings[0]; f.RuleID != "XSD" || f.Source != "xsd" || f.Line == 0 || f.Flag != "fatal" {
+		t.Errorf("first finding %+v, want the XSD error", f)
+	}
+	var br02 bool
+	for _, f := range rep.Findings {
+		if f.RuleID == "BR-02" && f.Flag == "fatal" && f.Location != "" {
+			br02 = true
+		}
+	}
+	if !br02 {
+		t.Errorf("BR-02 not reported: %+v", rep.Findings)
+	}
+}
+
+func TestRequestErrors(t *testing.T) {
+	ctx := context.Background()
+	var re *ops.RequestError
+	// Malformed XML: xml_syntax with the line.
+	_, err := svc().Validate(ctx, ops.ValidateRequest{Syntax: "ubl", Profile: "en16931", Body: []byte("<Invoice>\n<a>\n</Invoice>")})
+	if !errors.As(err, &re) || re.Fields[0].Type != wire.TypeXMLSyntax || re.Fields[0].Ctx["line"] == nil {
+		t.Errorf("malformed: %v", err)
+	}
+	// CII sent to the UBL route.
+	_, err = svc().Validate(ctx, ops.ValidateRequest{Syntax: "ubl", Profile: "en16931", Body: corpus(t, "en16931/cii/examples/CII_business_example_01.xml")})
+	if !errors.As(err, &re) || !strings.Contains(re.Fields[0].Msg, "not a UBL document") {
+		t.Errorf("wrong root: %v", err)
+	}
+	// A profile of the interface whose rule set has not landed yet.
+	_, err = svc().Validate(ctx, ops.ValidateRequest{Syntax: "cii", Profile: "facturx_extended", Body: []byte("<a/>")})
+	if !errors.As(err, &re) || re.Fields[0].Type != wire.TypeNotLanded || !strings.Contains(re.Fields[0].Msg, "en16931") {
+		t.Errorf("not landed: %v", err)
+	}
+	// Unknown version.
+	_, err = svc().Validate(ctx, ops.ValidateRequest{Syntax: "cii", Profile: "en16931", Version: "0.0.1", Body: []byte("<a/>")})
+	if !errors.As(err, &re) || re.Fields[0].Type != wire.TypeEnum {
+		t.Errorf("version: %v", err)
+	}
+	// Cancelled: the context's error, never a verdict.
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := svc().Validate(cctx, ops.ValidateRequest{Syntax: "ubl", Profile: "en16931", Body: corpus(t, "en16931/ubl/examples/ubl-tc434-example1.xml")}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
+
+func TestRulesetsListed(t *testing.T) {
+	rs := testValidator.Rulesets()
+	if len(rs) == 0 {
+		t.Fatal("no rule sets")
+	}
+	for _, r := range rs {
+		if r.Name == "" || r.Version == "" {
+			t.Errorf("%+v", r)
+		}
+	}
+}
