@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 )
 
@@ -34,10 +33,10 @@ type element struct {
 }
 
 type attribute struct {
-	qname, local       string
-	valStart, valEnd   int // the value between the quotes, raw
-	value              string
-	nsDecl             bool
+	qname, local     string
+	valStart, valEnd int // the value between the quotes, raw
+	value            string
+	nsDecl           bool
 }
 
 // ErrNotXML is returned by Parse when the source is not well-formed.
@@ -214,5 +213,3 @@ func splice(src []byte, from, to int, repl string) []byte {
 	out = append(out, repl...)
 	return append(out, src[to:]...)
 }
-
-func itoa(i int) string { return strconv.Itoa(i) }

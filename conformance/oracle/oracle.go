@@ -53,8 +53,12 @@ type Options struct {
 	JVMArgs []string
 	// Stderr receives the Java process's and Maven's diagnostics (default: discarded).
 	Stderr io.Writer
-	// StartTimeout bounds the build plus Schematron compilation (default 10 minutes).
+	// StartTimeout bounds the build plus Schematron compilation (default 20 minutes:
+	// SchXslt's expand step on the modular EN 16931 files takes over a minute of CPU).
 	StartTimeout time.Duration
+	// CacheDir keeps the generated validation stylesheets between runs (default
+	// Dir/target/cache; "-" disables the cache). Build output, git-ignored.
+	CacheDir string
 }
 
 // ErrUnavailable reports that Java or Maven is not installed.
@@ -181,7 +185,7 @@ func Start(ctx context.Context, opts Options) (*Oracle, error) {
 	}
 	timeout := opts.StartTimeout
 	if timeout == 0 {
-		timeout = 10 * time.Minute
+		timeout = 20 * time.Minute
 	}
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -190,6 +194,13 @@ func Start(ctx context.Context, opts Options) (*Oracle, error) {
 		return nil, err
 	}
 	args := append(append([]string(nil), opts.JVMArgs...), "-jar", jar, "serve")
+	switch opts.CacheDir {
+	case "-":
+	case "":
+		args = append(args, "--cache", filepath.Join(dir, "target", "cache"))
+	default:
+		args = append(args, "--cache", opts.CacheDir)
+	}
 	for _, s := range opts.Sch {
 		abs, err := filepath.Abs(s)
 		if err != nil {
@@ -366,4 +377,12 @@ func tail(s string, n int) string {
 		return s
 	}
 	return "…" + s[len(s)-n:]
+}
+
+// Usable reports whether the process can still take requests (not closed,
+// not killed after a failed or cancelled request).
+func (o *Oracle) Usable() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.broken == nil
 }

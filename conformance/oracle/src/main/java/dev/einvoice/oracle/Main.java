@@ -26,6 +26,7 @@ import java.util.List;
  *     After all stages are compiled it writes the line {"ready":true,...} once.
  * java -jar oracle.jar once --sch A.sch [--sch B.sch ...] FILE...
  *     compiles, validates each FILE, prints one JSON line each (a cold whole-process run).
+ * --cache DIR (any command) keeps each stage's generated validation stylesheet in DIR.
  * java -jar oracle.jar bench --sch A.sch [--n 200] [--warmup 50] FILE
  *     validates FILE warmup+n times and prints the median, min and max of the
  *     Schematron-only time (ms) of the last n runs.
@@ -34,16 +35,26 @@ import java.util.List;
 public final class Main {
     private Main() {}
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws InterruptedException {
+        // SchXslt's expand step recurses once per abstract-pattern parameter; the EN 16931
+        // rule sets have hundreds, more than a default thread stack holds.
+        int[] rc = {1};
+        Thread worker = new Thread(null, () -> rc[0] = runMain(args), "oracle", 1L << 30);
+        worker.start();
+        worker.join();
+        System.exit(rc[0]);
+    }
+
+    private static int runMain(String[] args) {
         try {
-            System.exit(run(args));
+            return run(args);
         } catch (UsageException e) {
             System.err.println("oracle: " + e.getMessage());
-            System.err.println("usage: oracle serve|once|bench --sch FILE.sch [--sch ...] [--n N] [--warmup N] [FILE...]");
-            System.exit(2);
+            System.err.println("usage: oracle serve|once|bench --sch FILE.sch [--sch ...] [--cache DIR] [--n N] [--warmup N] [FILE...]");
+            return 2;
         } catch (Exception e) {
             System.err.println("oracle: " + e);
-            System.exit(1);
+            return 1;
         }
     }
 
@@ -62,11 +73,15 @@ public final class Main {
         List<String> files = new ArrayList<>();
         int n = 200;
         int warmup = 50;
+        Path cache = null;
         for (int i = 1; i < args.length; i++) {
             String a = args[i];
             switch (a) {
                 case "--sch":
                     sch.add(Path.of(value(args, ++i, a)));
+                    break;
+                case "--cache":
+                    cache = Path.of(value(args, ++i, a));
                     break;
                 case "--n":
                     n = Integer.parseInt(value(args, ++i, a));
@@ -87,7 +102,7 @@ public final class Main {
         PrintStream out = new PrintStream(new BufferedOutputStream(System.out, 1 << 16), false, StandardCharsets.UTF_8);
         switch (cmd) {
             case "serve": {
-                Validator v = new Validator(sch);
+                Validator v = new Validator(sch, cache);
                 out.println("{\"ready\":true,\"stages\":" + v.stageNamesJson() + "}");
                 out.flush();
                 serve(v, new BufferedInputStream(System.in, 1 << 16), out);
@@ -97,7 +112,7 @@ public final class Main {
                 if (files.isEmpty()) {
                     throw new UsageException("once needs at least one document");
                 }
-                Validator v = new Validator(sch);
+                Validator v = new Validator(sch, cache);
                 for (String f : files) {
                     Path p = Path.of(f);
                     out.println(v.validate(f, Files.readAllBytes(p), p.toAbsolutePath().toUri().toString()).toJson());
@@ -109,7 +124,7 @@ public final class Main {
                 if (files.size() != 1) {
                     throw new UsageException("bench needs exactly one document");
                 }
-                Validator v = new Validator(sch);
+                Validator v = new Validator(sch, cache);
                 Path p = Path.of(files.get(0));
                 byte[] data = Files.readAllBytes(p);
                 String uri = p.toAbsolutePath().toUri().toString();

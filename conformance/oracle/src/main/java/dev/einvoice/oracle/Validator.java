@@ -4,7 +4,15 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import javax.xml.transform.Source;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -13,6 +21,7 @@ import net.sf.saxon.s9api.DocumentBuilder;
 import net.sf.saxon.s9api.Processor;
 import net.sf.saxon.s9api.QName;
 import net.sf.saxon.s9api.SaxonApiException;
+import net.sf.saxon.s9api.Serializer;
 import net.sf.saxon.s9api.XdmDestination;
 import net.sf.saxon.s9api.XdmNode;
 import net.sf.saxon.s9api.XdmNodeKind;
@@ -48,32 +57,97 @@ final class Validator {
         }
     }
 
-    Validator(List<Path> schFiles) throws IOException, SaxonApiException {
+    /**
+     * Compiles every stage. When cacheDir is not null the SchXslt output (the validation
+     * stylesheet, a build output generated from the .sch) is kept there, keyed by a hash of the
+     * .sch directory tree and the SchXslt version, so later starts skip the slow pipeline.
+     */
+    Validator(List<Path> schFiles, Path cacheDir) throws IOException, SaxonApiException {
         URL pipeline = Validator.class.getResource(PIPELINE);
         if (pipeline == null) {
             throw new IOException("SchXslt pipeline " + PIPELINE + " not on the class path");
         }
-        XsltCompiler xc = proc.newXsltCompiler();
-        XsltExecutable pipe;
-        try (InputStream in = pipeline.openStream()) {
-            pipe = xc.compile(new StreamSource(in, pipeline.toExternalForm()));
-        }
+        XsltExecutable pipe = null;
         for (Path sch : schFiles) {
             Path abs = sch.toAbsolutePath().normalize();
             try {
-                XdmNode schDoc = builder.build(abs.toFile());
-                XsltTransformer t = pipe.load();
-                t.setInitialContextNode(schDoc);
-                XdmDestination compiled = new XdmDestination();
-                compiled.setBaseURI(abs.toUri());
-                t.setDestination(compiled);
-                t.transform();
-                XsltExecutable exec = proc.newXsltCompiler().compile(compiled.getXdmNode().asSource());
+                long t0 = System.nanoTime();
+                Path cached = cacheDir == null ? null : cacheDir.resolve(cacheKey(abs, pipeline) + ".xsl");
+                Source compiledSource;
+                String how;
+                if (cached != null && Files.isRegularFile(cached)) {
+                    compiledSource = new StreamSource(cached.toFile());
+                    compiledSource.setSystemId(abs.toUri().toString());
+                    how = "cached " + cached.getFileName();
+                } else {
+                    if (pipe == null) {
+                        try (InputStream in = pipeline.openStream()) {
+                            pipe = proc.newXsltCompiler().compile(new StreamSource(in, pipeline.toExternalForm()));
+                        }
+                    }
+                    XdmNode schDoc = builder.build(abs.toFile());
+                    XsltTransformer t = pipe.load();
+                    t.setInitialContextNode(schDoc);
+                    XdmDestination compiled = new XdmDestination();
+                    compiled.setBaseURI(abs.toUri());
+                    t.setDestination(compiled);
+                    t.transform();
+                    XdmNode node = compiled.getXdmNode();
+                    if (cached != null) {
+                        store(node, cached);
+                    }
+                    compiledSource = node.asSource();
+                    how = "SchXslt pipeline";
+                }
+                long t1 = System.nanoTime();
+                XsltExecutable exec = proc.newXsltCompiler().compile(compiledSource);
+                long t2 = System.nanoTime();
+                System.err.printf("oracle: stage %s: %s %.1fs, Saxon compile %.1fs%n",
+                        abs.getFileName(), how, (t1 - t0) / 1e9, (t2 - t1) / 1e9);
                 stages.add(new Stage(abs.getFileName().toString(), exec));
             } catch (SaxonApiException e) {
                 throw new IOException("compile " + sch + ": " + e.getMessage(), e);
             }
         }
+    }
+
+    private void store(XdmNode node, Path cached) throws IOException, SaxonApiException {
+        Files.createDirectories(cached.getParent());
+        Path tmp = Files.createTempFile(cached.getParent(), "stage", ".tmp");
+        try {
+            Serializer ser = proc.newSerializer(tmp.toFile());
+            ser.serializeNode(node);
+            ser.close();
+            Files.move(tmp, cached, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** Hash of SchXslt's identity and every file (path, size, mtime) in the .sch's directory tree. */
+    private static String cacheKey(Path sch, URL pipeline) throws IOException {
+        MessageDigest md;
+        try {
+            md = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IOException(e);
+        }
+        md.update(pipeline.toExternalForm().getBytes(StandardCharsets.UTF_8));
+        md.update(("\n" + sch + "\n").getBytes(StandardCharsets.UTF_8));
+        Path dir = sch.getParent();
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(dir)) {
+            files = walk.filter(Files::isRegularFile).sorted().collect(Collectors.toList());
+        }
+        for (Path f : files) {
+            md.update((dir.relativize(f) + "\t" + Files.size(f) + "\t" + Files.getLastModifiedTime(f).toMillis() + "\n")
+                    .getBytes(StandardCharsets.UTF_8));
+        }
+        StringBuilder b = new StringBuilder();
+        for (byte x : md.digest()) {
+            b.append(String.format("%02x", x));
+        }
+        return sch.getFileName().toString().replaceAll("[^A-Za-z0-9._-]", "_") + "-" + b.substring(0, 16);
     }
 
     String stageNamesJson() {
