@@ -143,7 +143,7 @@ func TestServeEndToEnd(t *testing.T) {
 	logs := &syncBuffer{}
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", dir, "--shutdown-grace", "5s"},
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", dir, "--shutdown-grace", "5s", "--shared", sharedDir()},
 			io.Discard, logs, func(k string) string { return map[string]string{"EINVOICE_GATEWAY_SECRET": "gw"}[k] })
 	}()
 	addr := waitListening(t, logs)
@@ -181,6 +181,23 @@ func TestServeEndToEnd(t *testing.T) {
 	}
 	if resp, body := get("/v1/usage", auth); resp.StatusCode != 401 || !strings.Contains(body, "revoked") {
 		t.Fatalf("revoked key: %d %s", resp.StatusCode, body)
+	}
+	// Free validation through the real engine.
+	example, err := os.ReadFile(filepath.Join(sharedDir(), "corpus", "en16931", "ubl", "examples", "ubl-tc434-example1.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vresp, err := http.Post(base+"/v1/validate/ubl?profile=en16931", "application/xml", bytes.NewReader(example))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vbody, _ := io.ReadAll(vresp.Body)
+	vresp.Body.Close()
+	if vresp.StatusCode != 200 || !strings.Contains(string(vbody), `"valid":true`) || !strings.Contains(string(vbody), `"rulesets":[{"name":"XSD"`) {
+		t.Fatalf("validate: %d %s", vresp.StatusCode, vbody)
+	}
+	if resp, body := get("/health", nil); !strings.Contains(body, `"rulesets":[{`) {
+		t.Fatalf("health lists no rule sets: %d %s", resp.StatusCode, body)
 	}
 	cancel()
 	select {
