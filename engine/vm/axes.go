@@ -240,7 +240,7 @@ func (f *frame) step(e *Expr, n xmltree.NodeID, out []xdm.Item) ([]xdm.Item, err
 		return out, err
 	}
 	s := f.done(tmp)
-	s, err = f.filter(s, e.Preds, rev)
+	s, err = f.filter(s, e.Preds)
 	if err != nil {
 		return out, err
 	}

@@ -73,7 +73,7 @@ func (f *frame) eval(e *Expr, fc focus) (xdm.Sequence, error) {
 		if err != nil {
 			return nil, err
 		}
-		return f.filter(s, e.Preds, false)
+		return f.filter(s, e.Preds)
 	case OpValCmp:
 		a, b, ok, err := f.operands(e, fc, e.Cmp.String())
 		if err != nil || !ok {
@@ -442,9 +442,9 @@ func sortNodes(b []xdm.Item) []xdm.Item {
 	return slices.CompactFunc(b, func(x, y xdm.Item) bool { return x.Node == y.Node })
 }
 
-// filter applies predicates to a sequence in order (reverse=true when the
-// sequence is in reverse-axis order, which only matters to the caller).
-func (f *frame) filter(s xdm.Sequence, preds []*Expr, _ bool) (xdm.Sequence, error) {
+// filter applies predicates to a sequence in its order (axis order for
+// steps, so positions count backwards on reverse axes).
+func (f *frame) filter(s xdm.Sequence, preds []*Expr) (xdm.Sequence, error) {
 	for _, p := range preds {
 		if len(s) == 0 {
 			return nil, nil

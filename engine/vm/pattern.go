@@ -137,7 +137,7 @@ func (f *frame) patternPreds(st *PatternStep, axis Axis, p, n xmltree.NodeID) (b
 		return false, err
 	}
 	s := f.done(tmp)
-	s, err = f.filter(s, st.Preds, false)
+	s, err = f.filter(s, st.Preds)
 	if err != nil {
 		return false, err
 	}

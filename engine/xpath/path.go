@@ -44,7 +44,9 @@ func (ps *parser) parsePath() (*vm.Expr, error) {
 	case t.is("/"):
 		ps.next()
 		root := &vm.Expr{Op: vm.OpRoot}
-		if !ps.startsStep(ps.peek()) || ps.peek().kind == tStar && !ps.startsAfterStar() {
+		// A lone "/" is the root; "/*" and "/ *" are paths (as XPath resolves
+		// the leading-slash ambiguity).
+		if !ps.startsStep(ps.peek()) {
 			return root, nil
 		}
 		steps = append(steps, root)
@@ -78,11 +80,6 @@ func (ps *parser) parsePath() (*vm.Expr, error) {
 	}
 	return &vm.Expr{Op: vm.OpPath, Args: steps}, nil
 }
-
-// startsAfterStar: after a leading "/", "*" is a name test (as in "/*")
-// unless it is clearly the multiplication operator; XPath resolves "/ *"
-// as a path, so we always treat it as a step.
-func (ps *parser) startsAfterStar() bool { return true }
 
 func (ps *parser) parseStep() (*vm.Expr, error) {
 	t := ps.peek()
