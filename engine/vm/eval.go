@@ -671,6 +671,9 @@ func (f *frame) instanceOf(s xdm.Sequence, t *SeqType) bool {
 }
 
 func (f *frame) extCall(e *Expr, fc focus) (xdm.Sequence, error) {
+	if e.Ext == nil {
+		return nil, &xdm.Error{Code: xdm.ErrExternal, Msg: e.Name + ": extension function registered without an implementation"}
+	}
 	base := len(f.args)
 	for _, a := range e.Args {
 		s, err := f.eval(a, fc)

@@ -132,8 +132,11 @@ func (p *Program) EvalString(ctx context.Context, env *Env, node xmltree.NodeID)
 }
 
 // Func is an extension function. It receives its arguments already
-// evaluated (nodes are items of doc) and returns a sequence it owns.
-// Errors should be *xdm.Error; others are wrapped as FOER0000.
+// evaluated (nodes are items of doc; the argument slices are only valid
+// during the call) and returns a sequence it owns. Errors should be
+// *xdm.Error; others are wrapped as FOER0000. Node items can only refer to
+// doc (an item carries a node id, not a document), so a function such as
+// fn:document cannot return nodes of another document.
 type Func func(ctx context.Context, doc *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, error)
 
 type funcKey struct {
