@@ -78,7 +78,8 @@ func (s *Server) handleUsage(ctx context.Context, w http.ResponseWriter, in *inp
 	return nil
 }
 
-// handleValidate serves validate/ubl and validate/cii through ops.Validate.
+// handleValidate serves validate/ubl, validate/cii, validate/orderx and
+// validate/facturapa through ops.Validate.
 func (s *Server) handleValidate(syntax string) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, in *input) error {
 		var profile, version, format string
@@ -87,6 +88,7 @@ func (s *Server) handleValidate(syntax string) handlerFunc {
 			profile, version, format = p.Profile, p.Version, p.Format
 		case *wire.ValidateCIIParams:
 			profile, version, format = p.Profile, p.Version, p.Format
+		case *wire.NoParams: // validate/orderx (profile from the document), validate/facturapa
 		default:
 			return fmt.Errorf("validate: unexpected params type %T", in.params)
 		}

@@ -12,14 +12,19 @@ import (
 
 // Syntax values accepted by Validate.
 const (
-	SyntaxUBL = "ubl"
-	SyntaxCII = "cii"
+	SyntaxUBL       = "ubl"
+	SyntaxCII       = "cii"
+	SyntaxOrderX    = "orderx"    // Order-X; profile basic, comfort or extended, "" = from the document
+	SyntaxFatturaPA = "fatturapa" // FatturaPA 1.2.2; XSD only, no profile
 )
+
+// OrderXProfiles are the Order-X profiles.
+const OrderXProfiles = "basic,comfort,extended"
 
 // ValidateRequest is one document to validate.
 type ValidateRequest struct {
-	Syntax  string // "ubl" or "cii"
-	Profile string // one of wire.UBLProfiles / wire.CIIProfiles; empty = the syntax's default
+	Syntax  string // ubl, cii, orderx or fatturapa
+	Profile string // one of AllowedProfiles(Syntax); empty = the syntax's default
 	Version string // rule-set version; empty = newest
 	Body    []byte // the XML document
 }
@@ -40,20 +45,29 @@ type Service struct {
 	Validator Validator
 }
 
-// DefaultProfile returns the default profile of a syntax.
+// DefaultProfile returns the default profile of a syntax ("" for Order-X,
+// whose profile the validator reads from the document, and for FatturaPA).
 func DefaultProfile(syntax string) string {
-	if syntax == SyntaxUBL {
+	switch syntax {
+	case SyntaxUBL:
 		return "peppol"
+	case SyntaxCII:
+		return "en16931"
 	}
-	return "en16931"
+	return ""
 }
 
 // AllowedProfiles returns the comma-separated profiles of a syntax.
 func AllowedProfiles(syntax string) string {
-	if syntax == SyntaxUBL {
+	switch syntax {
+	case SyntaxUBL:
 		return wire.UBLProfiles
+	case SyntaxCII:
+		return wire.CIIProfiles
+	case SyntaxOrderX:
+		return OrderXProfiles
 	}
-	return wire.CIIProfiles
+	return ""
 }
 
 // Validate validates req.Body and returns the report. The verdict is fail
@@ -61,17 +75,18 @@ func AllowedProfiles(syntax string) string {
 // findings and completeness, whatever the back-end said.
 func (s *Service) Validate(ctx context.Context, req ValidateRequest) (_ *wire.Report, err error) {
 	defer func() { wrap(&err, "ops.Validate(%s, %s)", req.Syntax, req.Profile) }()
-	if req.Syntax != SyntaxUBL && req.Syntax != SyntaxCII {
+	syntaxes := []string{SyntaxUBL, SyntaxCII, SyntaxOrderX, SyntaxFatturaPA}
+	if !slices.Contains(syntaxes, req.Syntax) {
 		return nil, &RequestError{Fields: []wire.ValidationError{{
-			Loc: []any{"query", "syntax"}, Msg: "Input should be 'ubl' or 'cii'", Type: wire.TypeEnum,
-			Input: req.Syntax, Ctx: map[string]any{"expected": []string{SyntaxUBL, SyntaxCII}},
+			Loc: []any{"query", "syntax"}, Msg: "Input should be " + quoteList(syntaxes), Type: wire.TypeEnum,
+			Input: req.Syntax, Ctx: map[string]any{"expected": syntaxes},
 		}}}
 	}
 	if req.Profile == "" {
 		req.Profile = DefaultProfile(req.Syntax)
 	}
 	allowed := AllowedProfiles(req.Syntax)
-	if !slices.Contains(strings.Split(allowed, ","), req.Profile) {
+	if req.Profile != "" && !slices.Contains(strings.Split(allowed, ","), req.Profile) {
 		return nil, profileError([]any{"query", "profile"}, req.Profile, allowed)
 	}
 	if s == nil || s.Validator == nil {

@@ -1,6 +1,7 @@
 package engineval
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -20,10 +21,19 @@ import (
 // Validator validates UBL and CII documents with the catalog's rule sets and
 // schemas. It is immutable after New and safe for concurrent use.
 type Validator struct {
-	catalog *rulesets.Catalog
-	schemas map[string]*xsd.Schema // by XSDRoot.Path
-	limits  xmltree.Limits
+	catalog   *rulesets.Catalog
+	schemas   map[string]*xsd.Schema // by XSDRoot.Path
+	fatturapa *xsd.Schema
+	limits    xmltree.Limits
 }
+
+// FatturaPA schema and catalog, relative to the shared directory.
+const (
+	fatturaPAXSD     = "rulesets/fatturapa/1.2.2/Schema_del_file_xml_FatturaPA_v1.2.2.xsd"
+	fatturaPACatalog = "rulesets/fatturapa/1.2.2/catalog.xml"
+	fatturaPAName    = "FatturaPA XSD"
+	fatturaPAVersion = "1.2.2"
+)
 
 var _ ops.Validator = (*Validator)(nil)
 
@@ -41,7 +51,7 @@ func New(sharedDir string) (_ *Validator, err error) {
 		return nil, err
 	}
 	v := &Validator{catalog: cat, schemas: map[string]*xsd.Schema{}, limits: xmltree.DefaultLimits()}
-	for _, syntax := range []string{rulesets.SyntaxUBL, rulesets.SyntaxCII} {
+	for _, syntax := range []string{rulesets.SyntaxUBL, rulesets.SyntaxCII, rulesets.SyntaxOrderX} {
 		for _, name := range cat.Profiles(syntax) {
 			p, _ := cat.Profile(syntax, name)
 			for _, root := range p.XSD {
@@ -57,6 +67,12 @@ func New(sharedDir string) (_ *Validator, err error) {
 			}
 		}
 	}
+	v.fatturapa, err = xsd.Load(filepath.Join(sharedDir, filepath.FromSlash(fatturaPAXSD)),
+		xsd.Options{CatalogFiles: []string{filepath.Join(sharedDir, filepath.FromSlash(fatturaPACatalog))}})
+	if err != nil {
+		v.Close()
+		return nil, fmt.Errorf("schema %s: %w", fatturaPAXSD, err)
+	}
 	return v, nil
 }
 
@@ -64,6 +80,9 @@ func New(sharedDir string) (_ *Validator, err error) {
 func (v *Validator) Close() {
 	for _, s := range v.schemas {
 		s.Close()
+	}
+	if v.fatturapa != nil {
+		v.fatturapa.Close()
 	}
 }
 
@@ -73,12 +92,18 @@ func (v *Validator) Rulesets() []wire.RulesetRef {
 	for _, rs := range v.catalog.Rulesets() {
 		out = append(out, wire.RulesetRef{Name: rs.Name + " " + strings.ToUpper(rs.Syntax), Version: rs.Version})
 	}
-	return out
+	return append(out, wire.RulesetRef{Name: fatturaPAName, Version: fatturaPAVersion})
 }
 
 // Validate implements ops.Validator.
 func (v *Validator) Validate(ctx context.Context, req ops.ValidateRequest) (*wire.Report, error) {
 	start := time.Now()
+	if req.Syntax == ops.SyntaxFatturaPA {
+		return v.validateFatturaPA(ctx, req.Body, start)
+	}
+	if req.Syntax == ops.SyntaxOrderX && req.Profile == "" {
+		req.Profile = orderXProfile(req.Body)
+	}
 	p, ok := v.catalog.Profile(req.Syntax, req.Profile)
 	if !ok {
 		avail := v.catalog.Profiles(req.Syntax)
@@ -127,22 +152,8 @@ func (v *Validator) Validate(ctx context.Context, req ops.ValidateRequest) (*wir
 	}
 	rep := &wire.Report{Profile: p.Name, Syntax: req.Syntax, Complete: true, Findings: []wire.Finding{},
 		Rulesets: []wire.RulesetRef{{Name: "XSD", Version: schemaPath}}}
-	xerrs, err := schema.Validate(ctx, req.Body)
-	switch {
-	case errors.Is(err, xsd.ErrTooLarge):
-		return nil, &ops.RequestError{Fields: []wire.ValidationError{{Loc: []any{"body"}, Type: wire.TypeLimitExceeded, Msg: "document too large for schema validation"}}}
-	case errors.Is(err, xsd.ErrDoctype):
-		return nil, &ops.RequestError{Fields: []wire.ValidationError{{Loc: []any{"body"}, Type: wire.TypeXMLSyntax, Msg: "DOCTYPE declarations are not allowed"}}}
-	case err != nil:
-		return nil, fmt.Errorf("xsd %s: %w", schemaPath, err)
-	}
-	for _, e := range xerrs {
-		flag := wire.FlagFatal
-		if e.Level == xsd.LevelWarning {
-			flag = wire.FlagWarning
-		}
-		rep.Findings = append(rep.Findings, wire.Finding{RuleID: "XSD", Flag: flag, Message: e.Message,
-			Location: "", Test: "", Source: "xsd", Line: e.Line, Terms: []string{}})
+	if rep.Findings, err = xsdFindings(ctx, schema, req.Body); err != nil {
+		return nil, err
 	}
 	for _, rs := range p.Rulesets {
 		rep.Rulesets = append(rep.Rulesets, wire.RulesetRef{Name: rs.Name, Version: rs.Version})
@@ -168,6 +179,67 @@ func (v *Validator) Validate(ctx context.Context, req ops.ValidateRequest) (*wir
 	rep.DurationMS = time.Since(start).Milliseconds()
 	rep.Recount()
 	return rep, nil
+}
+
+// validateFatturaPA is XSD-only: no official business-rule set exists.
+func (v *Validator) validateFatturaPA(ctx context.Context, body []byte, start time.Time) (*wire.Report, error) {
+	if _, err := xmltree.Parse(body, v.limits); err != nil {
+		return nil, xmlError(err)
+	}
+	fs, err := xsdFindings(ctx, v.fatturapa, body)
+	if err != nil {
+		return nil, err
+	}
+	rep := &wire.Report{Profile: "fatturapa", Syntax: ops.SyntaxFatturaPA, Complete: true, Findings: fs,
+		Rulesets: []wire.RulesetRef{{Name: fatturaPAName, Version: fatturaPAVersion}}}
+	rep.DurationMS = time.Since(start).Milliseconds()
+	rep.Recount()
+	return rep, nil
+}
+
+// xsdFindings validates body against schema; errors are findings with
+// rule_id XSD, in libxml2's (document) order.
+func xsdFindings(ctx context.Context, schema *xsd.Schema, body []byte) ([]wire.Finding, error) {
+	xerrs, err := schema.Validate(ctx, body)
+	switch {
+	case errors.Is(err, xsd.ErrTooLarge):
+		return nil, &ops.RequestError{Fields: []wire.ValidationError{{Loc: []any{"body"}, Type: wire.TypeLimitExceeded, Msg: "document too large for schema validation"}}}
+	case errors.Is(err, xsd.ErrDoctype):
+		return nil, &ops.RequestError{Fields: []wire.ValidationError{{Loc: []any{"body"}, Type: wire.TypeXMLSyntax, Msg: "DOCTYPE declarations are not allowed"}}}
+	case err != nil:
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, cerr
+		}
+		return nil, fmt.Errorf("xsd %s: %w", schema.Path(), err)
+	}
+	out := []wire.Finding{}
+	for _, e := range xerrs {
+		flag := wire.FlagFatal
+		if e.Level == xsd.LevelWarning {
+			flag = wire.FlagWarning
+		}
+		out = append(out, wire.Finding{RuleID: "XSD", Flag: flag, Message: e.Message,
+			Source: "xsd", Line: e.Line, Terms: []string{}})
+	}
+	return out, nil
+}
+
+// orderXProfile reads the Order-X profile from the guideline URN
+// (urn:order-x.eu:1p0:basic|comfort|extended); "" (the catalog default)
+// when there is none.
+func orderXProfile(body []byte) string {
+	const urn = "urn:order-x.eu:1p0:"
+	i := bytes.Index(body, []byte(urn))
+	if i < 0 {
+		return ""
+	}
+	rest := body[i+len(urn):]
+	for _, p := range []string{"basic", "comfort", "extended"} {
+		if bytes.HasPrefix(rest, []byte(p)) {
+			return p
+		}
+	}
+	return ""
 }
 
 // finding converts an engine finding. An assert without a flag is treated as

@@ -143,3 +143,31 @@ func TestRulesetsListed(t *testing.T) {
 		}
 	}
 }
+
+func TestOrderXProfileFromDocument(t *testing.T) {
+	for file, want := range map[string]string{
+		"order-x/akretion/order-x-basic.xml":                              "basic",
+		"order-x/mustang/ORDER-X_EX01_ORDER_FULL_DATA-COMFORTorder-x.xml": "comfort",
+	} {
+		rep, err := svc().Validate(context.Background(), ops.ValidateRequest{Syntax: "orderx", Body: corpus(t, file)})
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if rep.Profile != want || !rep.Valid || !strings.Contains(rep.Rulesets[0].Version, "/"+want+"/") {
+			t.Errorf("%s: profile %s valid %v rulesets %+v findings %+v", file, rep.Profile, rep.Valid, rep.Rulesets, rep.Findings)
+		}
+	}
+}
+
+func TestFatturaPAIsXSDOnly(t *testing.T) {
+	rep, err := svc().Validate(context.Background(), ops.ValidateRequest{Syntax: "fatturapa",
+		Body: corpus(t, "fatturapa/1.2.2/official-examples/IT01234567890_FPA01.xml")})
+	if err != nil || !rep.Valid || len(rep.Rulesets) != 1 {
+		t.Fatalf("official example: %+v %v", rep, err)
+	}
+	rep, err = svc().Validate(context.Background(), ops.ValidateRequest{Syntax: "fatturapa",
+		Body: corpus(t, "fatturapa/1.2.2/bad/IT01234567890_FPA01.xml")})
+	if err != nil || rep.Valid || rep.Findings[0].RuleID != "XSD" {
+		t.Fatalf("bad example: %+v %v", rep, err)
+	}
+}
