@@ -110,3 +110,24 @@ func TestParseParamsDefaults(t *testing.T) {
 		}
 	}
 }
+
+func FuzzParseMultipart(f *testing.F) {
+	f.Add([]byte("--B\r\nContent-Disposition: form-data; name=\"pdf\"; filename=\"a.pdf\"\r\n\r\n%PDF\r\n--B--\r\n"), "B")
+	f.Add([]byte("--B\r\nContent-Disposition: form-data; name=\"invoice\"\r\n\r\n{}\r\n--B\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\n1\r\n--B--\r\n"), "B")
+	f.Add([]byte("--B\r\n\r\n--B"), "B")
+	s, _ := newTestServer(f, func(c *Config) { c.MaxBody = 1 << 16 })
+	f.Fuzz(func(t *testing.T, body []byte, boundary string) {
+		if boundary == "" {
+			return
+		}
+		for _, form := range []any{wire.EmbedForm{}, wire.PDFAConvertForm{}} {
+			mf, errs := s.parseMultipart(body, boundary, form)
+			checkEntries(t, errs)
+			if mf != nil {
+				if err := mf.RemoveAll(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	})
+}
