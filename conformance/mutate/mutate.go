@@ -222,7 +222,11 @@ func newAmount(rng *rand.Rand, text string) string {
 	case 6:
 		return "0"
 	case 7: // other formats
-		return []string{strings.Replace(v, ".", ",", 1), v + ".", "+" + v, "1e3", "abc", ""}[rng.IntN(6)]
+		comma := strings.Replace(v, ".", ",", 1)
+		if comma == v {
+			comma = v + ",00"
+		}
+		return []string{comma, v + ".", "+" + v, "1e3", "abc", ""}[rng.IntN(6)]
 	default:
 		return new(big.Rat).Add(r, big.NewRat(int64(rng.IntN(2000)-1000), 1)).FloatString(decs)
 	}

@@ -76,8 +76,8 @@ final class Validator {
                 Source compiledSource;
                 String how;
                 if (cached != null && Files.isRegularFile(cached)) {
-                    compiledSource = new StreamSource(cached.toFile());
-                    compiledSource.setSystemId(abs.toUri().toString());
+                    // Read the cached stylesheet, but resolve its relative references against the .sch.
+                    compiledSource = new StreamSource(new ByteArrayInputStream(Files.readAllBytes(cached)), abs.toUri().toString());
                     how = "cached " + cached.getFileName();
                 } else {
                     if (pipe == null) {
