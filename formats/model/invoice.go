@@ -9,6 +9,8 @@ package model
 //	      cardinality starts with 1 is required in JSON input unless it
 //	      carries calc:"1"
 //	calc  "1": mandatory in EN 16931 but computed by Complete when absent
+//	alt   the JSON name of a field that may be given instead of this one
+//	      (vat_category_code or its named form category)
 //	doc   the business term's name, used in the JSON Schema
 //
 // Optional scalars are pointers (*Decimal, *Date) or empty strings;
@@ -304,7 +306,7 @@ type AllowanceCharge struct {
 	// BT-94 / BT-101 Percentage, 0..1.
 	Percentage *Decimal `json:"percentage,omitempty" bt:"BT-94|BT-101" card:"0..1" doc:"Percentage"`
 	// BT-95 / BT-102 VAT category code, 1..1 (or its named form in Category).
-	VATCategoryCode VATCategoryCode `json:"vat_category_code,omitempty" bt:"BT-95|BT-102" card:"1..1" doc:"VAT category code (give this or category)"`
+	VATCategoryCode VATCategoryCode `json:"vat_category_code,omitempty" bt:"BT-95|BT-102" card:"1..1" alt:"category" doc:"VAT category code (give this or category)"`
 	// Named form of the VAT category code (STANDARD, ZERO, ...).
 	Category VATCategory `json:"category,omitempty" bt:"BT-95|BT-102" card:"0..1" doc:"Named VAT category (give this or vat_category_code)"`
 	// BT-96 / BT-103 VAT rate, 0..1.
@@ -361,7 +363,7 @@ type VATBreakdown struct {
 	// BT-117 VAT category tax amount, 1..1.
 	TaxAmount *Decimal `json:"tax_amount,omitempty" bt:"BT-117" card:"1..1" calc:"1" doc:"VAT category tax amount"`
 	// BT-118 VAT category code, 1..1 (or its named form in Category).
-	VATCategoryCode VATCategoryCode `json:"vat_category_code,omitempty" bt:"BT-118" card:"1..1" doc:"VAT category code (give this or category)"`
+	VATCategoryCode VATCategoryCode `json:"vat_category_code,omitempty" bt:"BT-118" card:"1..1" alt:"category" doc:"VAT category code (give this or category)"`
 	// Named form of BT-118.
 	Category VATCategory `json:"category,omitempty" bt:"BT-118" card:"0..1" doc:"Named VAT category (give this or vat_category_code)"`
 	// BT-119 VAT category rate, 0..1.
@@ -436,7 +438,7 @@ type Line struct {
 
 	// BG-30 Line VAT information, 1..1 (flattened):
 	// BT-151 Invoiced item VAT category code, 1..1 (or its named form in Category).
-	VATCategoryCode VATCategoryCode `json:"vat_category_code,omitempty" bt:"BT-151" card:"1..1" doc:"Invoiced item VAT category code (give this or category)"`
+	VATCategoryCode VATCategoryCode `json:"vat_category_code,omitempty" bt:"BT-151" card:"1..1" alt:"category" doc:"Invoiced item VAT category code (give this or category)"`
 	// Named form of BT-151 (STANDARD, ZERO, EXEMPT, INTRA_COMMUNITY, EXPORT,
 	// REVERSE_CHARGE, OUT_OF_SCOPE).
 	Category VATCategory `json:"category,omitempty" bt:"BT-151" card:"0..1" doc:"Named VAT category (give this or vat_category_code)"`
