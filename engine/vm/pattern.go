@@ -29,6 +29,11 @@ type PatternStep struct {
 	Attr  bool // attribute axis
 	Test  NodeTest
 	Preds []*Expr
+	// Positional is set by the compiler when a predicate may depend on the
+	// position (numeric value, position(), last()): only then are the
+	// node's siblings collected; otherwise the predicates are tested on the
+	// node alone.
+	Positional bool
 }
 
 // NewPattern wraps compiled path patterns; they must not be modified later.
@@ -131,6 +136,16 @@ func (f *frame) matchStep(a *PathPattern, i int, n xmltree.NodeID) (bool, error)
 // patternPreds evaluates the predicates of a step for n among the nodes the
 // step selects from its parent p.
 func (f *frame) patternPreds(st *PatternStep, axis Axis, p, n xmltree.NodeID) (bool, error) {
+	if !st.Positional {
+		fc := focus{item: xdm.NodeItem(int32(n)), pos: 1, size: 1}
+		for _, pr := range st.Preds {
+			ok, err := f.predicate(pr, fc)
+			if err != nil || !ok {
+				return false, err
+			}
+		}
+		return true, nil
+	}
 	tmp := f.buf()
 	tmp, err := f.axis(axis, &st.Test, p, tmp, false)
 	if err != nil {

@@ -26,6 +26,7 @@ func CompilePattern(src string, sc *StaticContext) (*vm.Pattern, error) {
 				wrapped := optimize(&vm.Expr{Op: vm.OpFilter, Preds: []*vm.Expr{p}})
 				st.Preds[k] = wrapped.Preds[0]
 			}
+			st.Positional = !nonPositional(st.Preds)
 		}
 	}
 	return vm.NewPattern(src, alts, ps.nLocals), nil
