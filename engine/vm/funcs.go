@@ -29,12 +29,16 @@ func LookupBuiltin(local string, arity int) (*Builtin, bool) {
 // BuiltinExists reports whether fn:local exists with any arity.
 func BuiltinExists(local string) bool { _, ok := builtins[local]; return ok }
 
-// builtins is read-only after package initialisation.
-var builtins = map[string]*Builtin{}
+type builtinFn = func(f *frame, fc focus, e *Expr, args []xdm.Sequence) (xdm.Sequence, error)
 
-func def(name string, min, max int, fn func(f *frame, fc focus, e *Expr, args []xdm.Sequence) (xdm.Sequence, error)) {
-	builtins[name] = &Builtin{Name: name, Min: min, Max: max, fn: fn}
-}
+// builtins is the fn:* library, built once and read-only afterwards.
+var builtins = func() map[string]*Builtin {
+	m := map[string]*Builtin{}
+	defineBuiltins(func(name string, min, max int, fn builtinFn) {
+		m[name] = &Builtin{Name: name, Min: min, Max: max, fn: fn}
+	})
+	return m
+}()
 
 func (f *frame) call(e *Expr, fc focus) (xdm.Sequence, error) {
 	base := len(f.args)
@@ -169,7 +173,8 @@ func xpathRound(x float64) float64 {
 	return r
 }
 
-func init() {
+// defineBuiltins defines every built-in function through def.
+func defineBuiltins(def func(name string, min, max int, fn builtinFn)) {
 	def("true", 0, 0, func(f *frame, _ focus, _ *Expr, _ []xdm.Sequence) (xdm.Sequence, error) { return f.boolSeq(true), nil })
 	def("false", 0, 0, func(f *frame, _ focus, _ *Expr, _ []xdm.Sequence) (xdm.Sequence, error) { return f.boolSeq(false), nil })
 	def("not", 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
