@@ -67,6 +67,8 @@ func TestAxes(t *testing.T) {
 		{"//y[@id='y2']", "..", "x1"},
 		{"//y[@id='y2']", "parent::x", "x1"},
 		{"//y[@id='y2']", "parent::y", ""},
+		{"//y[@id='y2']", "..[@id = 'x1']", "x1"}, {"//y[@id='y2']", "..[@id = 'x2']", ""},
+		{"//y[@id='y2']", ".[@id = 'y2']", "y2"}, {"", "//div | //if | //text", ""},
 		{"//z", "ancestor::*", "r x1 y2"},
 		{"//z", "ancestor::*[1]", "y2"},
 		{"//z", "ancestor-or-self::*[2]", "y2"},
@@ -204,4 +206,25 @@ func mustPattern(t *testing.T, src string, sc *StaticContext) *vm.Pattern {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestKeywordNames checks that operator and keyword names are element
+// names where the grammar expects a step.
+func TestKeywordNames(t *testing.T) {
+	d := parseDoc(t, `<r><div>1</div><if>2</if><text>3</text><and>4</and><or>5</or><mod>6</mod><to>7</to><return>8</return></r>`)
+	for _, c := range []struct{ expr, want string }{
+		{"/r/div + /r/if", "3"},
+		{"/r/text * 2", "6"},
+		{"/r/div div /r/text", "0.3333333333333333"}, // untypedAtomic operands are doubles,
+		{"/r/and and /r/or", "true"},
+		{"/r/mod mod 4", "2"},
+		{"for $x in /r/to return $x + /r/return", "15"},
+		{"count(/r/text/text())", "1"},
+		{"/r/child::if", "2"},
+	} {
+		got, err := evalString(t, d, c.expr, 0)
+		if err != nil || got != c.want {
+			t.Errorf("%s = %q (%v), want %q", c.expr, got, err, c.want)
+		}
+	}
 }

@@ -90,7 +90,11 @@ func (ps *parser) parseStep() (*vm.Expr, error) {
 	switch {
 	case t.is(".."):
 		ps.next()
-		return &vm.Expr{Op: vm.OpStep, Axis: vm.AxisParent, Test: vm.NodeTest{Kind: vm.TestNode}}, nil
+		preds, err := ps.parsePredicates()
+		if err != nil {
+			return nil, err
+		}
+		return &vm.Expr{Op: vm.OpStep, Axis: vm.AxisParent, Test: vm.NodeTest{Kind: vm.TestNode}, Preds: preds}, nil
 	case t.is("@"):
 		ps.next()
 		return ps.parseAxisStep(vm.AxisAttribute)
