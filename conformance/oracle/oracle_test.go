@@ -1,0 +1,152 @@
+package oracle
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// requireJava skips when Java/Maven are missing unless EINVOICE_REQUIRE_ORACLE=1.
+func requireJava(t *testing.T) {
+	t.Helper()
+	if err := Available(Options{}); err != nil {
+		if os.Getenv("EINVOICE_REQUIRE_ORACLE") == "1" {
+			t.Fatalf("EINVOICE_REQUIRE_ORACLE=1 but %v", err)
+		}
+		t.Skipf("oracle unavailable: %v", err)
+	}
+}
+
+func startTiny(t *testing.T) *Oracle {
+	t.Helper()
+	requireJava(t)
+	var stderr strings.Builder
+	o, err := Start(context.Background(), Options{Sch: []string{"testdata/tiny.sch"}, CacheDir: t.TempDir(), Stderr: &stderr})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	t.Cleanup(func() {
+		if err := o.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return o
+}
+
+const tinyDoc = `<order xmlns="urn:example:order">
+  <item sku="A" qty="2"/>
+  <item sku="B" qty="0" note="x" currency="GBP"/>
+  <item sku="C" qty="1" currency="EUR"/>
+</order>`
+
+func TestValidateFindingsShape(t *testing.T) {
+	o := startTiny(t)
+	if got := o.Stages(); len(got) != 1 || got[0] != "tiny.sch" {
+		t.Fatalf("stages %v", got)
+	}
+	r, err := o.Validate(context.Background(), "doc 1.xml", []byte(tinyDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Finding{
+		{ID: "T-1", Flag: "fatal", Kind: "assert", Loc: "/order[1]/item[2]", Text: "[T-1] Item B needs a positive quantity.", Stage: "tiny.sch"},
+		{ID: "T-2", Flag: "warning", Kind: "report", Loc: "/order[1]/item[2]", Text: "[T-2] Note on item.", Stage: "tiny.sch"},
+		{ID: "T-3", Flag: "", Kind: "assert", Loc: "/order[1]", Text: "[T-3] At most two items.", Stage: "tiny.sch"},
+		{ID: "T-4", Flag: "fatal", Kind: "assert", Loc: "/order[1]/item[2]/@currency", Text: "[T-4] Currency.", Stage: "tiny.sch"},
+	}
+	if r.File != "doc 1.xml" || r.Error != "" {
+		t.Fatalf("file %q error %q", r.File, r.Error)
+	}
+	if len(r.Fired) != len(want) {
+		t.Fatalf("got %d findings, want %d: %+v", len(r.Fired), len(want), r.Fired)
+	}
+	for i := range want {
+		if r.Fired[i] != want[i] {
+			t.Errorf("#%d\n got  %+v\n want %+v", i, r.Fired[i], want[i])
+		}
+	}
+}
+
+func TestValidateStageErrorAndParseError(t *testing.T) {
+	o := startTiny(t)
+	ctx := context.Background()
+	r, err := o.Validate(ctx, "dyn", []byte(`<order xmlns="urn:example:order"><item sku="A" qty="many"/></order>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Fired) != 1 || r.Fired[0].Kind != "stage-error" || r.Fired[0].ID != "FORG0001" || r.Fired[0].Stage != "tiny.sch" {
+		t.Fatalf("want one FORG0001 stage-error, got %+v", r.Fired)
+	}
+	r, err = o.Validate(ctx, "broken", []byte(`<order><item></order>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Error == "" || len(r.Fired) != 0 {
+		t.Fatalf("want a parse error, got %+v", r)
+	}
+	// The process is still in sync after both.
+	if r, err = o.Validate(ctx, "ok", []byte(`<order xmlns="urn:example:order"/>`)); err != nil || len(r.Fired) != 0 || r.Error != "" {
+		t.Fatalf("after errors: %+v, %v", r, err)
+	}
+}
+
+func TestValidateCancelled(t *testing.T) {
+	o := startTiny(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := o.Validate(ctx, "x", []byte(tinyDoc)); !errors.Is(err, context.Canceled) {
+		t.Fatalf("want context.Canceled, got %v", err)
+	}
+	if !o.Usable() {
+		t.Fatal("a request cancelled before it was sent must not break the process")
+	}
+	// A deadline that ends while the reference works kills the process.
+	big := "<order xmlns=\"urn:example:order\">" + strings.Repeat(`<item sku="A" qty="1"/>`, 200000) + "</order>"
+	ctx, cancel = context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := o.Validate(ctx, "big", []byte(big)); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("want DeadlineExceeded, got %v", err)
+	}
+	if o.Usable() {
+		t.Fatal("a request abandoned mid-way must mark the process unusable")
+	}
+	if _, err := o.Validate(context.Background(), "after", []byte(tinyDoc)); err == nil {
+		t.Fatal("a broken oracle must refuse requests")
+	}
+}
+
+func TestJarStale(t *testing.T) {
+	dir := t.TempDir()
+	write := func(p string, mod time.Time) {
+		t.Helper()
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(full, mod, mod); err != nil {
+			t.Fatal(err)
+		}
+	}
+	jar := filepath.Join(dir, "target", "oracle.jar")
+	now := time.Now()
+	write("pom.xml", now.Add(-time.Hour))
+	write("src/main/java/A.java", now.Add(-time.Hour))
+	if stale, err := jarStale(dir, jar); err != nil || !stale {
+		t.Fatalf("missing jar: stale=%v err=%v", stale, err)
+	}
+	write("target/oracle.jar", now.Add(-time.Minute))
+	if stale, err := jarStale(dir, jar); err != nil || stale {
+		t.Fatalf("fresh jar: stale=%v err=%v", stale, err)
+	}
+	write("src/main/java/B.java", now)
+	if stale, err := jarStale(dir, jar); err != nil || !stale {
+		t.Fatalf("source newer than jar: stale=%v err=%v", stale, err)
+	}
+}
