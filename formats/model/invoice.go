@@ -300,7 +300,7 @@ type DirectDebit struct {
 // charge follows from the slice that holds it.
 type AllowanceCharge struct {
 	// BT-92 / BT-99 Amount, 1..1 (computed from base × percentage / 100 when absent).
-	Amount *Decimal `json:"amount,omitempty" bt:"BT-92|BT-99" card:"1..1" calc:"1" doc:"Amount (computed as base_amount × percentage / 100 when absent)"`
+	Amount *Decimal `json:"amount,omitempty" bt:"BT-92|BT-99" card:"1..1" calc:"1" alt:"base_amount+percentage" doc:"Amount (computed as base_amount × percentage / 100 when absent)"`
 	// BT-93 / BT-100 Base amount, 0..1.
 	BaseAmount *Decimal `json:"base_amount,omitempty" bt:"BT-93|BT-100" card:"0..1" doc:"Base amount"`
 	// BT-94 / BT-101 Percentage, 0..1.
@@ -321,7 +321,7 @@ type AllowanceCharge struct {
 // BG-28 Invoice line charge (BT-141..BT-145).
 type LineAllowanceCharge struct {
 	// BT-136 / BT-141 Amount, 1..1 (computed from base × percentage / 100 when absent).
-	Amount *Decimal `json:"amount,omitempty" bt:"BT-136|BT-141" card:"1..1" calc:"1" doc:"Amount (computed as base_amount × percentage / 100 when absent)"`
+	Amount *Decimal `json:"amount,omitempty" bt:"BT-136|BT-141" card:"1..1" calc:"1" alt:"base_amount+percentage" doc:"Amount (computed as base_amount × percentage / 100 when absent)"`
 	// BT-137 / BT-142 Base amount, 0..1.
 	BaseAmount *Decimal `json:"base_amount,omitempty" bt:"BT-137|BT-142" card:"0..1" doc:"Base amount"`
 	// BT-138 / BT-143 Percentage, 0..1.
@@ -426,7 +426,7 @@ type Line struct {
 	// BG-29 Price details, 1..1 (flattened):
 	// BT-146 Item net price, 1..1 (derived from net_amount / quantity when
 	// absent and the division is exact).
-	NetPrice *Decimal `json:"net_price,omitempty" bt:"BT-146" card:"1..1" calc:"1" doc:"Item net price (give net_price or net_amount)"`
+	NetPrice *Decimal `json:"net_price,omitempty" bt:"BT-146" card:"1..1" calc:"1" alt:"net_amount" doc:"Item net price (give net_price or net_amount)"`
 	// BT-147 Item price discount, 0..1.
 	PriceDiscount *Decimal `json:"price_discount,omitempty" bt:"BT-147" card:"0..1" doc:"Item price discount"`
 	// BT-148 Item gross price, 0..1.

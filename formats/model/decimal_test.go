@@ -1,0 +1,141 @@
+package model
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+)
+
+func TestParseDecimal(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"0", "0", true}, {"12.50", "12.5", true}, {"-0.005", "-0.005", true}, {"+3", "3", true},
+		{".5", "0.5", true}, {"5.", "5", true}, {"123456789012345678901234567890.123", "123456789012345678901234567890.123", true},
+		{"", "", false}, {"1e3", "", false}, {"1,5", "", false}, {" 1", "", false}, {"1.2.3", "", false}, {"-", "", false},
+		{"--1", "", false}, {"1-", "", false}, {"NaN", "", false},
+	} {
+		d, err := ParseDecimal(tc.in)
+		if (err == nil) != tc.ok {
+			t.Errorf("ParseDecimal(%q) err = %v, want ok=%v", tc.in, err, tc.ok)
+			continue
+		}
+		if tc.ok && d.String() != tc.want {
+			t.Errorf("ParseDecimal(%q) = %s, want %s", tc.in, d, tc.want)
+		}
+		var de *DecimalError
+		if !tc.ok && !errors.As(err, &de) {
+			t.Errorf("ParseDecimal(%q) error %T is not *DecimalError", tc.in, err)
+		}
+	}
+}
+
+func TestParseJSONNumber(t *testing.T) {
+	for in, want := range map[string]string{
+		"1e3": "1000", "1.5E-2": "0.015", "-2.5e+1": "-25", "0.1": "0.1", "19": "19", "1e-70": "", "1e99": "",
+	} {
+		d, err := parseJSONNumber(in)
+		if want == "" {
+			if err == nil {
+				t.Errorf("parseJSONNumber(%q) = %s, want error", in, d)
+			}
+			continue
+		}
+		if err != nil || d.String() != want {
+			t.Errorf("parseJSONNumber(%q) = %s, %v; want %s", in, d, err, want)
+		}
+	}
+}
+
+func TestDecimalRoundHalfAwayFromZero(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		p    int32
+		want string
+	}{
+		{"0.005", 2, "0.01"}, {"-0.005", 2, "-0.01"}, {"0.0049", 2, "0"}, {"2.675", 2, "2.68"},
+		{"1.005", 2, "1.01"}, {"-1.005", 2, "-1.01"}, {"1.004999", 2, "1"}, {"10.5", 0, "11"}, {"-10.5", 0, "-11"},
+		{"12.345", 2, "12.35"}, {"12.3", 2, "12.3"}, {"99.995", 2, "100"}, {"0.125", 2, "0.13"},
+		{"123456789012345678901234.565", 2, "123456789012345678901234.57"},
+	} {
+		if got := MustParseDecimal(tc.in).Round(tc.p).String(); got != tc.want {
+			t.Errorf("Round(%s, %d) = %s, want %s", tc.in, tc.p, got, tc.want)
+		}
+	}
+}
+
+func TestDecimalArithmetic(t *testing.T) {
+	a, b := MustParseDecimal("10.10"), MustParseDecimal("0.2")
+	if got := a.Add(b).String(); got != "10.3" {
+		t.Errorf("Add = %s", got)
+	}
+	if got := a.Sub(b).String(); got != "9.9" {
+		t.Errorf("Sub = %s", got)
+	}
+	if got := a.Mul(b).String(); got != "2.02" {
+		t.Errorf("Mul = %s", got)
+	}
+	// 0.1 + 0.2 is exactly 0.3 (it is not in binary floating point).
+	if !MustParseDecimal("0.1").Add(MustParseDecimal("0.2")).Equal(MustParseDecimal("0.30")) {
+		t.Error("0.1 + 0.2 != 0.3")
+	}
+	for _, tc := range []struct {
+		a, b string
+		p    int32
+		want string
+	}{
+		{"1", "3", 2, "0.33"}, {"2", "3", 2, "0.67"}, {"-2", "3", 2, "-0.67"}, {"1", "8", 2, "0.13"},
+		{"-1", "8", 2, "-0.13"}, {"100", "7", 4, "14.2857"}, {"0.0049999999999999999996", "1", 2, "0"},
+		{"0.005", "1", 2, "0.01"}, {"12.5", "0.5", 0, "25"}, {"1", "-0.03", 3, "-33.333"},
+	} {
+		got, err := MustParseDecimal(tc.a).Div(MustParseDecimal(tc.b), tc.p)
+		if err != nil || got.String() != tc.want {
+			t.Errorf("%s / %s (%d) = %s, %v; want %s", tc.a, tc.b, tc.p, got, err, tc.want)
+		}
+	}
+	if _, err := a.Div(Decimal{}, 2); !errors.Is(err, ErrDivisionByZero) {
+		t.Errorf("Div by zero: %v", err)
+	}
+}
+
+func TestDecimalStringFixedAndJSON(t *testing.T) {
+	for in, want := range map[string]string{"12.5": "12.50", "3": "3.00", "0.125": "0.125", "-0.1": "-0.10"} {
+		if got := MustParseDecimal(in).StringFixed(2); got != want {
+			t.Errorf("StringFixed(%s) = %s, want %s", in, got, want)
+		}
+	}
+	var v struct{ A, B Decimal }
+	if err := json.Unmarshal([]byte(`{"A": "1.10", "B": 2.5e1}`), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.A.String() != "1.1" || v.B.String() != "25" {
+		t.Errorf("unmarshal = %s, %s", v.A, v.B)
+	}
+	b, _ := json.Marshal(v)
+	if string(b) != `{"A":"1.1","B":"25"}` {
+		t.Errorf("marshal = %s", b)
+	}
+	if err := json.Unmarshal([]byte(`{"A": "x"}`), &v); err == nil {
+		t.Error("bad decimal accepted")
+	}
+}
+
+func TestParseDate(t *testing.T) {
+	for in, ok := range map[string]bool{
+		"2024-02-29": true, "2023-02-29": false, "2024-13-01": false, "2024-1-01": false, "20240101": false,
+		"2024-01-01T10:00:00Z": false, "+024-01-01": false, "2024-01-00": false, "2024-04-31": false, "2024-12-31": true,
+		"2024-0-101": false, "2024--1-01": false,
+	} {
+		d, err := ParseDate(in)
+		if (err == nil) != ok {
+			t.Errorf("ParseDate(%q) = %v, %v; want ok=%v", in, d, err, ok)
+		}
+		if ok && d.String() != in {
+			t.Errorf("ParseDate(%q).String() = %s", in, d)
+		}
+	}
+	if got := NewDate(2024, 3, 9).Compact(); got != "20240309" {
+		t.Errorf("Compact = %s", got)
+	}
+}
