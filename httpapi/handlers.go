@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus/promhttp"
-
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
 )
@@ -62,7 +60,7 @@ func (s *Server) handleMetrics(ctx context.Context, w http.ResponseWriter, _ *in
 	if err != nil {
 		return fmt.Errorf("metrics: %w", err)
 	}
-	promhttp.HandlerFor(s.cfg.Registry, promhttp.HandlerOpts{}).ServeHTTP(w, r)
+	s.metricsHandler.ServeHTTP(w, r)
 	return nil
 }
 

@@ -216,7 +216,16 @@ func (s *Server) withTimeout(next http.Handler) http.Handler {
 		go func() {
 			defer func() {
 				if p := recover(); p != nil {
-					panicked <- panicValue{val: p, stack: debug.Stack()}
+					pv := panicValue{val: p, stack: debug.Stack()}
+					tw.mu.Lock()
+					late := tw.timedOut
+					tw.mu.Unlock()
+					if late { // the 503 is already sent; nobody re-raises this panic
+						s.cfg.Logger.Error("panic after time-out", "request_id", RequestID(r.Context()),
+							"panic", fmt.Sprint(p), "stack", string(pv.stack))
+						return
+					}
+					panicked <- pv
 				}
 			}()
 			next.ServeHTTP(tw, r)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
@@ -47,9 +48,11 @@ type Server struct {
 	byPath  map[string]map[string]*Route
 	limiter *rateLimiter
 	metrics *metrics
-	openapi []byte
-	docs    []byte
-	handler http.Handler
+	// metricsHandler serves the registry in the Prometheus text format.
+	metricsHandler http.Handler
+	openapi        []byte
+	docs           []byte
+	handler        http.Handler
 }
 
 // New builds a Server: it fills defaults, builds the route table, the
@@ -104,6 +107,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("httpapi.New: %w", err)
 	}
 	s.metrics = m
+	s.metricsHandler = promhttp.HandlerFor(cfg.Registry, promhttp.HandlerOpts{})
 	doc := s.buildOpenAPI()
 	if s.openapi, err = json.MarshalIndent(doc, "", "  "); err != nil {
 		return nil, fmt.Errorf("httpapi.New: openapi: %w", err)
