@@ -77,7 +77,7 @@ func (f *frame) buf() []xdm.Item {
 	if f.depth == len(f.bufs) {
 		f.bufs = append(f.bufs, make([]xdm.Item, 0, 16))
 	}
-	b := f.bufs[f.depth][:0]
+	b := f.bufs[f.depth][:0] // may be nil after release dropped a huge buffer
 	f.depth++
 	return b
 }

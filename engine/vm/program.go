@@ -64,10 +64,22 @@ func (env *Env) acquire(ctx context.Context, p *Program) *frame {
 	return f
 }
 
+// maxKeptItems bounds the scratch space an Env keeps between evaluations,
+// so one huge evaluation (a hostile document) does not pin its memory.
+const maxKeptItems = 1 << 16
+
 func (f *frame) release() {
 	f.busy = false
 	clear(f.locals)
 	f.ctx = nil
+	if cap(f.arena) > maxKeptItems {
+		f.arena = nil
+	}
+	for i, b := range f.bufs {
+		if cap(b) > maxKeptItems {
+			f.bufs[i] = nil
+		}
+	}
 }
 
 func (p *Program) wrap(err error) error {
