@@ -1,13 +1,11 @@
 package model
 
 import (
-	"bytes"
-	"encoding/base64"
+		"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"reflect"
+		"reflect"
 	"strings"
 )
 
@@ -57,93 +55,6 @@ func EncodeInvoice(inv *Invoice) ([]byte, error) {
 		return nil, fmt.Errorf("model: encode invoice %q: %w", inv.ID, err)
 	}
 	return b, nil
-}
-
-// ---- JSON tree ----
-
-// jsonObject is a JSON object with its members in document order.
-type jsonObject struct {
-	keys []string
-	vals []any // string, json.Number, bool, nil, *jsonObject, []any
-}
-
-type limitError struct{ depth int }
-
-func (e *limitError) Error() string {
-	return fmt.Sprintf("JSON nesting deeper than %d levels", MaxDepth)
-}
-
-// parseJSON parses exactly one JSON value with numbers kept as text.
-func parseJSON(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := parseValue(dec, 0)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		if err == nil {
-			return nil, errors.New("invalid character after top-level value")
-		}
-		return nil, err
-	}
-	return v, nil
-}
-
-func parseValue(dec *json.Decoder, depth int) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		if err == io.EOF {
-			return nil, io.ErrUnexpectedEOF
-		}
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		if depth >= MaxDepth {
-			return nil, &limitError{depth: depth}
-		}
-		switch t {
-		case '{':
-			obj := &jsonObject{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				k, ok := kt.(string)
-				if !ok {
-					return nil, errors.New("object key is not a string")
-				}
-				v, err := parseValue(dec, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				obj.keys = append(obj.keys, k)
-				obj.vals = append(obj.vals, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			return obj, nil
-		case '[':
-			arr := []any{}
-			for dec.More() {
-				v, err := parseValue(dec, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				arr = append(arr, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			return arr, nil
-		}
-		return nil, fmt.Errorf("unexpected %v", t)
-	default:
-		return tok, nil
-	}
 }
 
 // ---- reflection over the model types ----
@@ -217,6 +128,9 @@ type decoder struct {
 // hasProblem reports whether a problem was already reported at the member
 // name of the current location.
 func (d *decoder) hasProblem(name string) bool {
+	if len(d.bad) == 0 {
+		return false
+	}
 	d.loc = append(d.loc, name)
 	b := d.bad[pointer(d.loc)]
 	d.loc = d.loc[:len(d.loc)-1]

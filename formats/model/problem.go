@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -80,7 +81,7 @@ func pointer(loc []any) string {
 		b.WriteByte('/')
 		switch v := x.(type) {
 		case int:
-			fmt.Fprintf(&b, "%d", v)
+			b.WriteString(strconv.Itoa(v))
 		case string:
 			b.WriteString(strings.ReplaceAll(strings.ReplaceAll(v, "~", "~0"), "/", "~1"))
 		}
