@@ -13,10 +13,7 @@ const AmountScale = 2
 // line net amount: it is derived only when the division is exact within it.
 const priceDerivationScale = 10
 
-var (
-	decOne     = DecimalFromInt(1)
-	decHundred = DecimalFromInt(100)
-)
+var decOne = DecimalFromInt(1)
 
 // Complete applies the EN 16931 calculation rules to the absent values of
 // inv and returns the JSON Pointers (relative to the invoice, e.g.

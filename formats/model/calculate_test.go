@@ -32,9 +32,9 @@ func TestCompleteWorkedExample(t *testing.T) {
 	l3 := line("3", "1.5", "100", VATStandard, d("7"))
 	l3.BaseQuantity = d("10")
 	inv := &Invoice{
-		Lines: []Line{line("1", "3", "10.005", VATStandard, d("19")), l2, l3, line("4", "4", "25", VATExempt, d("0"))},
-		Allowances: []AllowanceCharge{{Amount: d("5.02"), VATCategoryCode: VATStandard, VATRate: d("19"), Reason: "Volume"}},
-		Charges:    []AllowanceCharge{{BaseAmount: d("15"), Percentage: d("10"), Category: CategoryStandard, VATRate: d("7"), Reason: "Freight"}},
+		Lines:        []Line{line("1", "3", "10.005", VATStandard, d("19")), l2, l3, line("4", "4", "25", VATExempt, d("0"))},
+		Allowances:   []AllowanceCharge{{Amount: d("5.02"), VATCategoryCode: VATStandard, VATRate: d("19"), Reason: "Volume"}},
+		Charges:      []AllowanceCharge{{BaseAmount: d("15"), Percentage: d("10"), Category: CategoryStandard, VATRate: d("7"), Reason: "Freight"}},
 		VATBreakdown: []VATBreakdown{{Category: CategoryExempt, VATRate: d("0"), ExemptionReason: "Exempt (Art. 132)"}},
 		Totals:       &Totals{PaidAmount: d("50"), RoundingAmount: d("0.04")},
 	}
@@ -88,7 +88,7 @@ func TestCompleteWorkedExample(t *testing.T) {
 
 func TestCompleteKeepsGivenValues(t *testing.T) {
 	inv := &Invoice{
-		Lines: []Line{line("1", "1", "100", VATStandard, d("19"))},
+		Lines:  []Line{line("1", "1", "100", VATStandard, d("19"))},
 		Totals: &Totals{TaxExclusiveAmount: d("999"), PayableAmount: d("1")},
 	}
 	inv.Lines[0].NetAmount = d("90") // a caller's net amount that does not match the price is kept

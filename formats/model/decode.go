@@ -1,11 +1,11 @@
 package model
 
 import (
-		"encoding/base64"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-		"reflect"
+	"reflect"
 	"strings"
 )
 
@@ -311,7 +311,7 @@ func isJSONInteger(s string) bool {
 func (d *decoder) object(v reflect.Value, obj *jsonObject) {
 	si := d.structInfoOf(v.Type())
 	var seenBuf [48]bool
-	seen := seenBuf[:0]
+	var seen []bool
 	if len(si.fields) <= len(seenBuf) {
 		seen = seenBuf[:len(si.fields)]
 	} else {

@@ -21,23 +21,23 @@ type Problem struct {
 
 // Problem types reported by DecodeInvoice and Complete.
 const (
-	ProblemJSONInvalid     = "json_invalid"      // not JSON (ctx.error holds the parser's message)
-	ProblemLimitExceeded   = "limit_exceeded"    // nesting deeper than MaxDepth (ctx.limit)
-	ProblemMissing         = "missing"           // a required term is absent (or null)
-	ProblemStringType      = "string_type"       // a string was expected
-	ProblemStringTooShort  = "string_too_short"  // a required string is empty (ctx.min_length)
-	ProblemDecimalType     = "decimal_type"      // a decimal (JSON string or number) was expected
-	ProblemDecimalParsing  = "decimal_parsing"   // a string that is not a decimal number
-	ProblemDateType        = "date_type"         // a date string was expected
-	ProblemDateParsing     = "date_parsing"      // not YYYY-MM-DD or no such date
-	ProblemEnum            = "enum"              // not one of the allowed values (ctx.expected)
-	ProblemObjectType      = "model_type"        // a JSON object was expected
-	ProblemListType        = "list_type"         // a JSON array was expected
-	ProblemTooShort        = "too_short"         // an array needs more items (ctx.min_length)
-	ProblemBase64          = "base64_decode"     // not standard padded base64
-	ProblemDuplicateKey    = "duplicate_key"     // an object member given twice
-	ProblemValueError      = "value_error"       // inconsistent values (e.g. category vs vat_category_code)
-	ProblemCalculation     = "calculation_error" // Complete cannot derive a value (e.g. division by zero)
+	ProblemJSONInvalid    = "json_invalid"      // not JSON (ctx.error holds the parser's message)
+	ProblemLimitExceeded  = "limit_exceeded"    // nesting deeper than MaxDepth (ctx.limit)
+	ProblemMissing        = "missing"           // a required term is absent (or null)
+	ProblemStringType     = "string_type"       // a string was expected
+	ProblemStringTooShort = "string_too_short"  // a required string is empty (ctx.min_length)
+	ProblemDecimalType    = "decimal_type"      // a decimal (JSON string or number) was expected
+	ProblemDecimalParsing = "decimal_parsing"   // a string that is not a decimal number
+	ProblemDateType       = "date_type"         // a date string was expected
+	ProblemDateParsing    = "date_parsing"      // not YYYY-MM-DD or no such date
+	ProblemEnum           = "enum"              // not one of the allowed values (ctx.expected)
+	ProblemObjectType     = "model_type"        // a JSON object was expected
+	ProblemListType       = "list_type"         // a JSON array was expected
+	ProblemTooShort       = "too_short"         // an array needs more items (ctx.min_length)
+	ProblemBase64         = "base64_decode"     // not standard padded base64
+	ProblemDuplicateKey   = "duplicate_key"     // an object member given twice
+	ProblemValueError     = "value_error"       // inconsistent values (e.g. category vs vat_category_code)
+	ProblemCalculation    = "calculation_error" // Complete cannot derive a value (e.g. division by zero)
 )
 
 // Problems is a list of problems; as an error it is the whole list.

@@ -45,10 +45,6 @@ func (g *randGen) amount(minCents, maxCents int64) Decimal {
 	return NewDecimal(minCents+g.r.Int64N(maxCents-minCents), 2)
 }
 
-func (g *randGen) date(base time.Time, days int) Date {
-	return DateOf(base.AddDate(0, 0, g.r.IntN(days)))
-}
-
 // gln returns a random 13-digit GLN with a valid check digit.
 func (g *randGen) gln() string {
 	d := make([]byte, 13)
