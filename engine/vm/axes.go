@@ -25,25 +25,28 @@ func (f *frame) matcher(t *NodeTest, axis Axis) matcher {
 	m := matcher{t: t, attr: axis == AxisAttribute}
 	named := t.Kind == TestName || ((t.Kind == TestElement || t.Kind == TestAttribute) && t.Named)
 	if named {
-		if f.nameDoc != f.doc {
+		if f.nameDoc != f.env.Doc {
+			// A new document for this Env: resolutions against older
+			// documents may refer to freed memory; drop them all.
 			clear(f.names)
-			f.nameDoc = f.doc
-			f.lastTest = nil
+			f.nameDoc = f.env.Doc
+			f.lastKey = nameKey{}
 		}
-		if f.lastTest == t { // one-entry cache: steps repeat in loops
+		k := nameKey{t, f.doc}
+		if f.lastKey == k { // one-entry cache: steps repeat in loops
 			m.name, m.never = f.lastName.id, !f.lastName.found
 			return m
 		}
-		r, ok := f.names[t]
+		r, ok := f.names[k]
 		if !ok {
 			id, found := f.doc.LookupName(t.Space, t.Local)
 			r = resolvedName{id: id, found: found}
 			if f.names == nil {
-				f.names = make(map[*NodeTest]resolvedName)
+				f.names = make(map[nameKey]resolvedName)
 			}
-			f.names[t] = r
+			f.names[k] = r
 		}
-		f.lastTest, f.lastName = t, r
+		f.lastKey, f.lastName = k, r
 		m.name, m.never = r.id, !r.found
 	}
 	return m
@@ -107,7 +110,7 @@ func (f *frame) axis(axis Axis, t *NodeTest, n xmltree.NodeID, out []xdm.Item, f
 	d := f.doc
 	add := func(c xmltree.NodeID) bool {
 		if f.matches(&m, c) {
-			out = append(out, xdm.NodeItem(int32(c)))
+			out = append(out, f.node(c))
 			return first
 		}
 		return false

@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"cmp"
 	"errors"
 	"slices"
 	"strings"
@@ -37,7 +38,7 @@ func (f *frame) eval(e *Expr, fc focus) (xdm.Sequence, error) {
 		for f.doc.Parent(n) != xmltree.None {
 			n = f.doc.Parent(n)
 		}
-		return f.one(xdm.NodeItem(int32(n))), nil
+		return f.one(f.node(n)), nil
 	case OpVar:
 		if e.Slot >= len(f.env.Vars) {
 			return nil, xdm.Errorf(xdm.ErrType, "variable slot %d has no value", e.Slot)
@@ -364,13 +365,14 @@ func (f *frame) nodeCmp(e *Expr, fc focus) (res, empty bool, err error) {
 	if len(l) > 1 || len(r) > 1 || l[0].T != xdm.TNode || r[0].T != xdm.TNode {
 		return false, false, &xdm.Error{Code: xdm.ErrType, Msg: "node comparison needs single nodes"}
 	}
+	a, b := l[0].NodeKey(), r[0].NodeKey()
 	switch e.Cmp {
 	case xdm.OpEq:
-		return l[0].Node == r[0].Node, false, nil
+		return a == b, false, nil
 	case xdm.OpLt:
-		return l[0].Node < r[0].Node, false, nil
+		return a < b, false, nil
 	}
-	return l[0].Node > r[0].Node, false, nil
+	return a > b, false, nil
 }
 
 func (f *frame) evalPath(e *Expr, fc focus) (xdm.Sequence, error) {
@@ -392,14 +394,17 @@ func (f *frame) evalPath(e *Expr, fc focus) (xdm.Sequence, error) {
 			if err := f.tick(); err != nil {
 				return nil, err
 			}
+			pd, pi := f.enter(it)
 			if st.Op == OpStep {
 				b, err = f.step(st, xmltree.NodeID(it.Node), b)
+				f.doc, f.docIdx = pd, pi
 				if err != nil {
 					return nil, err
 				}
 				continue
 			}
 			r, err := f.eval(st, focus{item: it, pos: i + 1, size: len(cur)})
+			f.doc, f.docIdx = pd, pi
 			if err != nil {
 				return nil, err
 			}
@@ -430,7 +435,7 @@ func (f *frame) evalPath(e *Expr, fc focus) (xdm.Sequence, error) {
 func sortNodes(b []xdm.Item) []xdm.Item {
 	sorted := true
 	for i := 1; i < len(b); i++ {
-		if b[i].Node <= b[i-1].Node {
+		if b[i].NodeKey() <= b[i-1].NodeKey() {
 			sorted = false
 			break
 		}
@@ -438,8 +443,8 @@ func sortNodes(b []xdm.Item) []xdm.Item {
 	if sorted {
 		return b
 	}
-	slices.SortFunc(b, func(x, y xdm.Item) int { return int(x.Node - y.Node) })
-	return slices.CompactFunc(b, func(x, y xdm.Item) bool { return x.Node == y.Node })
+	slices.SortFunc(b, func(x, y xdm.Item) int { return cmp.Compare(x.NodeKey(), y.NodeKey()) })
+	return slices.CompactFunc(b, func(x, y xdm.Item) bool { return x.NodeKey() == y.NodeKey() })
 }
 
 // filter applies predicates to a sequence in its order (axis order for
@@ -462,7 +467,9 @@ func (f *frame) filter(s xdm.Sequence, preds []*Expr) (xdm.Sequence, error) {
 			if err := f.tick(); err != nil {
 				return nil, err
 			}
+			pd, pi := f.enter(it)
 			keep, err := f.predicate(p, focus{item: it, pos: i + 1, size: len(s)})
+			f.doc, f.docIdx = pd, pi
 			if err != nil {
 				return nil, err
 			}
@@ -562,13 +569,13 @@ func (f *frame) evalSetOp(e *Expr, fc focus) (xdm.Sequence, error) {
 		b = append(append(b, l...), r...)
 	case OpIntersect:
 		for _, it := range l {
-			if containsNode(r, it.Node) {
+			if containsNode(r, it) {
 				b = append(b, it)
 			}
 		}
 	default:
 		for _, it := range l {
-			if !containsNode(r, it.Node) {
+			if !containsNode(r, it) {
 				b = append(b, it)
 			}
 		}
@@ -576,9 +583,9 @@ func (f *frame) evalSetOp(e *Expr, fc focus) (xdm.Sequence, error) {
 	return f.done(sortNodes(b)), nil
 }
 
-func containsNode(s xdm.Sequence, n int32) bool {
+func containsNode(s xdm.Sequence, n xdm.Item) bool {
 	for _, it := range s {
-		if it.Node == n {
+		if it.Node == n.Node && it.Doc == n.Doc {
 			return true
 		}
 	}
@@ -662,7 +669,13 @@ func (f *frame) instanceOf(s xdm.Sequence, t *SeqType) bool {
 				return false
 			}
 		default:
-			if it.T != xdm.TNode || !f.kindMatches(xmltree.NodeID(it.Node), &t.Test) {
+			if it.T != xdm.TNode {
+				return false
+			}
+			pd, pi := f.enter(it)
+			ok := f.kindMatches(xmltree.NodeID(it.Node), &t.Test)
+			f.doc, f.docIdx = pd, pi
+			if !ok {
 				return false
 			}
 		}
@@ -684,7 +697,7 @@ func (f *frame) extCall(e *Expr, fc focus) (xdm.Sequence, error) {
 		f.args = append(f.args, s)
 	}
 	args := f.args[base:]
-	r, err := e.Ext(f.ctx, f.doc, args)
+	r, err := e.Ext(f.ctx, f.env.Doc, args)
 	f.args = f.args[:base]
 	if err != nil {
 		var xe *xdm.Error

@@ -20,12 +20,13 @@ func focusNode(n xmltree.NodeID) focus {
 
 // frame holds the scratch state of one evaluation.
 type frame struct {
-	env   *Env
-	doc   *xmltree.Document
-	ctx   context.Context
-	prog  *Program
-	busy  bool
-	steps int
+	env    *Env
+	doc    *xmltree.Document // the document of the focus node
+	docIdx uint16            // its index (0: env.Doc; k: the k-th document of the Functions)
+	ctx    context.Context
+	prog   *Program
+	busy   bool
+	steps  int
 
 	arena  []xdm.Item   // append-only per evaluation; results are sub-slices
 	bufs   [][]xdm.Item // scratch buffers by nesting depth
@@ -33,12 +34,51 @@ type frame struct {
 	locals []xdm.Sequence
 	args   []xdm.Sequence
 
-	// names caches name tests resolved against nameDoc (tests are owned by
-	// immutable programs, so their addresses are stable keys).
-	names    map[*NodeTest]resolvedName
-	nameDoc  *xmltree.Document
-	lastTest *NodeTest
+	// names caches name tests resolved against a document (tests are owned
+	// by immutable programs, so their addresses are stable keys).
+	names    map[nameKey]resolvedName
+	nameDoc  *xmltree.Document // document of the env the cache was filled for
+	lastKey  nameKey
 	lastName resolvedName
+}
+
+type nameKey struct {
+	t *NodeTest
+	d *xmltree.Document
+}
+
+// docAt returns the document of a node item's Doc index.
+func (f *frame) docAt(i uint16) *xmltree.Document {
+	if i == 0 {
+		return f.env.Doc
+	}
+	if fs := f.prog.fns; fs != nil && int(i) <= len(fs.docs) {
+		return fs.docs[i-1]
+	}
+	return f.env.Doc
+}
+
+// docOf returns the document a node item belongs to.
+func (f *frame) docOf(it xdm.Item) *xmltree.Document {
+	if it.Doc == f.docIdx {
+		return f.doc
+	}
+	return f.docAt(it.Doc)
+}
+
+// enter makes the document of item it current (for a new focus) and
+// returns what to restore afterwards.
+func (f *frame) enter(it xdm.Item) (prev *xmltree.Document, prevIdx uint16) {
+	prev, prevIdx = f.doc, f.docIdx
+	if it.T == xdm.TNode && it.Doc != f.docIdx {
+		f.doc, f.docIdx = f.docAt(it.Doc), it.Doc
+	}
+	return prev, prevIdx
+}
+
+// node returns a node item of the current document.
+func (f *frame) node(n xmltree.NodeID) xdm.Item {
+	return xdm.Item{T: xdm.TNode, Doc: f.docIdx, Node: int32(n)}
 }
 
 const checkEvery = 1024
@@ -115,7 +155,7 @@ func (f *frame) boolSeq(b bool) xdm.Sequence {
 // itemString returns the string value of any item.
 func (f *frame) itemString(it xdm.Item) string {
 	if it.T == xdm.TNode {
-		return f.doc.StringValue(xmltree.NodeID(it.Node))
+		return f.docOf(it).StringValue(xmltree.NodeID(it.Node))
 	}
 	return it.StringValue()
 }
@@ -123,7 +163,7 @@ func (f *frame) itemString(it xdm.Item) string {
 // atom atomizes one item.
 func (f *frame) atom(it xdm.Item) xdm.Item {
 	if it.T == xdm.TNode {
-		return xdm.Untyped(f.doc.StringValue(xmltree.NodeID(it.Node)))
+		return xdm.Untyped(f.docOf(it).StringValue(xmltree.NodeID(it.Node)))
 	}
 	return it
 }

@@ -107,21 +107,30 @@ func (f *frame) doubleArg(s xdm.Sequence, fn string) (float64, error) {
 	return it.AsFloat(), nil
 }
 
-func (f *frame) nodeArg(args []xdm.Sequence, fc focus, fn string) (xmltree.NodeID, bool, error) {
+// nodeArg returns the node argument of name(), root(), ... (or the context
+// node without one) with its document.
+func (f *frame) nodeArg(args []xdm.Sequence, fc focus, fn string) (nodeRef, bool, error) {
 	if len(args) == 0 {
 		n, err := f.contextNode(fc)
-		return n, err == nil, err
+		return nodeRef{f.doc, f.docIdx, n}, err == nil, err
 	}
 	s := args[0]
 	switch {
 	case len(s) == 0:
-		return 0, false, nil
+		return nodeRef{}, false, nil
 	case len(s) > 1:
-		return 0, false, xdm.Errorf(xdm.ErrType, "%s: more than one node", fn)
+		return nodeRef{}, false, xdm.Errorf(xdm.ErrType, "%s: more than one node", fn)
 	case s[0].T != xdm.TNode:
-		return 0, false, xdm.Errorf(xdm.ErrType, "%s: argument is %s, not a node", fn, s[0].T)
+		return nodeRef{}, false, xdm.Errorf(xdm.ErrType, "%s: argument is %s, not a node", fn, s[0].T)
 	}
-	return xmltree.NodeID(s[0].Node), true, nil
+	return nodeRef{f.docOf(s[0]), s[0].Doc, xmltree.NodeID(s[0].Node)}, true, nil
+}
+
+// nodeRef is a node with its document.
+type nodeRef struct {
+	d   *xmltree.Document
+	idx uint16
+	n   xmltree.NodeID
 }
 
 // ctxString returns the string value of the argument, or of the context
@@ -590,47 +599,49 @@ func defineBuiltins(def func(name string, min, max int, fn builtinFn)) {
 		return a[0], nil
 	})
 	def("name", 0, 1, func(f *frame, fc focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
-		n, ok, err := f.nodeArg(a, fc, "name")
+		r, ok, err := f.nodeArg(a, fc, "name")
 		if err != nil || !ok {
 			return f.str(""), err
 		}
-		id := f.doc.Name(n)
-		if id < 0 {
+		if r.d.Name(r.n) < 0 {
 			return f.str(""), nil
 		}
 		// The name as written (prefix:local), without allocating.
-		return f.str(f.doc.QualifiedName(n)), nil
+		return f.str(r.d.QualifiedName(r.n)), nil
 	})
 	def("local-name", 0, 1, func(f *frame, fc focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
-		n, ok, err := f.nodeArg(a, fc, "local-name")
+		r, ok, err := f.nodeArg(a, fc, "local-name")
 		if err != nil || !ok {
 			return f.str(""), err
 		}
-		if id := f.doc.Name(n); id >= 0 {
-			return f.str(f.doc.NameLocal(id)), nil
+		if id := r.d.Name(r.n); id >= 0 {
+			return f.str(r.d.NameLocal(id)), nil
 		}
 		return f.str(""), nil
 	})
 	def("namespace-uri", 0, 1, func(f *frame, fc focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
-		n, ok, err := f.nodeArg(a, fc, "namespace-uri")
+		r, ok, err := f.nodeArg(a, fc, "namespace-uri")
 		if err != nil || !ok {
 			return f.str(""), err
 		}
-		if id := f.doc.Name(n); id >= 0 && f.doc.Kind(n) != xmltree.KindPI {
-			return f.str(f.doc.NameSpace(id)), nil
+		if id := r.d.Name(r.n); id >= 0 && r.d.Kind(r.n) != xmltree.KindPI {
+			return f.str(r.d.NameSpace(id)), nil
 		}
 		return f.str(""), nil
 	})
 	def("root", 0, 1, func(f *frame, fc focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
-		n, ok, err := f.nodeArg(a, fc, "root")
+		r, ok, err := f.nodeArg(a, fc, "root")
 		if err != nil || !ok {
 			return nil, err
 		}
-		for f.doc.Parent(n) != xmltree.None {
-			n = f.doc.Parent(n)
+		n := r.n
+		for r.d.Parent(n) != xmltree.None {
+			n = r.d.Parent(n)
 		}
-		return f.one(xdm.NodeItem(int32(n))), nil
+		return f.one(xdm.NodeItemIn(r.idx, int32(n))), nil
 	})
+	def("document", 1, 1, fnDocument)
+	def("doc", 1, 1, fnDocument)
 	def("current-date", 0, 0, func(f *frame, _ focus, _ *Expr, _ []xdm.Sequence) (xdm.Sequence, error) {
 		return f.one(xdm.DateItem(xdm.DateOf(time.Now().UTC()))), nil
 	})
@@ -691,4 +702,19 @@ func distinctKey(it xdm.Item) string {
 		return "t" + it.Date.String()
 	}
 	return "s" + it.S
+}
+
+// fnDocument returns the document node of a document registered with
+// Functions.RegisterDocument under that URI (FODC0002 otherwise).
+func fnDocument(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
+	href, err := f.anyStrArg(a[0], "document")
+	if err != nil || len(a[0]) == 0 {
+		return nil, err
+	}
+	if fs := f.prog.fns; fs != nil {
+		if i, ok := fs.docIdx[href]; ok {
+			return f.one(xdm.NodeItemIn(uint16(i+1), 0)), nil
+		}
+	}
+	return nil, xdm.Errorf("FODC0002", "document %q is not available (register it with vm.Functions.RegisterDocument)", href)
 }

@@ -38,7 +38,12 @@ type PatternStep struct {
 
 // NewPattern wraps compiled path patterns; they must not be modified later.
 func NewPattern(src string, alts []PathPattern, nLocals int) *Pattern {
-	return &Pattern{src: src, alts: alts, prog: NewProgram(src, nil, nLocals)}
+	return NewPatternFuncs(src, alts, nLocals, nil)
+}
+
+// NewPatternFuncs is NewPattern for predicates compiled against fns.
+func NewPatternFuncs(src string, alts []PathPattern, nLocals int, fns *Functions) *Pattern {
+	return &Pattern{src: src, alts: alts, prog: NewProgramFuncs(src, nil, nLocals, fns)}
 }
 
 // Source returns the pattern text.
@@ -137,7 +142,7 @@ func (f *frame) matchStep(a *PathPattern, i int, n xmltree.NodeID) (bool, error)
 // step selects from its parent p.
 func (f *frame) patternPreds(st *PatternStep, axis Axis, p, n xmltree.NodeID) (bool, error) {
 	if !st.Positional {
-		fc := focus{item: xdm.NodeItem(int32(n)), pos: 1, size: 1}
+		fc := focus{item: f.node(n), pos: 1, size: 1}
 		for _, pr := range st.Preds {
 			ok, err := f.predicate(pr, fc)
 			if err != nil || !ok {
@@ -156,5 +161,5 @@ func (f *frame) patternPreds(st *PatternStep, axis Axis, p, n xmltree.NodeID) (b
 	if err != nil {
 		return false, err
 	}
-	return containsNode(s, int32(n)), nil
+	return containsNode(s, f.node(n)), nil
 }

@@ -15,13 +15,21 @@ type Program struct {
 	src     string
 	root    *Expr
 	nLocals int
-	re      *sync.Map // regex cache for non-literal patterns: key pattern+"\x00"+flags
+	re      *sync.Map  // regex cache for non-literal patterns: key pattern+"\x00"+flags
+	fns     *Functions // extension functions and documents of the static context (may be nil)
 }
 
 // NewProgram wraps a compiled expression tree. nLocals is the number of
 // local variable slots the tree uses. The tree must not be modified later.
 func NewProgram(src string, root *Expr, nLocals int) *Program {
-	return &Program{src: src, root: root, nLocals: nLocals, re: new(sync.Map)}
+	return NewProgramFuncs(src, root, nLocals, nil)
+}
+
+// NewProgramFuncs is NewProgram for a tree compiled against fns, whose
+// registered documents (fn:document) the program can reach. Programs whose
+// results are passed to each other (lets) must share the same fns.
+func NewProgramFuncs(src string, root *Expr, nLocals int, fns *Functions) *Program {
+	return &Program{src: src, root: root, nLocals: nLocals, re: new(sync.Map), fns: fns}
 }
 
 // Source returns the expression text the program was compiled from.
@@ -51,7 +59,7 @@ func (env *Env) acquire(ctx context.Context, p *Program) *frame {
 	}
 	f.busy = true
 	f.env = env
-	f.doc = env.Doc
+	f.doc, f.docIdx = env.Doc, 0
 	f.ctx = ctx
 	f.prog = p
 	f.arena = f.arena[:0]
@@ -144,11 +152,10 @@ func (p *Program) EvalString(ctx context.Context, env *Env, node xmltree.NodeID)
 }
 
 // Func is an extension function. It receives its arguments already
-// evaluated (nodes are items of doc; the argument slices are only valid
-// during the call) and returns a sequence it owns. Errors should be
-// *xdm.Error; others are wrapped as FOER0000. Node items can only refer to
-// doc (an item carries a node id, not a document), so a function such as
-// fn:document cannot return nodes of another document.
+// evaluated (node items with Doc 0 are nodes of doc; others belong to
+// documents registered with RegisterDocument; the argument slices are only
+// valid during the call) and returns a sequence it owns. Errors should be
+// *xdm.Error; others are wrapped as FOER0000.
 type Func func(ctx context.Context, doc *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, error)
 
 type funcKey struct {
@@ -160,11 +167,29 @@ type funcKey struct {
 // arity. Register everything before compiling; a registry must not be
 // modified while programs compiled against it are evaluated.
 type Functions struct {
-	m map[funcKey]Func
+	m      map[funcKey]Func
+	docs   []*xmltree.Document
+	docIdx map[string]int
 }
 
 // NewFunctions returns an empty registry.
-func NewFunctions() *Functions { return &Functions{m: map[funcKey]Func{}} }
+func NewFunctions() *Functions { return &Functions{m: map[funcKey]Func{}, docIdx: map[string]int{}} }
+
+// RegisterDocument makes a parsed, read-only document available to
+// fn:document(uri) / fn:doc(uri) (e.g. the Factur-X code list databases).
+// Its nodes are ordinary node items (xdm.Item.Doc = its 1-based index), so
+// paths, predicates and atomization work on them. At most 65535 documents.
+func (fs *Functions) RegisterDocument(uri string, doc *xmltree.Document) {
+	if i, ok := fs.docIdx[uri]; ok {
+		fs.docs[i] = doc
+		return
+	}
+	if len(fs.docs) >= 1<<16-1 {
+		return
+	}
+	fs.docIdx[uri] = len(fs.docs)
+	fs.docs = append(fs.docs, doc)
+}
 
 // Register adds (or replaces) the function space:local with the given arity.
 func (fs *Functions) Register(space, local string, arity int, fn Func) {

@@ -33,7 +33,8 @@ func (t Type) IsNumeric() bool { return t == TDecimal || t == TInteger || t == T
 type Item struct {
 	T    Type
 	B    bool
-	Node int32 // TNode: the xmltree.NodeID
+	Doc  uint16 // TNode: 0 = the evaluated document, k = the k-th registered extra document (fn:document)
+	Node int32  // TNode: the xmltree.NodeID
 	S    string
 	D    Decimal
 	F    float64
@@ -58,8 +59,14 @@ func (q QName) String() string {
 
 // Constructors for atomic items.
 
-// NodeItem returns a node item.
+// NodeItem returns a node item of the evaluated document.
 func NodeItem(id int32) Item { return Item{T: TNode, Node: id} }
+
+// NodeItemIn returns a node item of document doc (0: the evaluated document).
+func NodeItemIn(doc uint16, id int32) Item { return Item{T: TNode, Doc: doc, Node: id} }
+
+// NodeKey orders node items: by document, then document order.
+func (it Item) NodeKey() int64 { return int64(it.Doc)<<32 | int64(uint32(it.Node)) }
 
 // String returns an xs:string item.
 func String(s string) Item { return Item{T: TString, S: s} }

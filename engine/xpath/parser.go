@@ -70,7 +70,7 @@ func compile(src string, sc *StaticContext, opt bool) (*vm.Program, error) {
 	if opt {
 		e = optimize(e)
 	}
-	return vm.NewProgram(src, e, ps.nLocals), nil
+	return vm.NewProgramFuncs(src, e, ps.nLocals, ps.sc.Functions), nil
 }
 
 func (ps *parser) peek() token { return ps.toks[ps.p] }

@@ -29,7 +29,7 @@ func CompilePattern(src string, sc *StaticContext) (*vm.Pattern, error) {
 			st.Positional = !nonPositional(st.Preds)
 		}
 	}
-	return vm.NewPattern(src, alts, ps.nLocals), nil
+	return vm.NewPatternFuncs(src, alts, ps.nLocals, ps.sc.Functions), nil
 }
 
 func (ps *parser) parseUnionPattern() ([]vm.PathPattern, error) {

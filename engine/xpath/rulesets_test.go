@@ -118,9 +118,6 @@ func collectRuleSetExpressions(t testing.TB, root string) ([]schExpr, *vm.Functi
 	}
 	sort.Strings(files)
 	funcs := vm.NewFunctions()
-	// document() is provided by the Schematron compiler as an extension in
-	// the fn namespace (Factur-X code lists); register its stub here.
-	funcs.Register(NSFn, "document", 1, nil)
 	// Module files inherit the <ns> declarations of the file that includes
 	// them: merge declarations per rule-set version directory.
 	setNS := map[string]map[string]string{}
