@@ -12,24 +12,33 @@ import (
 // Decimal is an exact decimal number. It wraps engine/xdm.Decimal (the
 // engine's xs:decimal: an int64 or big.Int coefficient and a scale), so the
 // model and the rule engine agree on every value; it is never held in
-// floating point. The zero value is 0. Values are normalised (no trailing
-// fractional zeros): String gives the canonical form, StringFixed the form
-// with a minimum number of fractional digits that XML writers use for
-// amounts ("100.00").
+// floating point. The zero value is 0.
+//
+// Besides its value a Decimal keeps a display scale: the number of
+// fractional digits it was written with ("12.50" keeps 2) or computed to
+// (Round(2), Div(…, 2) give 2; Add and Sub keep the larger scale, Mul the sum
+// of both). String writes that many digits, so amounts read "127.20".
+// Comparisons (Cmp, Equal, IsZero) ignore the display scale: 1.50 equals 1.5.
 type Decimal struct {
-	v xdm.Decimal
+	v     xdm.Decimal
+	scale int32 // digits after the point when written; >= v.Scale()
 }
 
-// NewDecimal returns coef × 10^-scale (scale >= 0).
+func mk(v xdm.Decimal, scale int32) Decimal {
+	return Decimal{v: v, scale: max(scale, v.Scale())}
+}
+
+// NewDecimal returns coef × 10^-scale (scale >= 0), written with scale
+// fractional digits (NewDecimal(1000, 2) is "10.00").
 func NewDecimal(coef int64, scale int32) Decimal {
-	return Decimal{v: xdm.NewDecimal(coef, scale)}
+	return mk(xdm.NewDecimal(coef, scale), scale)
 }
 
 // DecimalFromInt returns i as a Decimal.
 func DecimalFromInt(i int64) Decimal { return Decimal{v: xdm.DecimalFromInt(i)} }
 
 // DecimalFromXDM wraps an engine decimal.
-func DecimalFromXDM(d xdm.Decimal) Decimal { return Decimal{v: d} }
+func DecimalFromXDM(d xdm.Decimal) Decimal { return mk(d, 0) }
 
 // XDM returns the engine decimal of d.
 func (d Decimal) XDM() xdm.Decimal { return d.v }
@@ -65,7 +74,11 @@ func ParseDecimal(s string) (Decimal, error) {
 	if !ok {
 		return Decimal{}, &DecimalError{Input: s, Msg: "not a decimal number (digits with an optional sign and decimal point)"}
 	}
-	return Decimal{v: v}, nil
+	scale := int32(0)
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		scale = int32(len(s) - i - 1)
+	}
+	return mk(v, scale), nil
 }
 
 // MustParseDecimal is ParseDecimal for constants in code and tests; it
@@ -96,9 +109,11 @@ func parseJSONNumber(s string) (Decimal, error) {
 	}
 	switch {
 	case exp > 0:
-		d = d.Mul(Decimal{v: xdm.NewDecimal(1, 0)}.shift(exp))
+		d = d.shift(exp)
+		d.scale = d.v.Scale()
 	case exp < 0:
 		d = d.Mul(NewDecimal(1, int32(-exp)))
+		d.scale = d.v.Scale()
 	}
 	return d, nil
 }
@@ -107,23 +122,23 @@ func parseJSONNumber(s string) (Decimal, error) {
 func (d Decimal) shift(n int) Decimal {
 	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
 	x, _ := xdm.ParseDecimal(p.String())
-	return Decimal{v: d.v.Mul(x)}
+	return mk(d.v.Mul(x), d.scale)
 }
 
 // Add returns d+e.
-func (d Decimal) Add(e Decimal) Decimal { return Decimal{v: d.v.Add(e.v)} }
+func (d Decimal) Add(e Decimal) Decimal { return mk(d.v.Add(e.v), max(d.scale, e.scale)) }
 
 // Sub returns d-e.
-func (d Decimal) Sub(e Decimal) Decimal { return Decimal{v: d.v.Sub(e.v)} }
+func (d Decimal) Sub(e Decimal) Decimal { return mk(d.v.Sub(e.v), max(d.scale, e.scale)) }
 
 // Mul returns d×e exactly.
-func (d Decimal) Mul(e Decimal) Decimal { return Decimal{v: d.v.Mul(e.v)} }
+func (d Decimal) Mul(e Decimal) Decimal { return mk(d.v.Mul(e.v), d.scale+e.scale) }
 
 // Neg returns -d.
-func (d Decimal) Neg() Decimal { return Decimal{v: d.v.Neg()} }
+func (d Decimal) Neg() Decimal { return mk(d.v.Neg(), d.scale) }
 
 // Abs returns |d|.
-func (d Decimal) Abs() Decimal { return Decimal{v: d.v.Abs()} }
+func (d Decimal) Abs() Decimal { return mk(d.v.Abs(), d.scale) }
 
 // Sign returns -1, 0 or +1.
 func (d Decimal) Sign() int { return d.v.Sign() }
@@ -137,8 +152,16 @@ func (d Decimal) Cmp(e Decimal) int { return d.v.Cmp(e.v) }
 // Equal reports whether d and e are the same number (1.50 equals 1.5).
 func (d Decimal) Equal(e Decimal) bool { return d.v.Cmp(e.v) == 0 }
 
-// Scale returns the number of fractional digits of the normalised value.
+// Scale returns the number of fractional digits of the value itself
+// (without trailing zeros: 1 for 12.50). BR-DEC checks use it.
 func (d Decimal) Scale() int32 { return d.v.Scale() }
+
+// DisplayScale returns the number of fractional digits String writes.
+func (d Decimal) DisplayScale() int32 { return d.scale }
+
+// WithScale returns d written with at least places fractional digits (the
+// value is unchanged; it never rounds).
+func (d Decimal) WithScale(places int32) Decimal { return mk(d.v, places) }
 
 // ErrDivisionByZero is returned by Div for a zero divisor.
 var ErrDivisionByZero = fmt.Errorf("decimal division by zero")
@@ -202,7 +225,7 @@ func fromBig(c *big.Int, scale int32) Decimal {
 		s = "-" + s
 	}
 	v, _ := xdm.ParseDecimal(s)
-	return Decimal{v: v}
+	return mk(v, scale)
 }
 
 var decHalf = NewDecimal(5, 1)
@@ -211,7 +234,7 @@ var decHalf = NewDecimal(5, 1)
 // (commercial rounding: 0.005 → 0.01, -0.005 → -0.01).
 func (d Decimal) Round(places int32) Decimal {
 	if d.v.Scale() <= places {
-		return d
+		return mk(d.v, places)
 	}
 	up := d.shiftScale(places) // d × 10^places
 	t := up.Abs().v.Floor()    // truncated magnitude
@@ -221,7 +244,7 @@ func (d Decimal) Round(places int32) Decimal {
 	if d.Sign() < 0 {
 		t = t.Neg()
 	}
-	return Decimal{v: t.Mul(xdm.NewDecimal(1, places))}
+	return mk(t.Mul(xdm.NewDecimal(1, places)), places)
 }
 
 func (d Decimal) shiftScale(places int32) Decimal {
@@ -235,9 +258,10 @@ func (d Decimal) shiftScale(places int32) Decimal {
 	return d.shift(int(places))
 }
 
-// String returns the canonical form: no exponent, no trailing fractional
-// zeros, no decimal point for integral values ("12.5", "-3", "0.07").
-func (d Decimal) String() string { return d.v.String() }
+// String returns the canonical form: no exponent, exactly DisplayScale
+// fractional digits, no decimal point when that is 0 ("12.50", "-3",
+// "0.07").
+func (d Decimal) String() string { return d.StringFixed(d.scale) }
 
 // StringFixed returns d with at least places fractional digits, padding
 // with zeros ("12.50" for 12.5 and 2). It never rounds: a value with more

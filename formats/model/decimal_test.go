@@ -11,7 +11,7 @@ func TestParseDecimal(t *testing.T) {
 		in, want string
 		ok       bool
 	}{
-		{"0", "0", true}, {"12.50", "12.5", true}, {"-0.005", "-0.005", true}, {"+3", "3", true},
+		{"0", "0", true}, {"12.50", "12.50", true}, {"-0.005", "-0.005", true}, {"+3", "3", true},
 		{".5", "0.5", true}, {"5.", "5", true}, {"123456789012345678901234567890.123", "123456789012345678901234567890.123", true},
 		{"", "", false}, {"1e3", "", false}, {"1,5", "", false}, {" 1", "", false}, {"1.2.3", "", false}, {"-", "", false},
 		{"--1", "", false}, {"1-", "", false}, {"NaN", "", false},
@@ -54,9 +54,9 @@ func TestDecimalRoundHalfAwayFromZero(t *testing.T) {
 		p    int32
 		want string
 	}{
-		{"0.005", 2, "0.01"}, {"-0.005", 2, "-0.01"}, {"0.0049", 2, "0"}, {"2.675", 2, "2.68"},
-		{"1.005", 2, "1.01"}, {"-1.005", 2, "-1.01"}, {"1.004999", 2, "1"}, {"10.5", 0, "11"}, {"-10.5", 0, "-11"},
-		{"12.345", 2, "12.35"}, {"12.3", 2, "12.3"}, {"99.995", 2, "100"}, {"0.125", 2, "0.13"},
+		{"0.005", 2, "0.01"}, {"-0.005", 2, "-0.01"}, {"0.0049", 2, "0.00"}, {"2.675", 2, "2.68"},
+		{"1.005", 2, "1.01"}, {"-1.005", 2, "-1.01"}, {"1.004999", 2, "1.00"}, {"10.5", 0, "11"}, {"-10.5", 0, "-11"},
+		{"12.345", 2, "12.35"}, {"12.3", 2, "12.30"}, {"99.995", 2, "100.00"}, {"0.125", 2, "0.13"},
 		{"123456789012345678901234.565", 2, "123456789012345678901234.57"},
 	} {
 		if got := MustParseDecimal(tc.in).Round(tc.p).String(); got != tc.want {
@@ -67,13 +67,13 @@ func TestDecimalRoundHalfAwayFromZero(t *testing.T) {
 
 func TestDecimalArithmetic(t *testing.T) {
 	a, b := MustParseDecimal("10.10"), MustParseDecimal("0.2")
-	if got := a.Add(b).String(); got != "10.3" {
+	if got := a.Add(b).String(); got != "10.30" {
 		t.Errorf("Add = %s", got)
 	}
-	if got := a.Sub(b).String(); got != "9.9" {
+	if got := a.Sub(b).String(); got != "9.90" {
 		t.Errorf("Sub = %s", got)
 	}
-	if got := a.Mul(b).String(); got != "2.02" {
+	if got := a.Mul(b).String(); got != "2.020" {
 		t.Errorf("Mul = %s", got)
 	}
 	// 0.1 + 0.2 is exactly 0.3 (it is not in binary floating point).
@@ -86,7 +86,7 @@ func TestDecimalArithmetic(t *testing.T) {
 		want string
 	}{
 		{"1", "3", 2, "0.33"}, {"2", "3", 2, "0.67"}, {"-2", "3", 2, "-0.67"}, {"1", "8", 2, "0.13"},
-		{"-1", "8", 2, "-0.13"}, {"100", "7", 4, "14.2857"}, {"0.0049999999999999999996", "1", 2, "0"},
+		{"-1", "8", 2, "-0.13"}, {"100", "7", 4, "14.2857"}, {"0.0049999999999999999996", "1", 2, "0.00"},
 		{"0.005", "1", 2, "0.01"}, {"12.5", "0.5", 0, "25"}, {"1", "-0.03", 3, "-33.333"},
 	} {
 		got, err := MustParseDecimal(tc.a).Div(MustParseDecimal(tc.b), tc.p)
@@ -109,15 +109,34 @@ func TestDecimalStringFixedAndJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"A": "1.10", "B": 2.5e1}`), &v); err != nil {
 		t.Fatal(err)
 	}
-	if v.A.String() != "1.1" || v.B.String() != "25" {
+	if v.A.String() != "1.10" || v.B.String() != "25" {
 		t.Errorf("unmarshal = %s, %s", v.A, v.B)
 	}
 	b, _ := json.Marshal(v)
-	if string(b) != `{"A":"1.1","B":"25"}` {
+	if string(b) != `{"A":"1.10","B":"25"}` {
 		t.Errorf("marshal = %s", b)
 	}
 	if err := json.Unmarshal([]byte(`{"A": "x"}`), &v); err == nil {
 		t.Error("bad decimal accepted")
+	}
+}
+
+func TestDecimalDisplayScale(t *testing.T) {
+	a := MustParseDecimal("1.50")
+	if !a.Equal(MustParseDecimal("1.5")) || a.Cmp(MustParseDecimal("1.5000")) != 0 {
+		t.Error("display scale affects comparison")
+	}
+	if a.Scale() != 1 || a.DisplayScale() != 2 {
+		t.Errorf("Scale = %d, DisplayScale = %d", a.Scale(), a.DisplayScale())
+	}
+	if got := NewDecimal(1000, 2).String(); got != "10.00" {
+		t.Errorf("NewDecimal(1000, 2) = %s", got)
+	}
+	if got := MustParseDecimal("7").WithScale(2).String(); got != "7.00" {
+		t.Errorf("WithScale = %s", got)
+	}
+	if got := MustParseDecimal("-0.00").String(); got != "0.00" {
+		t.Errorf("-0.00 = %s", got)
 	}
 }
 
