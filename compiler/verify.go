@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/einvoice-dev/einvoice/engine"
+	"github.com/einvoice-dev/einvoice/engine/vm"
 )
 
 // VerifyGenerated checks a generated tables file against the current
@@ -16,7 +17,9 @@ import (
 // regenerating it (from the parameters recorded in t, which the file itself
 // produced) must give identical bytes. pkg and fn are the package and method
 // the file was generated for. The error says what is stale.
-func VerifyGenerated(ctx context.Context, root, path, pkg, fn string, t *engine.Tables) error {
+//
+// fns are the extension functions the tables need (nil for none).
+func VerifyGenerated(ctx context.Context, root, path, pkg, fn string, t *engine.Tables, fns *vm.Functions) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("verify %s: %w (run `make generate`)", path, err)
@@ -30,7 +33,7 @@ func VerifyGenerated(ctx context.Context, root, path, pkg, fn string, t *engine.
 		return fmt.Errorf("verify %s: stale: header %q, sources give %q (run `make generate`)", path, strings.TrimSpace(first), want)
 	}
 	u, err := Compile(ctx, Config{Root: root, Main: t.Source, Name: t.Name, Version: t.Version, Syntax: t.Syntax,
-		Phase: t.Phase, Package: pkg, Func: fn}, "", nil)
+		Phase: t.Phase, Package: pkg, Func: fn, Functions: fns}, "", nil)
 	if err != nil {
 		return fmt.Errorf("verify %s: %w", path, err)
 	}

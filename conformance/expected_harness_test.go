@@ -11,26 +11,40 @@ import (
 
 	"github.com/einvoice-dev/einvoice/compiler"
 	"github.com/einvoice-dev/einvoice/engine"
+	"github.com/einvoice-dev/einvoice/engine/vm"
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
+	"github.com/einvoice-dev/einvoice/rulesets/xslfunc"
 )
 
 // ruleSource is a rule set of the reference, keyed by the expected/ folder name.
 type ruleSource struct {
 	main, name, version, syntax string
+	functions                   func() *vm.Functions
 }
 
 // ruleSources maps an expected/ rule-set folder (single-stage sets) to its
 // main .sch (relative to shared). "ubl"/"cii" are kept as short keys for
 // EN 16931.
 var ruleSources = map[string]ruleSource{
-	"ubl":              {"rulesets/en16931/1.3.16/ubl/schematron/EN16931-UBL-validation.sch", "EN16931", "1.3.16", "ubl"},
-	"cii":              {"rulesets/en16931/1.3.16/cii/schematron/EN16931-CII-validation.sch", "EN16931", "1.3.16", "cii"},
-	"en16931-ubl":      {"rulesets/en16931/1.3.16/ubl/schematron/EN16931-UBL-validation.sch", "EN16931", "1.3.16", "ubl"},
-	"en16931-cii":      {"rulesets/en16931/1.3.16/cii/schematron/EN16931-CII-validation.sch", "EN16931", "1.3.16", "cii"},
-	"ro-cius-ubl":      {"rulesets/ro-cius/1.0.9/EN16931-CIUS_RO-UBL-validation.sch", "RO_CIUS", "1.0.9", "ubl"},
-	"order-x-basic":    {"rulesets/order-x/1.0/basic/SCRDMCCBDACIOMessageStructure_100pD20B_BASIC.sch", "Order-X", "1.0", "basic"},
-	"order-x-comfort":  {"rulesets/order-x/1.0/comfort/SCRDMCCBDACIOMessageStructure_100pD20B_COMFORT.sch", "Order-X", "1.0", "comfort"},
-	"order-x-extended": {"rulesets/order-x/1.0/extended/SCRDMCCBDACIOMessageStructure_100pD20B_EXTENDED.sch", "Order-X", "1.0", "extended"},
+	"ubl":              {"rulesets/en16931/1.3.16/ubl/schematron/EN16931-UBL-validation.sch", "EN16931", "1.3.16", "ubl", nil},
+	"cii":              {"rulesets/en16931/1.3.16/cii/schematron/EN16931-CII-validation.sch", "EN16931", "1.3.16", "cii", nil},
+	"en16931-ubl":      {"rulesets/en16931/1.3.16/ubl/schematron/EN16931-UBL-validation.sch", "EN16931", "1.3.16", "ubl", nil},
+	"en16931-cii":      {"rulesets/en16931/1.3.16/cii/schematron/EN16931-CII-validation.sch", "EN16931", "1.3.16", "cii", nil},
+	"ro-cius-ubl":      {"rulesets/ro-cius/1.0.9/EN16931-CIUS_RO-UBL-validation.sch", "RO_CIUS", "1.0.9", "ubl", nil},
+	"order-x-basic":    {"rulesets/order-x/1.0/basic/SCRDMCCBDACIOMessageStructure_100pD20B_BASIC.sch", "Order-X", "1.0", "basic", nil},
+	"order-x-comfort":  {"rulesets/order-x/1.0/comfort/SCRDMCCBDACIOMessageStructure_100pD20B_COMFORT.sch", "Order-X", "1.0", "comfort", nil},
+	"order-x-extended": {"rulesets/order-x/1.0/extended/SCRDMCCBDACIOMessageStructure_100pD20B_EXTENDED.sch", "Order-X", "1.0", "extended", nil},
+	"peppol-cen-ubl":   {"rulesets/peppol-bis-billing/3.0.19/sch/CEN-EN16931-UBL.sch", "CEN-EN16931 (Peppol)", "3.0.19", "ubl", nil},
+	"peppol-only-ubl":  {"rulesets/peppol-bis-billing/3.0.19/sch/PEPPOL-EN16931-UBL.sch", "Peppol BIS Billing", "3.0.19", "ubl", xslfunc.Peppol},
+	"peppol-cen-cii":   {"rulesets/peppol-bis-billing/3.0.19/sch/CEN-EN16931-CII.sch", "CEN-EN16931 (Peppol)", "3.0.19", "cii", nil},
+	"peppol-only-cii":  {"rulesets/peppol-bis-billing/3.0.19/sch/PEPPOL-EN16931-CII.sch", "Peppol BIS Billing", "3.0.19", "cii", xslfunc.Peppol},
+}
+
+// stagedSets are the multi-stage rule sets of the reference: the stages run
+// in order on one document and their findings are concatenated.
+var stagedSets = map[string][]string{
+	"peppol-ubl": {"peppol-cen-ubl", "peppol-only-ubl"},
+	"peppol-cii": {"peppol-cen-cii", "peppol-only-cii"},
 }
 
 type harness struct {
@@ -77,7 +91,11 @@ func (h *harness) ruleset(t *testing.T, key string) *engine.Ruleset {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := engine.Load(u.Tables)
+	var opts []engine.Option
+	if src.functions != nil {
+		opts = append(opts, engine.WithFunctions(src.functions()))
+	}
+	rs, err := engine.Load(u.Tables, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,15 +109,41 @@ func (nopWriter) Write(p []byte) (int, error) { return len(p), nil }
 
 func (h *harness) validate(t *testing.T, rs *engine.Ruleset, data []byte) ([]engine.Finding, error) {
 	t.Helper()
+	return h.validateStages(t, []*engine.Ruleset{rs}, data)
+}
+
+// stages returns the rule sets of a (possibly multi-stage) reference set.
+func (h *harness) stages(t *testing.T, key string) []*engine.Ruleset {
+	t.Helper()
+	keys, ok := stagedSets[key]
+	if !ok {
+		keys = []string{key}
+	}
+	var out []*engine.Ruleset
+	for _, k := range keys {
+		out = append(out, h.ruleset(t, k))
+	}
+	return out
+}
+
+// validateStages runs each stage on the document and concatenates the
+// findings; an aborted stage contributes one stage-error entry, and the
+// later stages still run, as in the reference.
+func (h *harness) validateStages(t *testing.T, stages []*engine.Ruleset, data []byte) ([]engine.Finding, error) {
+	t.Helper()
 	doc, err := xmltree.Parse(data, xmltree.DefaultLimits())
 	if err != nil {
 		return nil, err
 	}
-	got, err := rs.Validate(context.Background(), doc)
-	if err != nil {
-		return StageErrorFindings(err), nil
+	var all []engine.Finding
+	for _, rs := range stages {
+		got, err := rs.Validate(context.Background(), doc)
+		if err != nil {
+			got = StageErrorFindings(err)
+		}
+		all = append(all, got...)
 	}
-	return got, nil
+	return all, nil
 }
 
 // outcome records a case result against the known-failures list and

@@ -17,9 +17,13 @@ type Ruleset struct {
 	Version string // e.g. "1.3.16"
 	Syntax  string // e.g. "ubl"
 
-	tables      *Tables
-	lets        []*vm.Program
-	rules       []*vm.Pattern
+	tables *Tables
+	lets   []*vm.Program
+	rules  []*vm.Pattern
+	// letRefs and ruleRefs list the variable slots each let / rule context
+	// references (see lazy.go).
+	letRefs     [][]int32
+	ruleRefs    [][]int32
 	checks      []compiledCheck
 	diags       [][]compiledPart
 	nSchemaLets int
@@ -38,6 +42,7 @@ type Ruleset struct {
 
 type compiledCheck struct {
 	test *vm.Program
+	refs []int32 // variable slots referenced by the test or the message
 	msg  []compiledPart
 	// static is the finished message and terms when msg has no dynamic part.
 	static      bool
@@ -103,13 +108,16 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 
 	// Lets: find each let's owner to compute its scope.
 	r.lets = make([]*vm.Program, len(t.Lets))
+	r.letRefs = make([][]int32, len(t.Lets))
 	compileLet := func(i, p, rule int32) error {
 		l := t.Lets[i]
-		prog, err := xpath.Compile(l.Expr, sc(p, rule, i))
+		lsc := sc(p, rule, i)
+		prog, err := xpath.Compile(l.Expr, lsc)
 		if err != nil {
 			return wrap(l.Pos, "let $"+l.Name, l.Expr, err)
 		}
 		r.lets[i] = prog
+		r.letRefs[i] = varRefs(l.Expr, lsc.Variables)
 		return nil
 	}
 	for i := int32(0); i < int32(r.nSchemaLets); i++ {
@@ -118,6 +126,7 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 		}
 	}
 	r.rules = make([]*vm.Pattern, len(t.Rules))
+	r.ruleRefs = make([][]int32, len(t.Rules))
 	r.checks = make([]compiledCheck, len(t.Checks))
 	for pi, p := range t.Patterns {
 		for i := p.FirstLet; i < p.FirstLet+p.NumLets; i++ {
@@ -132,11 +141,13 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 					return nil, err
 				}
 			}
-			pat, err := xpath.CompilePattern(rule.Context, sc(int32(pi), -1, -1))
+			psc := sc(int32(pi), -1, -1)
+			pat, err := xpath.CompilePattern(rule.Context, psc)
 			if err != nil {
 				return nil, wrap(rule.Pos, "rule context", rule.Context, err)
 			}
 			r.rules[ri] = pat
+			r.ruleRefs[ri] = varRefs(rule.Context, psc.Variables)
 			rsc := sc(int32(pi), ri, -1)
 			for ci := rule.FirstCheck; ci < rule.FirstCheck+rule.NumChecks; ci++ {
 				c := t.Checks[ci]
@@ -144,7 +155,13 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 				if err != nil {
 					return nil, wrap(c.Pos, c.Kind.String()+" "+c.ID+" test", c.Test, err)
 				}
-				cc := compiledCheck{test: prog}
+				src := c.Test
+				for _, m := range c.Message {
+					if m.Kind != PartText {
+						src += " " + m.Text
+					}
+				}
+				cc := compiledCheck{test: prog, refs: varRefs(src, rsc.Variables)}
 				cc.msg, err = compileMessage(c.Message, rsc)
 				if err != nil {
 					return nil, wrap(c.Pos, c.Kind.String()+" "+c.ID+" message", "", err)

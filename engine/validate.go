@@ -20,6 +20,9 @@ type state struct {
 	vars    []xdm.Sequence
 	nameMap []int32 // document NameID -> index into Ruleset.names + 1 (0: not indexed)
 	sb      strings.Builder
+	// letErr holds the deferred error of each failed let (see lazy.go).
+	letErr    []error
+	anyLetErr bool
 }
 
 // EvalError is a dynamic error that aborted a validation.
@@ -78,6 +81,12 @@ func (st *state) reset(r *Ruleset, doc *xmltree.Document) {
 		st.vars = make([]xdm.Sequence, len(r.lets))
 	}
 	st.vars = st.vars[:len(r.lets)]
+	if cap(st.letErr) < len(r.lets) {
+		st.letErr = make([]error, len(r.lets))
+	}
+	st.letErr = st.letErr[:len(r.lets)]
+	clear(st.letErr)
+	st.anyLetErr = false
 	st.env.Doc = doc
 	st.env.Vars = st.vars
 	for i := range st.nameMap {
@@ -112,13 +121,9 @@ func (v *validation) fail(what string, node xmltree.NodeID, err error) error {
 }
 
 func (v *validation) run(ctx context.Context) error {
-	r, t, doc, env := v.r, v.r.tables, v.doc, &v.st.env
+	r, t, doc := v.r, v.r.tables, v.doc
 	for i := 0; i < r.nSchemaLets; i++ {
-		seq, err := r.lets[i].Eval(ctx, env, 0)
-		if err != nil {
-			return v.fail("let $"+t.Lets[i].Name, 0, err)
-		}
-		v.st.vars[i] = seq
+		v.evalLet(ctx, i, 0)
 	}
 	n := xmltree.NodeID(doc.Len())
 	nameMap := v.st.nameMap
@@ -126,11 +131,7 @@ func (v *validation) run(ctx context.Context) error {
 		v.pattern = pi
 		p := &t.Patterns[pi]
 		for i := p.FirstLet; i < p.FirstLet+p.NumLets; i++ {
-			seq, err := r.lets[i].Eval(ctx, env, 0)
-			if err != nil {
-				return v.fail("let $"+t.Lets[i].Name, 0, err)
-			}
-			v.st.vars[i] = seq
+			v.evalLet(ctx, int(i), 0)
 		}
 		anyRules := r.anyRules[pi]
 		for node := xmltree.NodeID(0); node < n; node++ {
@@ -150,7 +151,7 @@ func (v *validation) run(ctx context.Context) error {
 				continue
 			}
 			for _, ri := range cands {
-				ok, err := r.rules[ri].Matches(ctx, env, node)
+				ok, err := v.matches(ctx, r.rules[ri], r.ruleRefs[ri], node)
 				if err != nil {
 					return v.fail("rule context "+t.Rules[ri].Context, node, err)
 				}
@@ -168,19 +169,15 @@ func (v *validation) run(ctx context.Context) error {
 
 // fire evaluates the lets and checks of rule ri on node.
 func (v *validation) fire(ctx context.Context, ri int32, node xmltree.NodeID) error {
-	r, t, env := v.r, v.r.tables, &v.st.env
+	r, t := v.r, v.r.tables
 	rule := &t.Rules[ri]
 	for i := rule.FirstLet; i < rule.FirstLet+rule.NumLets; i++ {
-		seq, err := r.lets[i].Eval(ctx, env, node)
-		if err != nil {
-			return v.fail("let $"+t.Lets[i].Name, node, err)
-		}
-		v.st.vars[i] = seq
+		v.evalLet(ctx, int(i), node)
 	}
 	for ci := rule.FirstCheck; ci < rule.FirstCheck+rule.NumChecks; ci++ {
 		c := &t.Checks[ci]
 		cc := &r.checks[ci]
-		ok, err := cc.test.EvalBool(ctx, env, node)
+		ok, err := v.evalBool(ctx, cc.test, cc.refs, node)
 		if err != nil {
 			return v.fail(c.Kind.String()+" "+c.ID, node, err)
 		}
@@ -205,6 +202,8 @@ func (v *validation) emit(ctx context.Context, c *Check, cc *compiledCheck, node
 	}
 	if cc.static {
 		f.Message, f.Terms = cc.staticMsg, cc.staticTerms
+	} else if lerr := v.failedRef(cc.refs); lerr != nil {
+		return v.fail(c.Kind.String()+" "+c.ID+" message", node, lerr)
 	} else {
 		msg, err := v.message(ctx, cc.msg, node)
 		if err != nil {

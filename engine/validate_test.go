@@ -201,3 +201,37 @@ func TestLocationXSLT1(t *testing.T) {
 		}
 	}
 }
+
+// TestLetErrorsAreLazy checks that a let whose expression fails aborts the
+// stage only where its value is needed, as with Saxon's lazy variables.
+func TestLetErrorsAreLazy(t *testing.T) {
+	base := func(test string) *Tables {
+		tb := smallTables()
+		tb.Namespaces = append(tb.Namespaces, Namespace{"xs", "http://www.w3.org/2001/XMLSchema"})
+		// Schema let that raises FORG0001 on this document.
+		tb.Lets = append([]Let{{Name: "bad", Expr: "xs:integer(//t:amt[2] | //t:line[2]/t:amt)", Scope: ScopeSchema}}, tb.Lets...)
+		for i := range tb.Patterns {
+			tb.Patterns[i].FirstLet++
+		}
+		for i := range tb.Rules {
+			tb.Rules[i].FirstLet++
+		}
+		tb.Checks[4].Test = test
+		return tb
+	}
+	// Not referenced at all, or not needed ($x false()): no error, same findings.
+	for _, test := range []string{"true()", "not(false() and $bad = 1)", "true() or $bad"} {
+		rs := mustLoad(t, base(test))
+		got, err := rs.Validate(context.Background(), parseFile(t, "testdata/small.xml"))
+		if err != nil || len(got) != 5 {
+			t.Fatalf("test %q: %v %v", test, summary(got), err)
+		}
+	}
+	// Needed: the let's error aborts the stage at the check that needs it.
+	rs := mustLoad(t, base("$bad > 0"))
+	_, err := rs.Validate(context.Background(), parseFile(t, "testdata/small.xml"))
+	var ee *EvalError
+	if !errors.As(err, &ee) || ee.Code() != "FORG0001" || ee.RuleID != "assert B2" {
+		t.Fatalf("want the let's FORG0001 at assert B2, got %v", err)
+	}
+}

@@ -5,9 +5,12 @@ import (
 	"sort"
 
 	"github.com/einvoice-dev/einvoice/engine"
+	"github.com/einvoice-dev/einvoice/engine/vm"
 	"github.com/einvoice-dev/einvoice/rulesets/en16931"
 	"github.com/einvoice-dev/einvoice/rulesets/orderx"
+	"github.com/einvoice-dev/einvoice/rulesets/peppol"
 	"github.com/einvoice-dev/einvoice/rulesets/rocius"
+	"github.com/einvoice-dev/einvoice/rulesets/xslfunc"
 )
 
 // Syntaxes.
@@ -48,6 +51,8 @@ type profileDef struct {
 	syntax, name string
 	xsd          []XSDRoot
 	sets         []tableSource
+	// functions[i], when set, is the extension-function registry of sets[i].
+	functions map[int]func() *vm.Functions
 }
 
 const (
@@ -57,9 +62,8 @@ const (
 )
 
 // definitions is the catalog table. UBL Invoice and CreditNote share the
-// UBL rule set (the Schematron covers both roots). The UBL default is
-// en16931 until the Peppol set (which needs its u:* xsl:functions) lands;
-// the product default is peppol (DECISIONS.md).
+// UBL rule set (the Schematron covers both roots). Defaults follow
+// DECISIONS.md: peppol for UBL, en16931 for CII, basic for Order-X.
 func definitions() []profileDef {
 	en := en16931.Set{}
 	ublXSD := []XSDRoot{
@@ -76,26 +80,37 @@ func definitions() []profileDef {
 	orderXSet := func(p string) []tableSource {
 		return []tableSource{func() (*engine.Tables, error) { return ox.Tables(p) }}
 	}
+	pp := peppol.Set{}
+	peppolSets := func(cen, rules string) []tableSource {
+		return []tableSource{
+			func() (*engine.Tables, error) { return pp.Tables(cen) },
+			func() (*engine.Tables, error) { return pp.Tables(rules) },
+		}
+	}
+	peppolFns := map[int]func() *vm.Functions{1: xslfunc.Peppol}
 	return []profileDef{
-		{SyntaxUBL, "en16931", ublXSD, []tableSource{func() (*engine.Tables, error) { return en.Tables(SyntaxUBL) }}},
+		// Peppol BIS Billing 3.0.19: its EN 16931 copy, then the Peppol rules.
+		{SyntaxUBL, "peppol", ublXSD, peppolSets("cen_ubl", "ubl"), peppolFns},
+		{SyntaxCII, "peppol", ciiRoot, peppolSets("cen_cii", "cii"), peppolFns},
+		{SyntaxUBL, "en16931", ublXSD, []tableSource{func() (*engine.Tables, error) { return en.Tables(SyntaxUBL) }}, nil},
 		// RO_CIUS carries its own EN 16931 base: one set.
-		{SyntaxUBL, "ro_cius", ublXSD, []tableSource{func() (*engine.Tables, error) { return ro.Tables(SyntaxUBL) }}},
-		{SyntaxCII, "en16931", ciiRoot, []tableSource{func() (*engine.Tables, error) { return en.Tables(SyntaxCII) }}},
-		{SyntaxOrderX, "basic", orderXSD("basic"), orderXSet("basic")},
-		{SyntaxOrderX, "comfort", orderXSD("comfort"), orderXSet("comfort")},
-		{SyntaxOrderX, "extended", orderXSD("extended"), orderXSet("extended")},
+		{SyntaxUBL, "ro_cius", ublXSD, []tableSource{func() (*engine.Tables, error) { return ro.Tables(SyntaxUBL) }}, nil},
+		{SyntaxCII, "en16931", ciiRoot, []tableSource{func() (*engine.Tables, error) { return en.Tables(SyntaxCII) }}, nil},
+		{SyntaxOrderX, "basic", orderXSD("basic"), orderXSet("basic"), nil},
+		{SyntaxOrderX, "comfort", orderXSD("comfort"), orderXSet("comfort"), nil},
+		{SyntaxOrderX, "extended", orderXSD("extended"), orderXSet("extended"), nil},
 	}
 }
 
 // Load compiles every rule set of every profile. A rule set shared by
 // several profiles is loaded once.
 func Load() (*Catalog, error) {
-	c := &Catalog{profiles: map[key]*Profile{}, defaults: map[string]string{SyntaxUBL: "en16931", SyntaxCII: "en16931", SyntaxOrderX: "basic"}}
+	c := &Catalog{profiles: map[key]*Profile{}, defaults: map[string]string{SyntaxUBL: "peppol", SyntaxCII: "en16931", SyntaxOrderX: "basic"}}
 	loaded := map[*engine.Tables]*engine.Ruleset{}
 	byID := map[string]*engine.Ruleset{}
 	for _, d := range definitions() {
 		p := &Profile{Name: d.name, Syntax: d.syntax, XSD: d.xsd}
-		for _, src := range d.sets {
+		for i, src := range d.sets {
 			t, err := src()
 			if err != nil {
 				return nil, fmt.Errorf("rulesets: profile %s/%s: %w", d.syntax, d.name, err)
@@ -104,7 +119,11 @@ func Load() (*Catalog, error) {
 			if !ok {
 				id := t.Name + " " + t.Version + " " + t.Syntax
 				if rs, ok = byID[id]; !ok {
-					if rs, err = engine.Load(t); err != nil {
+					var opts []engine.Option
+					if fns := d.functions[i]; fns != nil {
+						opts = append(opts, engine.WithFunctions(fns()))
+					}
+					if rs, err = engine.Load(t, opts...); err != nil {
 						return nil, fmt.Errorf("rulesets: profile %s/%s: %w", d.syntax, d.name, err)
 					}
 					byID[id] = rs

@@ -15,7 +15,11 @@ func TestCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ubl, ok := c.Profile(SyntaxUBL, "")
+	pu, ok := c.Profile(SyntaxUBL, "")
+	if !ok || pu.Name != "peppol" || len(pu.Rulesets) != 2 || pu.Rulesets[1].Label() != "Peppol BIS Billing 3.0.19" {
+		t.Fatalf("default UBL profile: %+v", pu)
+	}
+	ubl, ok := c.Profile(SyntaxUBL, "en16931")
 	if !ok || ubl.Name != "en16931" || len(ubl.Rulesets) != 1 || ubl.Rulesets[0].Label() != "EN16931 1.3.16" || ubl.Rulesets[0].Syntax != "ubl" {
 		t.Fatalf("default UBL profile: %+v", ubl)
 	}
@@ -26,7 +30,7 @@ func TestCatalog(t *testing.T) {
 	if _, ok := c.Profile(SyntaxUBL, "nope"); ok {
 		t.Fatal("unknown profile found")
 	}
-	if got := c.Profiles(SyntaxUBL); !reflect.DeepEqual(got, []string{"en16931", "ro_cius"}) {
+	if got := c.Profiles(SyntaxUBL); !reflect.DeepEqual(got, []string{"en16931", "peppol", "ro_cius"}) {
 		t.Fatalf("profiles %v", got)
 	}
 	if got := c.Profiles(SyntaxOrderX); !reflect.DeepEqual(got, []string{"basic", "comfort", "extended"}) {
@@ -37,8 +41,8 @@ func TestCatalog(t *testing.T) {
 	if ro.Rulesets[0].Label() != "RO_CIUS 1.0.9" || ox.Name != "basic" || ox.Rulesets[0].Label() != "Order-X 1.0" {
 		t.Fatalf("ro_cius %v, orderx default %v", ro.Rulesets[0].Label(), ox.Name)
 	}
-	if n := len(c.Rulesets()); n != 6 {
-		t.Fatalf("%d distinct rule sets, want 6", n)
+	if n := len(c.Rulesets()); n != 10 {
+		t.Fatalf("%d distinct rule sets, want 10", n)
 	}
 	shared := os.Getenv("EINVOICE_SHARED")
 	if shared == "" {

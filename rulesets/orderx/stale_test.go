@@ -24,7 +24,7 @@ func TestGeneratedTablesUpToDate(t *testing.T) {
 		if tb.Source != main || tb.Name != "Order-X" || tb.QueryBinding != "" {
 			t.Errorf("%s: tables %s from %s, queryBinding %q", profile, tb.Name, tb.Source, tb.QueryBinding)
 		}
-		if err := compiler.VerifyGenerated(context.Background(), shared, "zz_generated_"+profile+".go", "orderx", funcs[profile], tb); err != nil {
+		if err := compiler.VerifyGenerated(context.Background(), shared, "zz_generated_"+profile+".go", "orderx", funcs[profile], tb, nil); err != nil {
 			t.Error(err)
 		}
 	}

@@ -21,7 +21,7 @@ func TestGeneratedTablesUpToDate(t *testing.T) {
 	if tb.Source != Source || tb.Name != "RO_CIUS" || tb.Version != "1.0.9" {
 		t.Fatalf("tables %s %s from %s", tb.Name, tb.Version, tb.Source)
 	}
-	if err := compiler.VerifyGenerated(context.Background(), shared, "zz_generated_ubl.go", "rocius", "generatedUBL", tb); err != nil {
+	if err := compiler.VerifyGenerated(context.Background(), shared, "zz_generated_ubl.go", "rocius", "generatedUBL", tb, nil); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -67,7 +67,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		path := filepath.Join(*out, rs.Set, "zz_generated_"+rs.Syntax+".go")
+		key := rs.Key
+		if key == "" {
+			key = rs.Syntax
+		}
+		path := filepath.Join(*out, rs.Set, "zz_generated_"+key+".go")
 		if err := writeIfChanged(path, u.Output); err != nil {
 			return err
 		}

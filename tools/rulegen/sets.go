@@ -2,13 +2,16 @@ package main
 
 import (
 	"github.com/einvoice-dev/einvoice/engine/vm"
+	"github.com/einvoice-dev/einvoice/rulesets/xslfunc"
 )
 
 // ruleSet is one row of the generation table: a Schematron source compiled
 // into one generated file of one rule-set package.
 type ruleSet struct {
-	Set     string // package directory under -out and Go package name
-	Syntax  string // ubl, cii, or a flavour (Order-X profile): the generated file is zz_generated_<Syntax>.go
+	Set    string // package directory under -out and Go package name
+	Syntax string // ubl, cii, or a flavour (Order-X profile)
+	// Key names the generated file zz_generated_<Key>.go; "" means Syntax.
+	Key     string
 	Name    string // rule set name as reported, e.g. "EN16931"
 	Version string
 	Main    string // main .sch, relative to the shared directory
@@ -35,20 +38,31 @@ func ruleSets() []ruleSet {
 			Main: "rulesets/order-x/1.0/comfort/SCRDMCCBDACIOMessageStructure_100pD20B_COMFORT.sch", Func: "generatedComfort"},
 		{Set: "orderx", Syntax: "extended", Name: "Order-X", Version: "1.0",
 			Main: "rulesets/order-x/1.0/extended/SCRDMCCBDACIOMessageStructure_100pD20B_EXTENDED.sch", Func: "generatedExtended"},
+		// Peppol BIS Billing 3.0.19: its own copy of the EN 16931 rules
+		// (CEN-EN16931-*, 1.3.14.1) and the Peppol rules, which call u:*.
+		{Set: "peppol", Syntax: "ubl", Key: "cen_ubl", Name: "CEN-EN16931 (Peppol)", Version: "3.0.19",
+			Main: "rulesets/peppol-bis-billing/3.0.19/sch/CEN-EN16931-UBL.sch", Func: "generatedCENUBL"},
+		{Set: "peppol", Syntax: "ubl", Key: "ubl", Name: "Peppol BIS Billing", Version: "3.0.19",
+			Main: "rulesets/peppol-bis-billing/3.0.19/sch/PEPPOL-EN16931-UBL.sch", Func: "generatedUBL", Functions: "peppol"},
+		{Set: "peppol", Syntax: "cii", Key: "cen_cii", Name: "CEN-EN16931 (Peppol)", Version: "3.0.19",
+			Main: "rulesets/peppol-bis-billing/3.0.19/sch/CEN-EN16931-CII.sch", Func: "generatedCENCII"},
+		{Set: "peppol", Syntax: "cii", Key: "cii", Name: "Peppol BIS Billing", Version: "3.0.19",
+			Main: "rulesets/peppol-bis-billing/3.0.19/sch/PEPPOL-EN16931-CII.sch", Func: "generatedCII", Functions: "peppol"},
 		// Next rows (one each, once their xsl:function implementations are
-		// registered in functionGroups): peppol (u:*), xrechnung (u:* via
-		// the merged Peppol rules), br_fr (custom:*), factur-x (document()
-		// code lists).
+		// in rulesets/xslfunc): xrechnung (u:* via the merged Peppol
+		// rules; Peppol 3.0.20 functions), br_fr (custom:*), factur-x
+		// (document() code lists).
 	}
 }
 
 // functionGroups maps a group name to a constructor of the extension function
-// registry it needs. The 33 xsl:function implementations of the other rule
-// sets (Peppol u:gln, u:mod11, u:mod97-0208, ... ; BR-FR custom:*) are each a Go
-// function registered here under their expanded QName and arity, one file per
-// function, each tested against the reference. EN 16931 needs none.
+// registry it needs. The xsl:function implementations live in
+// rulesets/xslfunc, one Go file per function (Peppol u:gln, u:mod11,
+// u:mod97-0208, ...; later BR-FR custom:*), each tested against the
+// reference. EN 16931, RO_CIUS and Order-X need none.
 func functionGroups() map[string]func() *vm.Functions {
 	return map[string]func() *vm.Functions{
-		"": func() *vm.Functions { return nil },
+		"":       func() *vm.Functions { return nil },
+		"peppol": xslfunc.Peppol,
 	}
 }

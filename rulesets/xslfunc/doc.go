@@ -1,0 +1,15 @@
+// Package xslfunc holds Go implementations of the xsl:function definitions
+// the official rule sets declare inside their .sch files, one file per
+// function, registered in a vm.Functions registry under the function's
+// expanded QName and arity. Each reproduces the XSLT 2.0 body exactly as
+// Saxon evaluates it (XPath string positions in code points, number() giving
+// NaN, integer mod with the sign of the dividend, the function conversion
+// rules of typed params, casts that raise FORG0001), because the reference
+// results come from running those bodies; they are tested against the
+// official unit tests through package conformance.
+//
+// Groups: Peppol (namespace "utils", prefix u:) — used by Peppol BIS Billing
+// 3.0.x and, through the merged Peppol rules, by XRechnung.
+//
+// This package has no generated code, so tools/rulegen can always import it.
+package xslfunc
