@@ -78,7 +78,7 @@ func Arith(op ArithOp, a, b Item) (Item, error) {
 	case OpMul:
 		d = a.D.Mul(b.D)
 	case OpDiv:
-		d, err = a.D.Div(b.D)
+		d, err = a.D.DivScaled(b.D, javaScale(a), javaScale(b))
 		resT = TDecimal
 	case OpIDiv:
 		d, err = a.D.IDiv(b.D)
@@ -124,4 +124,12 @@ func EBVAtomic(a Item) (bool, error) {
 		return a.F != 0 && !math.IsNaN(a.F), nil
 	}
 	return false, Errorf(ErrEBV, "no effective boolean value for %s", a.T)
+}
+
+// javaScale is the operand scale Saxon uses in decimal division.
+func javaScale(it Item) int32 {
+	if it.T == TInteger {
+		return 0
+	}
+	return it.D.JavaScale()
 }

@@ -19,7 +19,7 @@ type Decimal struct {
 }
 
 // DivisionScale is the minimum number of fractional digits kept by decimal
-// division (Saxon's DIVIDE_PRECISION).
+// division (Saxon's BigDecimalValue.DIVIDE_PRECISION).
 const DivisionScale = 18
 
 var pow10 = [...]int64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
@@ -228,13 +228,47 @@ func (a Decimal) Cmp(b Decimal) int {
 	return x.Cmp(y)
 }
 
-// Div returns a÷b with scale max(18, scale(a), scale(b)), rounded half-down
-// (Saxon's rule). It fails with FOAR0001 when b is zero.
+// Div divides two xs:decimal values (see DivScaled).
 func (a Decimal) Div(b Decimal) (Decimal, error) {
+	return a.DivScaled(b, a.JavaScale(), b.JavaScale())
+}
+
+// JavaScale returns the scale Saxon's BigDecimal holds for this xs:decimal:
+// trailing zeros stripped, so 1.50 has scale 1 and 100 has scale -2. (An
+// xs:integer operand has scale 0 whatever its value.)
+func (d Decimal) JavaScale() int32 {
+	if d.s > 0 || d.Sign() == 0 {
+		return d.s
+	}
+	n := int32(0)
+	if d.b == nil {
+		for c := d.c; c%10 == 0; c /= 10 {
+			n++
+		}
+		return -n
+	}
+	var q, r big.Int
+	q.Set(d.b)
+	for {
+		q.QuoRem(&q, bigTen, &r)
+		if r.Sign() != 0 {
+			return -n
+		}
+		n++
+	}
+}
+
+// DivScaled returns a÷b as Saxon computes xs:decimal division
+// (Calculator.decimalDivide): the quotient keeps max(18, sa - sb + 18)
+// fractional digits, where sa and sb are the operands' Java scales
+// (JavaScale, or 0 for xs:integer), rounded half-down; trailing zeros are
+// then removed. It fails with FOAR0001 when b is zero.
+func (a Decimal) DivScaled(b Decimal, sa, sb int32) (Decimal, error) {
 	if b.Sign() == 0 {
 		return Decimal{}, &Error{Code: ErrDivZero, Msg: "decimal division by zero"}
 	}
-	S := max(int32(DivisionScale), a.s, b.s)
+	S := max(int32(DivisionScale), sa-sb+DivisionScale)
+	S = max(S, a.s) // never below the dividend's own digits (always true for Java scales)
 	if d, ok := divExact(a, b, S); ok {
 		return d, nil
 	}

@@ -48,9 +48,12 @@ func TestDecimalArithmetic(t *testing.T) {
 		{"100", "/", "0.5", "200"},
 		// half-down at the 18th digit: 5e-19 exactly rounds down
 		{"0.0000000000000000005", "/", "1", "0.0000000000000000005"},
-		{"1", "/", "2000000000000000000", "0"},
-		{"1", "/", "4000000000000000000", "0"},
-		{"3", "/", "4000000000000000000", "0.000000000000000001"},
+		// xs:decimal 2000000000000000000 has Java scale -18: 36 digits are kept
+		{"1", "/", "2000000000000000000", "0.0000000000000000005"},
+		{"1", "/", "4000000000000000000", "0.00000000000000000025"},
+		{"1", "/", "300", "0.00333333333333333333"},
+		{"2", "/", "3", "0.666666666666666667"},
+		{"0.666666666666666667", "/", "7", "0.095238095238095238142857142857142857"},
 		{"7", "idiv", "2", "3"}, {"-7", "idiv", "2", "-3"}, {"7.5", "idiv", "2", "3"},
 		{"7", "mod", "3", "1"}, {"-7", "mod", "3", "-1"}, {"7", "mod", "-3", "1"}, {"7.5", "mod", "2", "1.5"},
 		{"123456789012345678901234567890", "idiv", "10", "12345678901234567890123456789"},
@@ -206,6 +209,27 @@ func TestDivisionPaths(t *testing.T) {
 		want, _ := ab.Div(b)
 		if got.Cmp(want) != 0 {
 			t.Errorf("%s / %s: fast %s, big %s", c[0], c[1], got, want)
+		}
+	}
+}
+
+// TestIntegerDivisionScale checks Saxon's scale rule with xs:integer
+// operands (scale 0): 18 digits, half-down.
+func TestIntegerDivisionScale(t *testing.T) {
+	for _, c := range []struct {
+		a, b Item
+		want string
+	}{
+		{Integer(1), Integer(2000000000000000000), "0"},                    // 5e-19: half-down
+		{Integer(3), Integer(4000000000000000000), "0.000000000000000001"}, // 7.5e-19 rounds up
+		{Integer(1), Integer(300), "0.003333333333333333"},
+		{Dec(DecimalFromInt(1)), Dec(DecimalFromInt(300)), "0.00333333333333333333"},
+		{Dec(NewDecimal(15, 1)), Integer(7), "0.2142857142857142857"}, // scale 1 - 0 + 18 = 19
+		{Integer(10), Integer(4), "2.5"},
+	} {
+		got, err := Arith(OpDiv, c.a, c.b)
+		if err != nil || got.StringValue() != c.want || got.T != TDecimal {
+			t.Errorf("%v div %v = %v (%v), want xs:decimal %s", c.a.StringValue(), c.b.StringValue(), got.StringValue(), err, c.want)
 		}
 	}
 }

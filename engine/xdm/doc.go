@@ -12,6 +12,7 @@
 //
 // Decimals are exact: an int64 coefficient with a decimal scale, falling back
 // to math/big when a result does not fit. Division of decimals is computed
-// like Saxon: scale max(18, scale(a), scale(b)), rounded half-down, trailing
-// zeros removed.
+// like Saxon: max(18, scale(a) - scale(b) + 18) fractional digits with the
+// operands' Java scales (trailing zeros stripped; 0 for xs:integer),
+// rounded half-down, trailing zeros removed.
 package xdm
