@@ -2,6 +2,7 @@ package vm
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -692,8 +693,12 @@ func distinctKey(it xdm.Item) string {
 	case xdm.TDecimal, xdm.TInteger:
 		return "n" + it.D.String()
 	case xdm.TDouble:
-		if d, err := xdm.DecimalFromFloat(it.F); err == nil {
-			return "n" + d.String()
+		// Shortest round-trip digits, so 0.1e0 and 0.1 are one value (eq
+		// compares them as doubles).
+		if !math.IsNaN(it.F) && !math.IsInf(it.F, 0) {
+			if d, ok := xdm.ParseDecimal(strconv.FormatFloat(it.F, 'f', -1, 64)); ok {
+				return "n" + d.String()
+			}
 		}
 		return "f" + xdm.FormatDouble(it.F)
 	case xdm.TBoolean:

@@ -439,17 +439,46 @@ func (d Decimal) Float64() float64 {
 	return f
 }
 
-// DecimalFromFloat converts a finite double (shortest round-trip digits);
-// FOCA0002 for NaN and infinities.
+// DecimalFromFloat converts a finite double to the exact decimal value of
+// its binary representation, as Saxon does (new BigDecimal(double)): 0.1e0
+// becomes 0.1000000000000000055511151231257827021181583404541015625.
+// NaN and infinities fail with FOCA0002.
 func DecimalFromFloat(f float64) (Decimal, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return Decimal{}, &Error{Code: ErrInvalidLexical, Msg: "cannot convert " + FormatDouble(f) + " to xs:decimal"}
 	}
-	d, ok := ParseDecimal(strconv.FormatFloat(f, 'f', -1, 64))
-	if !ok {
-		return Decimal{}, &Error{Code: ErrInvalidLexical, Msg: "cannot convert double to xs:decimal"}
+	if f == math.Trunc(f) && math.Abs(f) < 1<<62 {
+		return Decimal{c: int64(f)}, nil
 	}
-	return d, nil
+	b := math.Float64bits(f)
+	neg := b>>63 != 0
+	exp := int((b >> 52) & 0x7ff)
+	frac := b & (1<<52 - 1)
+	if exp == 0 {
+		exp = 1 // subnormal
+	} else {
+		frac |= 1 << 52
+	}
+	e := exp - 1075 // f = ±frac × 2^e
+	coef := new(big.Int).SetUint64(frac)
+	var scale int32
+	if e >= 0 {
+		coef.Lsh(coef, uint(e))
+	} else {
+		k := -e
+		for k > 0 && frac&1 == 0 {
+			frac >>= 1
+			k--
+		}
+		coef.SetUint64(frac)
+		// frac / 2^k = frac × 5^k / 10^k
+		coef.Mul(coef, new(big.Int).Exp(big.NewInt(5), big.NewInt(int64(k)), nil))
+		scale = int32(k)
+	}
+	if neg {
+		coef.Neg(coef)
+	}
+	return normBig(coef, scale), nil
 }
 
 // ParseDecimal parses the xs:decimal lexical form (surrounding XML

@@ -233,3 +233,31 @@ func TestIntegerDivisionScale(t *testing.T) {
 		}
 	}
 }
+
+// TestDecimalFromFloatExact checks the exact binary expansion Saxon uses
+// when casting xs:double to xs:decimal (checked with Python's Decimal(float)).
+func TestDecimalFromFloatExact(t *testing.T) {
+	for _, c := range []struct {
+		f    float64
+		want string
+	}{
+		{0.1, "0.1000000000000000055511151231257827021181583404541015625"},
+		{0.285, "0.284999999999999975575093458246556110680103302001953125"},
+		{-2.5, "-2.5"},
+		{1e20, "100000000000000000000"},
+		{123.456, "123.4560000000000030695446184836328029632568359375"},
+	} {
+		d, err := DecimalFromFloat(c.f)
+		if err != nil || d.String() != c.want {
+			t.Errorf("DecimalFromFloat(%v) = %s (%v), want %s", c.f, d, err, c.want)
+		}
+	}
+	d, err := DecimalFromFloat(1e300)
+	if err != nil || len(d.String()) != 301 || d.String()[:20] != "10000000000000000525" {
+		t.Errorf("1e300: %s %v", d, err)
+	}
+	d, err = DecimalFromFloat(5e-324)
+	if err != nil || len(d.String()) != 1076 {
+		t.Errorf("5e-324: %d digits %v", len(d.String()), err)
+	}
+}
