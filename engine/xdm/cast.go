@@ -41,7 +41,9 @@ func Cast(it Item, to Type) (Item, error) {
 			}
 			return Dec(d), nil
 		case TInteger:
-			return Dec(it.D), nil
+			d := it.D
+			d.plain = true // BigDecimal.valueOf(long): scale 0
+			return Dec(d), nil
 		case TDouble:
 			d, err := DecimalFromFloat(it.F)
 			if err != nil {

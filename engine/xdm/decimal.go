@@ -16,6 +16,11 @@ type Decimal struct {
 	c int64    // coefficient when b == nil
 	b *big.Int // coefficient when it does not fit in an int64 (never mutated)
 	s int32    // scale, >= 0
+	// plain marks an integral value that Saxon holds with scale 0 rather
+	// than with its trailing zeros stripped (a lexical form without a
+	// decimal point, an xs:integer or integral xs:double cast to decimal);
+	// it only affects JavaScale, i.e. the digits kept by division.
+	plain bool
 }
 
 // DivisionScale is the minimum number of fractional digits kept by decimal
@@ -234,10 +239,12 @@ func (a Decimal) Div(b Decimal) (Decimal, error) {
 }
 
 // JavaScale returns the scale Saxon's BigDecimal holds for this xs:decimal:
-// trailing zeros stripped, so 1.50 has scale 1 and 100 has scale -2. (An
-// xs:integer operand has scale 0 whatever its value.)
+// trailing zeros stripped, so 1.50 has scale 1 and 100.0 (or 50.0 * 2) has
+// scale -2; but xs:decimal('100'), an integer cast to decimal and an
+// integral double cast to decimal have scale 0. (An xs:integer operand has
+// scale 0 whatever its value.)
 func (d Decimal) JavaScale() int32 {
-	if d.s > 0 || d.Sign() == 0 {
+	if d.s > 0 || d.plain || d.Sign() == 0 {
 		return d.s
 	}
 	n := int32(0)
@@ -448,7 +455,7 @@ func DecimalFromFloat(f float64) (Decimal, error) {
 		return Decimal{}, &Error{Code: ErrInvalidLexical, Msg: "cannot convert " + FormatDouble(f) + " to xs:decimal"}
 	}
 	if f == math.Trunc(f) && math.Abs(f) < 1<<62 {
-		return Decimal{c: int64(f)}, nil
+		return Decimal{c: int64(f), plain: true}, nil // new BigDecimal(100.0) has scale 0
 	}
 	b := math.Float64bits(f)
 	neg := b>>63 != 0
@@ -530,7 +537,10 @@ func ParseDecimal(s string) (Decimal, bool) {
 		if neg {
 			c = -c
 		}
-		return normInt(c, s32), true
+		d := normInt(c, s32)
+		// Saxon parses "300" (no point, < 16 digits) as a long: scale 0.
+		d.plain = !point && digits < 16
+		return d, true
 	}
 	b, ok := new(big.Int).SetString(strings.Replace(s, ".", "", 1), 10)
 	if !ok {

@@ -51,7 +51,7 @@ func TestDecimalArithmetic(t *testing.T) {
 		// xs:decimal 2000000000000000000 has Java scale -18: 36 digits are kept
 		{"1", "/", "2000000000000000000", "0.0000000000000000005"},
 		{"1", "/", "4000000000000000000", "0.00000000000000000025"},
-		{"1", "/", "300", "0.00333333333333333333"},
+		{"1", "/", "300", "0.003333333333333333"}, {"1", "/", "300.0", "0.00333333333333333333"},
 		{"2", "/", "3", "0.666666666666666667"},
 		{"0.666666666666666667", "/", "7", "0.095238095238095238142857142857142857"},
 		{"7", "idiv", "2", "3"}, {"-7", "idiv", "2", "-3"}, {"7.5", "idiv", "2", "3"},
@@ -259,5 +259,31 @@ func TestDecimalFromFloatExact(t *testing.T) {
 	d, err = DecimalFromFloat(5e-324)
 	if err != nil || len(d.String()) != 1076 {
 		t.Errorf("5e-324: %d digits %v", len(d.String()), err)
+	}
+}
+
+// TestDivisionScaleProvenance: Saxon keeps scale 0 for decimals parsed
+// without a point, so the divisor's trailing zeros only add digits when
+// the value came from a form like 300.0 or from arithmetic.
+func TestDivisionScaleProvenance(t *testing.T) {
+	plain, _ := ParseDecimal("300")
+	pointed, _ := ParseDecimal("300.0")
+	one := DecimalFromInt(1)
+	for _, c := range []struct {
+		b    Decimal
+		want string
+	}{
+		{plain, "0.003333333333333333"},
+		{pointed, "0.00333333333333333333"},
+		{DecimalFromInt(3).Mul(DecimalFromInt(100)), "0.00333333333333333333"},
+	} {
+		got, err := Arith(OpDiv, Dec(one), Dec(c.b))
+		if err != nil || got.StringValue() != c.want {
+			t.Errorf("1 div %s = %s (%v), want %s", c.b, got.StringValue(), err, c.want)
+		}
+	}
+	cast, _ := Cast(Integer(300), TDecimal)
+	if got, _ := Arith(OpDiv, Dec(one), cast); got.StringValue() != "0.003333333333333333" {
+		t.Errorf("1 div xs:decimal(300 as integer) = %s", got.StringValue())
 	}
 }
