@@ -137,26 +137,43 @@ type SourcePos struct {
 
 // VarScope returns the variables visible to an expression of pattern p and
 // rule r (r < 0: a pattern let or none; p < 0: a schema let) that precede the
-// let with index limit in Tables.Lets (limit < 0: all of them), by name
-// (as written, without '$') to slot. Later lets shadow earlier ones.
+// let with index limit in Tables.Lets (limit < 0: no let limit), by name (as
+// written, without '$') to slot. Later lets shadow earlier ones.
+//
+// Pattern lets are global, as the ISO skeleton makes them (top-level
+// xsl:variables): every rule of every pattern sees the lets of all patterns
+// (XRechnung declares its shared lets in a dedicated pattern); a pattern let
+// sees the pattern lets declared before it.
 func (t *Tables) VarScope(p, r, limit int32) map[string]int {
 	vars := map[string]int{}
-	add := func(first, n int32) bool {
-		for i := first; i < first+n; i++ {
-			if limit >= 0 && i >= limit {
-				return false
+	ns := t.NumSchemaLets()
+	for i := int32(0); i < ns; i++ {
+		if limit >= 0 && i >= limit {
+			return vars
+		}
+		vars[t.Lets[i].Name] = int(i)
+	}
+	if p < 0 {
+		return vars
+	}
+	for _, pt := range t.Patterns {
+		for i := pt.FirstLet; i < pt.FirstLet+pt.NumLets; i++ {
+			if r < 0 && limit >= 0 && i >= limit {
+				break
 			}
 			vars[t.Lets[i].Name] = int(i)
 		}
-		return true
 	}
-	if !add(0, t.NumSchemaLets()) || p < 0 {
+	if r < 0 {
 		return vars
 	}
-	if !add(t.Patterns[p].FirstLet, t.Patterns[p].NumLets) || r < 0 {
-		return vars
+	rule := t.Rules[r]
+	for i := rule.FirstLet; i < rule.FirstLet+rule.NumLets; i++ {
+		if limit >= 0 && i >= limit {
+			break
+		}
+		vars[t.Lets[i].Name] = int(i)
 	}
-	add(t.Rules[r].FirstLet, t.Rules[r].NumLets)
 	return vars
 }
 

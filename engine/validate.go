@@ -125,14 +125,18 @@ func (v *validation) run(ctx context.Context) error {
 	for i := 0; i < r.nSchemaLets; i++ {
 		v.evalLet(ctx, i, 0)
 	}
-	n := xmltree.NodeID(doc.Len())
-	nameMap := v.st.nameMap
+	// Pattern lets are global variables (see Tables.VarScope): all of them
+	// are bound once per document, context = the document node.
 	for pi := range t.Patterns {
-		v.pattern = pi
 		p := &t.Patterns[pi]
 		for i := p.FirstLet; i < p.FirstLet+p.NumLets; i++ {
 			v.evalLet(ctx, int(i), 0)
 		}
+	}
+	n := xmltree.NodeID(doc.Len())
+	nameMap := v.st.nameMap
+	for pi := range t.Patterns {
+		v.pattern = pi
 		anyRules := r.anyRules[pi]
 		for node := xmltree.NodeID(0); node < n; node++ {
 			if node%ctxCheckEvery == 0 {

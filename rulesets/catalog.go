@@ -10,6 +10,7 @@ import (
 	"github.com/einvoice-dev/einvoice/rulesets/orderx"
 	"github.com/einvoice-dev/einvoice/rulesets/peppol"
 	"github.com/einvoice-dev/einvoice/rulesets/rocius"
+	"github.com/einvoice-dev/einvoice/rulesets/xrechnung"
 	"github.com/einvoice-dev/einvoice/rulesets/xslfunc"
 )
 
@@ -88,10 +89,21 @@ func definitions() []profileDef {
 		}
 	}
 	peppolFns := map[int]func() *vm.Functions{1: xslfunc.Peppol}
+	xr := xrechnung.Set{}
+	xrSets := func(syntax string) []tableSource {
+		return []tableSource{
+			func() (*engine.Tables, error) { return en.Tables(syntax) },
+			func() (*engine.Tables, error) { return xr.Tables(syntax) },
+		}
+	}
+	xrFns := map[int]func() *vm.Functions{1: xslfunc.XRechnung}
 	return []profileDef{
 		// Peppol BIS Billing 3.0.19: its EN 16931 copy, then the Peppol rules.
 		{SyntaxUBL, "peppol", ublXSD, peppolSets("cen_ubl", "ubl"), peppolFns},
 		{SyntaxCII, "peppol", ciiRoot, peppolSets("cen_cii", "cii"), peppolFns},
+		// XRechnung 3.0.2: EN 16931 1.3.16, then the XRechnung rules.
+		{SyntaxUBL, "xrechnung", ublXSD, xrSets(SyntaxUBL), xrFns},
+		{SyntaxCII, "xrechnung", ciiRoot, xrSets(SyntaxCII), xrFns},
 		{SyntaxUBL, "en16931", ublXSD, []tableSource{func() (*engine.Tables, error) { return en.Tables(SyntaxUBL) }}, nil},
 		// RO_CIUS carries its own EN 16931 base: one set.
 		{SyntaxUBL, "ro_cius", ublXSD, []tableSource{func() (*engine.Tables, error) { return ro.Tables(SyntaxUBL) }}, nil},

@@ -9,7 +9,8 @@
 // official unit tests through package conformance.
 //
 // Groups: Peppol (namespace "utils", prefix u:) — used by Peppol BIS Billing
-// 3.0.x and, through the merged Peppol rules, by XRechnung.
+// 3.0.x; XRechnung — the same functions (merged in with the Peppol rules)
+// plus u:decimalOrZero.
 //
 // This package has no generated code, so tools/rulegen can always import it.
 package xslfunc

@@ -21,3 +21,12 @@ func Peppol() *vm.Functions {
 	fs.Register(NSPeppol, "checkSEOrgnr", 1, checkSEOrgnr)
 	return fs
 }
+
+// XRechnung returns a fresh registry of the functions the XRechnung 2.5.0
+// rules declare: the Peppol utility functions (merged in from Peppol
+// BIS 3) plus u:decimalOrZero (CII).
+func XRechnung() *vm.Functions {
+	fs := Peppol()
+	fs.Register(NSPeppol, "decimalOrZero", 1, decimalOrZero)
+	return fs
+}

@@ -48,10 +48,14 @@ func ruleSets() []ruleSet {
 			Main: "rulesets/peppol-bis-billing/3.0.19/sch/CEN-EN16931-CII.sch", Func: "generatedCENCII"},
 		{Set: "peppol", Syntax: "cii", Key: "cii", Name: "Peppol BIS Billing", Version: "3.0.19",
 			Main: "rulesets/peppol-bis-billing/3.0.19/sch/PEPPOL-EN16931-CII.sch", Func: "generatedCII", Functions: "peppol"},
+		// XRechnung 2.5.0 (XRechnung 3.0.2), applied after EN 16931 1.3.16.
+		{Set: "xrechnung", Syntax: "ubl", Name: "XRechnung", Version: "3.0.2",
+			Main: "rulesets/xrechnung/2.5.0/ubl/XRechnung-UBL-validation.sch", Func: "generatedUBL", Functions: "xrechnung"},
+		{Set: "xrechnung", Syntax: "cii", Name: "XRechnung", Version: "3.0.2",
+			Main: "rulesets/xrechnung/2.5.0/cii/XRechnung-CII-validation.sch", Func: "generatedCII", Functions: "xrechnung"},
 		// Next rows (one each, once their xsl:function implementations are
-		// in rulesets/xslfunc): xrechnung (u:* via the merged Peppol
-		// rules; Peppol 3.0.20 functions), br_fr (custom:*), factur-x
-		// (document() code lists).
+		// in rulesets/xslfunc): br_fr (custom:*), factur-x (document() code
+		// lists).
 	}
 }
 
@@ -62,7 +66,8 @@ func ruleSets() []ruleSet {
 // reference. EN 16931, RO_CIUS and Order-X need none.
 func functionGroups() map[string]func() *vm.Functions {
 	return map[string]func() *vm.Functions{
-		"":       func() *vm.Functions { return nil },
-		"peppol": xslfunc.Peppol,
+		"":          func() *vm.Functions { return nil },
+		"peppol":    xslfunc.Peppol,
+		"xrechnung": xslfunc.XRechnung,
 	}
 }

@@ -1,0 +1,32 @@
+package xrechnung
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/einvoice-dev/einvoice/compiler"
+	"github.com/einvoice-dev/einvoice/rulesets/xslfunc"
+)
+
+func TestGeneratedTablesUpToDate(t *testing.T) {
+	shared := os.Getenv("EINVOICE_SHARED")
+	if shared == "" {
+		shared = filepath.Join("..", "..", "..", "shared")
+	}
+	funcs := map[string]string{"ubl": "generatedUBL", "cii": "generatedCII"}
+	for syntax, main := range Sources() {
+		tb, err := Set{}.Tables(syntax)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if tb.Source != main || tb.Name != "XRechnung" {
+			t.Errorf("%s: %s from %s", syntax, tb.Name, tb.Source)
+		}
+		if err := compiler.VerifyGenerated(context.Background(), shared, "zz_generated_"+syntax+".go", "xrechnung", funcs[syntax], tb, xslfunc.XRechnung()); err != nil {
+			t.Error(err)
+		}
+	}
+}
