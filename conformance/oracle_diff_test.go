@@ -37,11 +37,12 @@ type diffRun struct {
 	refHits int
 	bad     int
 	byRule  map[string]int
+	refIDs  map[string]bool // distinct rule ids the reference fired (coverage)
 	refMS   []float64
 }
 
 func newDiffRun(t testing.TB, o *oracle.Oracle, ours *ourValidator) *diffRun {
-	return &diffRun{t: t, o: o, ours: ours, byRule: map[string]int{}}
+	return &diffRun{t: t, o: o, ours: ours, byRule: map[string]int{}, refIDs: map[string]bool{}}
 }
 
 // check runs one document through both sides; it returns the disagreement
@@ -55,6 +56,9 @@ func (r *diffRun) check(ctx context.Context, name string, data []byte) string {
 	fired, perr := r.ours.validate(ctx, data)
 	r.docs++
 	r.refHits += len(ref.Fired)
+	for _, f := range ref.Fired {
+		r.refIDs[f.ID] = true
+	}
 	r.refMS = append(r.refMS, ref.MS)
 	d := disagreement(name, fired, perr, ref)
 	if d == "" {
@@ -101,7 +105,8 @@ func (r *diffRun) summary(what string) {
 	if len(r.refMS) > 0 {
 		med = r.refMS[len(r.refMS)/2]
 	}
-	r.t.Logf("%s: %d documents, %d reference findings, %d disagreements; reference median %.1f ms/doc", what, r.docs, r.refHits, r.bad, med)
+	r.t.Logf("%s: %d documents, %d reference findings (%d distinct rules), %d disagreements; reference median %.1f ms/doc",
+		what, r.docs, r.refHits, len(r.refIDs), r.bad, med)
 	if len(r.byRule) > 0 {
 		ids := make([]string, 0, len(r.byRule))
 		for id := range r.byRule {
@@ -154,5 +159,53 @@ func TestOracleDiff(t *testing.T) {
 			}
 			mut.summary(fmt.Sprintf("%s mutants (seeds %d..%d, %v, ops %v)", s.name, seed0, seed0+n-1, time.Since(t0).Round(time.Second), ops))
 		})
+	}
+}
+
+// TestOracleCompareDetects checks the comparison itself (no Java needed): any
+// change of id, flag, kind, location, message, order or count is a
+// disagreement; stage errors compare on code and stage only; parse errors
+// agree only when both sides fail.
+func TestOracleCompareDetects(t *testing.T) {
+	base := []oracle.Finding{
+		{ID: "BR-01", Flag: "fatal", Kind: "assert", Loc: "/Invoice[1]", Text: "[BR-01] x", Stage: "S.sch"},
+		{ID: "BR-02", Flag: "fatal", Kind: "assert", Loc: "/Invoice[1]", Text: "[BR-02] y", Stage: "S.sch"},
+	}
+	ref := &oracle.Result{File: "f", Fired: base}
+	if d := disagreement("f", append([]oracle.Finding(nil), base...), "", ref); d != "" {
+		t.Fatalf("identical findings disagree: %s", d)
+	}
+	mutations := map[string]func([]oracle.Finding) []oracle.Finding{
+		"id":      func(f []oracle.Finding) []oracle.Finding { f[0].ID = "BR-03"; return f },
+		"flag":    func(f []oracle.Finding) []oracle.Finding { f[1].Flag = "warning"; return f },
+		"kind":    func(f []oracle.Finding) []oracle.Finding { f[0].Kind = "report"; return f },
+		"loc":     func(f []oracle.Finding) []oracle.Finding { f[0].Loc = "/Invoice[2]"; return f },
+		"text":    func(f []oracle.Finding) []oracle.Finding { f[1].Text += " "; return f },
+		"stage":   func(f []oracle.Finding) []oracle.Finding { f[1].Stage = "T.sch"; return f },
+		"order":   func(f []oracle.Finding) []oracle.Finding { f[0], f[1] = f[1], f[0]; return f },
+		"missing": func(f []oracle.Finding) []oracle.Finding { return f[:1] },
+		"extra":   func(f []oracle.Finding) []oracle.Finding { return append(f, f[0]) },
+	}
+	for name, mut := range mutations {
+		ours := mut(append([]oracle.Finding(nil), base...))
+		if d := disagreement("f", ours, "", ref); d == "" {
+			t.Errorf("%s change not detected", name)
+		}
+	}
+	se := &oracle.Result{Fired: []oracle.Finding{{ID: "FORG0001", Kind: "stage-error", Text: "Saxon says", Stage: "S.sch"}}}
+	if d := disagreement("f", []oracle.Finding{{ID: "FORG0001", Kind: "stage-error", Text: "we say", Stage: "S.sch"}}, "", se); d != "" {
+		t.Errorf("same stage error disagrees: %s", d)
+	}
+	if d := disagreement("f", []oracle.Finding{{ID: "FOAR0001", Kind: "stage-error", Stage: "S.sch"}}, "", se); d == "" {
+		t.Error("different error codes agree")
+	}
+	if d := disagreement("f", nil, "syntax error", &oracle.Result{Error: "parse: bad"}); d != "" {
+		t.Errorf("both failing to parse disagree: %s", d)
+	}
+	if d := disagreement("f", nil, "syntax error", &oracle.Result{}); d == "" {
+		t.Error("only our parse failing agrees")
+	}
+	if d := disagreement("f", nil, "", &oracle.Result{Error: "parse: bad"}); d == "" {
+		t.Error("only the reference's parse failing agrees")
 	}
 }

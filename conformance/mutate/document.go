@@ -16,6 +16,7 @@ type Document struct {
 	src   []byte
 	elems []element
 	cl    *CodeLists
+	cands map[Op][]cand // where each operation applies, computed once by Parse
 }
 
 type element struct {
@@ -108,6 +109,7 @@ func Parse(name string, src []byte, cl *CodeLists) (*Document, error) {
 	if len(d.elems) == 0 {
 		return nil, fmt.Errorf("%w: %s: no element", ErrNotXML, name)
 	}
+	d.cands = d.candidates()
 	return d, nil
 }
 

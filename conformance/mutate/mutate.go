@@ -54,7 +54,7 @@ var (
 // mutant of the same document.
 func (d *Document) Mutate(seed uint64) Mutant {
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	cands := d.candidates()
+	cands := d.cands
 	total := 0
 	for _, w := range weights {
 		if len(cands[w.op]) > 0 {
