@@ -128,14 +128,20 @@ func (g *randGen) invoice(opts RandomOptions) *Invoice {
 	if r.IntN(3) == 0 {
 		inv.PurchaseOrderReference = fmt.Sprintf("PO-%05d", r.IntN(100000))
 	}
-	sellerCountry := g.pick("DE", "FR", "NL", "BE", "AT", "IT", "ES", "SE")
+	// Sellers in NL, SE, DK, NO, GR, IS would need national identifier
+	// formats (Peppol national rules); the generator keeps to countries
+	// without supplier-side national rules.
+	sellerCountry := g.pick("DE", "FR", "BE", "AT", "IT", "ES", "PT", "FI")
+	if outOfScope && sellerCountry == "DE" {
+		sellerCountry = "FR" // DE-R-014 (Peppol, German domestic) wants a rate even for O
+	}
 	inv.Seller = Seller{
 		Name:                g.pick("Acme GmbH", "Muster AG", "Société Exemple SARL", "Voorbeeld BV", "Ejemplo SL"),
 		LegalRegistrationID: &Identifier{ID: fmt.Sprintf("HRB%06d", r.IntN(1000000))},
 		ElectronicAddress:   &ElectronicAddress{ID: g.gln(), SchemeID: "0088"},
 		Address: Address{Line1: fmt.Sprintf("Main Street %d", 1+r.IntN(200)), City: g.pick("Berlin", "Paris", "Utrecht", "Gent"),
 			PostCode: fmt.Sprintf("%05d", r.IntN(100000)), CountryCode: sellerCountry},
-		Contact: &Contact{Name: "Accounts", Email: "accounts@example.com"},
+		Contact: &Contact{Name: "Accounts", Telephone: "+49 30 1234567", Email: "accounts@example.com"},
 	}
 	if !outOfScope {
 		inv.Seller.VATID = fmt.Sprintf("%s%09d", sellerCountry, r.IntN(1000000000))
@@ -154,7 +160,7 @@ func (g *randGen) invoice(opts RandomOptions) *Invoice {
 	}
 	if has(VATIntraCommunity) || r.IntN(4) == 0 {
 		inv.Delivery = &Delivery{Date: Dt(DateOf(base.AddDate(0, 0, -r.IntN(10)))),
-			Address: &Address{City: "Town", CountryCode: buyerCountry}}
+			Address: &Address{City: "Town", PostCode: "12345", CountryCode: buyerCountry}}
 	}
 	if r.IntN(3) == 0 {
 		inv.InvoicingPeriod = &Period{Start: Dt(DateOf(base.AddDate(0, -1, 0))), End: Dt(DateOf(base.AddDate(0, 0, -1)))}
@@ -205,8 +211,8 @@ func (g *randGen) invoice(opts RandomOptions) *Invoice {
 			l.Charges = []LineAllowanceCharge{{BaseAmount: Dec(g.amount(100, 10000)), Percentage: Dec(NewDecimal(r.Int64N(200), 1)),
 				Reason: "Packing", ReasonCode: "ABL"}}
 		}
-		if r.IntN(5) == 0 {
-			l.Period = &Period{Start: Dt(DateOf(base.AddDate(0, -1, 0))), End: Dt(DateOf(base))}
+		if r.IntN(5) == 0 { // within the invoicing period (PEPPOL-EN16931-R110/R111)
+			l.Period = &Period{Start: Dt(DateOf(base.AddDate(0, -1, 0))), End: Dt(DateOf(base.AddDate(0, 0, -1)))}
 		}
 		inv.Lines[i] = l
 	}
