@@ -288,3 +288,30 @@ func checkInvariants(t *testing.T, inv *Invoice) {
 		}
 	}
 }
+
+func TestDiff(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	a := RandomInvoice(r, RandomOptions{Lines: 3})
+	b, _ := EncodeInvoice(a)
+	c, _, _, err := DecodeInvoice(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := Diff(a, c); len(d) != 0 || !a.Equal(c) {
+		t.Fatalf("Diff of a round trip = %v", d)
+	}
+	c.Lines[1].NetAmount = d("0.01")
+	c.Seller.VATID = "XX1"
+	c.Lines = append(c.Lines[:2:2], c.Lines[2])
+	c.Totals.PaidAmount = d("1")
+	x := MustParseDecimal("1.5")
+	c.Lines[0].Quantity = a.Lines[0].Quantity.Add(x).Sub(x).WithScale(7) // same value, other scale
+	want := []string{"/seller/vat_id", "/totals/paid_amount", "/lines/1/net_amount"}
+	if got := Diff(a, c); !slices.Equal(got, want) {
+		t.Errorf("Diff = %v, want %v", got, want)
+	}
+	c.Lines = c.Lines[:2]
+	if got := Diff(a, c); !slices.Contains(got, "/lines") {
+		t.Errorf("Diff with fewer lines = %v", got)
+	}
+}

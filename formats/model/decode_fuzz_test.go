@@ -1,9 +1,9 @@
 package model
 
 import (
+	"bytes"
 	"errors"
 	"math/rand/v2"
-	"reflect"
 	"testing"
 )
 
@@ -55,8 +55,11 @@ func FuzzDecodeInvoice(f *testing.F) {
 		if err != nil {
 			t.Fatalf("canonical form does not decode: %v\n%s", err, b)
 		}
-		if !reflect.DeepEqual(inv, back) {
-			t.Fatalf("round trip differs\n%s", b)
+		if d := Diff(inv, back); len(d) != 0 {
+			t.Fatalf("round trip differs at %v\n%s", d, b)
+		}
+		if b2, _ := EncodeInvoice(back); !bytes.Equal(b, b2) {
+			t.Fatalf("encoding not stable:\n%s\n%s", b, b2)
 		}
 		// Complete never panics; it fails only with calculation errors.
 		if _, err := inv.Complete(); err != nil && !IsCalculationError(err) {

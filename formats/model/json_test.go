@@ -31,8 +31,8 @@ func TestJSONRoundTrip(t *testing.T) {
 		if len(ignored) != 0 {
 			t.Errorf("canonical form has unknown members %v", ignored)
 		}
-		if !reflect.DeepEqual(inv, back) {
-			t.Fatalf("invoice %d differs after the round trip\n%s", i, b)
+		if d := Diff(inv, back); len(d) != 0 {
+			t.Fatalf("invoice %d differs after the round trip at %v\n%s", i, d, b)
 		}
 		b2, _ := EncodeInvoice(back)
 		if !bytes.Equal(b, b2) {
