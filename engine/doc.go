@@ -9,14 +9,17 @@
 //     element and every attribute in document order;
 //   - within a pattern the first rule (in schema order) whose context matches
 //     a node wins; the others are skipped for that node;
-//   - schema lets are evaluated once per document, pattern lets once per
-//     pattern, rule lets for every node the rule fires on (all with the
-//     context the XSLT gives them: the document node, resp. the context node);
+//   - schema and pattern lets are evaluated once per document (pattern lets
+//     are global, as the skeleton's top-level xsl:variables), rule lets for
+//     every node the rule fires on (context: the document node, resp. the
+//     context node); a failing let aborts only where its value is needed,
+//     like Saxon's lazy variables (lazy.go);
 //   - an assert fires when the effective boolean value of its test is false,
 //     a report when it is true; the message is the text with value-of and
 //     name evaluated, whitespace-normalised (XML whitespace only, as
 //     normalize-space), the location is the node's path in the reference's
-//     form (/Invoice[1]/cac:...[2] as local names with positions).
+//     form (/Invoice[1]/InvoiceLine[2] for xslt2 schemas, the skeleton's
+//     XSLT 1 form for schemas without queryBinding: location.go).
 //
 // A dynamic error (or a cancelled context) aborts the validation: Validate
 // returns the findings so far together with an *EvalError, and the caller
