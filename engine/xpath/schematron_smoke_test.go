@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -67,6 +68,7 @@ func loadSmokeSchematron(t testing.TB, schFile string) *smokeSchema {
 	if err != nil {
 		t.Fatal(err)
 	}
+	inlineIncludes(t, doc, filepath.Dir(schFile))
 	ns := map[string]string{}
 	vars := map[string]int{}
 	walk(doc, func(e *schElem) {
@@ -156,6 +158,26 @@ func loadSmokeSchematron(t testing.TB, schFile string) *smokeSchema {
 		s.patterns = append(s.patterns, pat)
 	})
 	return s
+}
+
+// inlineIncludes replaces <include href="..."/> by the included file's
+// root element (recursively).
+func inlineIncludes(t testing.TB, e *schElem, dir string) {
+	t.Helper()
+	for i, c := range e.children {
+		if c.name.Local == "include" && c.attrs["href"] != "" {
+			path := filepath.Join(dir, c.attrs["href"])
+			inc, err := loadSch(path)
+			if err != nil || len(inc.children) == 0 {
+				t.Fatalf("include %s: %v", path, err)
+			}
+			root := inc.children[0]
+			inlineIncludes(t, root, filepath.Dir(path))
+			e.children[i] = root
+			continue
+		}
+		inlineIncludes(t, c, dir)
+	}
 }
 
 func isStub(err error) bool {
@@ -443,4 +465,90 @@ func TestPeppolUnitTests(t *testing.T) {
 		}
 		t.Run(filepath.Base(dir), func(t *testing.T) { runVefaSuite(t, dir, s) })
 	}
+}
+
+var (
+	xmutePI   = regexp.MustCompile(`<\?xmute\s([^?]*)\?>`)
+	xmuteAttr = regexp.MustCompile(`([\w-]+)="([^"]*)"`)
+)
+
+// TestXRechnungIdentityTests runs the XRechnung test instances whose xmute
+// instruction uses the identity mutator (the document as is) against the
+// XRechnung source rules (2.5.1-SNAPSHOT, with common.sch included):
+// schematron-invalid rules must fire, schematron-valid ones must not.
+func TestXRechnungIdentityTests(t *testing.T) {
+	base := filepath.Join(sharedDir(), "rulesets", "xrechnung", "2.5.1-SNAPSHOT", "src", "validation", "schematron")
+	ubl := loadSmokeSchematron(t, filepath.Join(base, "ubl", "XRechnung-UBL-validation.sch"))
+	cii := loadSmokeSchematron(t, filepath.Join(base, "cii", "XRechnung-CII-validation.sch"))
+	cases, failed, skipped := 0, 0, 0
+	for _, suite := range []struct {
+		dir    string
+		schema *smokeSchema
+	}{{"ubl-inv", ubl}, {"ubl-cn", ubl}, {"cii", cii}} {
+		dir := filepath.Join(sharedDir(), "corpus", "xrechnung", "test", "instances", suite.dir)
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ent := range entries {
+			data, err := os.ReadFile(filepath.Join(dir, ent.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var valid, invalid []string
+			for _, pi := range xmutePI.FindAllSubmatch(data, -1) {
+				attrs := map[string]string{}
+				for _, a := range xmuteAttr.FindAllSubmatch(pi[1], -1) {
+					attrs[string(a[1])] = string(a[2])
+				}
+				if attrs["mutator"] != "identity" {
+					continue
+				}
+				valid = append(valid, xmuteIDs(attrs["schematron-valid"])...)
+				invalid = append(invalid, xmuteIDs(attrs["schematron-invalid"])...)
+			}
+			if len(valid)+len(invalid) == 0 {
+				continue
+			}
+			d, err := xmltree.Parse(data, xmltree.DefaultLimits())
+			if err != nil {
+				t.Errorf("%s: %v", ent.Name(), err)
+				continue
+			}
+			cases++
+			fired, unknown := runSmoke(t, suite.schema, d)
+			bad := ""
+			for _, id := range invalid {
+				if !suite.schema.ids[id] {
+					skipped++ // a Peppol rule merged only by the XRechnung build
+					continue
+				}
+				if _, ok := fired[id]; !ok && !unknown[id] {
+					bad += " expected " + id + " to fire"
+				}
+			}
+			for _, id := range valid {
+				if fl, ok := fired[id]; ok {
+					bad += " unexpected " + fl + " " + id
+				}
+			}
+			if bad != "" {
+				failed++
+				t.Errorf("%s/%s:%s", suite.dir, ent.Name(), bad)
+			}
+		}
+	}
+	if cases < 100 {
+		t.Fatalf("only %d identity cases", cases)
+	}
+	t.Logf("%d XRechnung identity cases, %d failed, %d expectations on rules not in the source rule set", cases, failed, skipped)
+}
+
+// xmuteIDs splits "xrubl:BR-DE-1 xrubl:BR-DE-2,xrubl:BR-DE-3" into rule ids.
+func xmuteIDs(s string) []string {
+	var ids []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' }) {
+		ids = append(ids, f[strings.IndexByte(f, ':')+1:])
+	}
+	return ids
 }
