@@ -131,6 +131,9 @@ func (d *decoder) hasProblem(name string) bool {
 	if len(d.bad) == 0 {
 		return false
 	}
+	if d.bad[pointer(d.loc)] { // the object itself was wrong (null, not an object)
+		return true
+	}
 	d.loc = append(d.loc, name)
 	b := d.bad[pointer(d.loc)]
 	d.loc = d.loc[:len(d.loc)-1]

@@ -89,6 +89,8 @@ func TestDecodeProblems(t *testing.T) {
 		{name: "duplicate key", raw: strings.Replace(minimalJSON, `"id": "INV-1",`, `"id": "INV-1", "id": "INV-2",`, 1),
 			want: []wantProblem{{"id", "duplicate_key"}}},
 		{name: "null array element", patch: `{"notes": [null]}`, want: []wantProblem{{"notes[0]", "model_type"}}},
+		{name: "null and non-object lines", patch: `{"lines": [null, 5, {"id": "3", "quantity": 1, "unit_code": "C62", "net_price": 1, "category": "ZERO", "vat_rate": 0, "item": {"name": "x"}}]}`,
+			want: []wantProblem{{"lines[0]", "model_type"}, {"lines[1]", "model_type"}}},
 		{name: "json syntax", raw: `{"id": "INV-1",`, want: []wantProblem{{"", "json_invalid"}}},
 		{name: "trailing data", raw: minimalJSON + ` {}`, want: []wantProblem{{"", "json_invalid"}}},
 		{name: "not an object", raw: `[1, 2]`, want: []wantProblem{{"", "model_type"}}},
