@@ -234,7 +234,7 @@ func defineBuiltins(def func(name string, min, max int, fn builtinFn)) {
 	})
 	def("upper-case", 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
 		s, err := f.strArg(a[0], "upper-case")
-		return f.str(strings.ToUpper(s)), err
+		return f.str(upperCase(s)), err
 	})
 	def("lower-case", 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
 		s, err := f.strArg(a[0], "lower-case")
@@ -722,4 +722,18 @@ func fnDocument(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, err
 		}
 	}
 	return nil, xdm.Errorf("FODC0002", "document %q is not available (register it with vm.Functions.RegisterDocument)", href)
+}
+
+// fullUpper holds the one-to-many upper-case mappings of Unicode's
+// SpecialCasing that Java's String.toUpperCase (used by Saxon) applies and
+// Go's simple case mapping does not (ß → SS, Latin ligatures).
+var fullUpper = strings.NewReplacer("ß", "SS", "ﬀ", "FF", "ﬁ", "FI", "ﬂ", "FL", "ﬃ", "FFI", "ﬄ", "FFL", "ﬅ", "ST", "ﬆ", "ST", "ŉ", "ʼN")
+
+func upperCase(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return strings.ToUpper(fullUpper.Replace(s))
+		}
+	}
+	return strings.ToUpper(s)
 }

@@ -66,7 +66,7 @@ func TestFunctions(t *testing.T) {
 		// strings
 		{"normalize-space('  a  b \n c ')", "a b c", ""}, {"normalize-space(())", "", ""},
 		{"normalize-space(cac:InvoiceLine[3]/cbc:LineExtensionAmount)", "7", ""},
-		{"upper-case('abc')", "ABC", ""}, {"lower-case('ÄB')", "äb", ""}, {"upper-case(())", "", ""},
+		{"upper-case('abc')", "ABC", ""}, {"upper-case('Straße ﬁx')", "STRASSE FIX", ""}, {"lower-case('ÄB')", "äb", ""}, {"upper-case(())", "", ""},
 		{"contains('abc', 'b')", "true", ""}, {"contains('abc', '')", "true", ""}, {"contains((), 'a')", "false", ""},
 		{"starts-with('abc', 'ab')", "true", ""}, {"ends-with('abc', 'bc')", "true", ""}, {"ends-with('abc', 'b')", "false", ""},
 		{"string-length('héllo')", "5", ""}, {"string-length(())", "0", ""}, {"string-length(cbc:ID)", "5", ""},
