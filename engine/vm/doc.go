@@ -16,5 +16,10 @@
 // nothing once the Env is warm. An Env is therefore used by one goroutine
 // at a time; Programs and Patterns are shared freely.
 //
+// Node items carry their document index (xdm.Item.Doc): 0 is Env.Doc, k the
+// k-th document registered with Functions.RegisterDocument (fn:document).
+// The frame keeps the focus node's document current, so axes work on ids
+// of that document.
+//
 // Long evaluations check ctx every 1024 steps.
 package vm
