@@ -305,8 +305,8 @@ func mutationSources(t testing.TB, shared string, s oracleSyntax, examples []cor
 	return out
 }
 
-// mutantAt returns the mutant for a seed: the source document is chosen by
-// the seed too, so "<seed>" alone reproduces it.
+// mutantAt returns the mutant for a seed: 1 to 3 chained operations on a
+// source document chosen by the seed too, so "<seed>" alone reproduces it.
 func mutantAt(srcs []*mutate.Document, seed uint64) mutate.Mutant {
-	return srcs[seed%uint64(len(srcs))].Mutate(seed)
+	return srcs[seed%uint64(len(srcs))].MutateMulti(seed, 3)
 }

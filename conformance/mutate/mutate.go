@@ -50,10 +50,34 @@ var (
 	cDateRe   = regexp.MustCompile(`^\s*(\d{4})(\d{2})(\d{2})\s*$`)
 )
 
-// Mutate returns the mutant for seed: the same seed always gives the same
-// mutant of the same document.
+// Mutate returns the mutant for seed: one operation at one place. The same
+// seed always gives the same mutant of the same document.
 func (d *Document) Mutate(seed uint64) Mutant {
-	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	return d.apply(rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)), seed)
+}
+
+// MutateMulti applies 1 to maxOps operations in sequence (each on the result
+// of the previous one), all chosen by seed, so that interactions between
+// changes are exercised too. The name lists every step:
+// "<source>#<seed>:<op>:<path>[=<value>]+<op>:<path>[=<value>]…"; Op and
+// Path are those of the first step.
+func (d *Document) MutateMulti(seed uint64, maxOps int) Mutant {
+	rng := rand.New(rand.NewPCG(seed, 0x6a09e667f3bcc909))
+	m := d.apply(rng, seed)
+	steps := 1 + rng.IntN(max(maxOps, 1))
+	for i := 1; i < steps; i++ {
+		next, err := Parse(d.name, m.Data, d.cl)
+		if err != nil { // cannot happen: every operation keeps the document well-formed
+			break
+		}
+		n := next.apply(rng, seed)
+		m.Data = n.Data
+		m.Name += "+" + strings.TrimPrefix(n.Name, fmt.Sprintf("%s#%d:", d.name, seed))
+	}
+	return m
+}
+
+func (d *Document) apply(rng *rand.Rand, seed uint64) Mutant {
 	cands := d.cands
 	total := 0
 	for _, w := range weights {

@@ -224,3 +224,32 @@ func TestParseRejectsMalformed(t *testing.T) {
 		}
 	}
 }
+
+func TestMutateMulti(t *testing.T) {
+	d, src := ublSource(t)
+	steps := map[int]int{}
+	for seed := uint64(1); seed <= 300; seed++ {
+		m := d.MutateMulti(seed, 3)
+		again := d.MutateMulti(seed, 3)
+		if m.Name != again.Name || !bytes.Equal(m.Data, again.Data) {
+			t.Fatalf("seed %d not deterministic", seed)
+		}
+		if err := wellFormed(m.Data); err != nil {
+			t.Fatalf("%s: %v", m.Name, err)
+		}
+		n := 1 // each later step starts with "+<op>:/"
+		for _, w := range weights {
+			n += strings.Count(m.Name, "+"+string(w.op)+":/")
+		}
+		steps[n]++
+		if !strings.HasPrefix(m.Name, "ubl-tc434-example1.xml#") || bytes.Equal(m.Data, src) && m.Op != OpCode && m.Op != OpAttr && n == 1 {
+			t.Fatalf("%s: bad mutant", m.Name)
+		}
+	}
+	if steps[1] == 0 || steps[2] == 0 || steps[3] == 0 || steps[4] != 0 {
+		t.Errorf("step counts %v, want 1..3 each present", steps)
+	}
+	if one := d.MutateMulti(5, 1); strings.Count(one.Name, ":/") != 1 {
+		t.Errorf("maxOps 1 gave %s", one.Name)
+	}
+}
