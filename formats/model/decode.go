@@ -290,7 +290,7 @@ func (d *decoder) value(v reflect.Value, node any, fi *fieldInfo) {
 	case t.Kind() == reflect.Bool:
 		b, ok := node.(bool)
 		if !ok {
-			d.add("bool_type", "Input should be a valid boolean", inputValue(node), nil)
+			d.add(ProblemBoolType, "Input should be a valid boolean", inputValue(node), nil)
 			return
 		}
 		v.SetBool(b)

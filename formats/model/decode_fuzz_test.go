@@ -13,7 +13,7 @@ var allowedProblemTypes = map[string]bool{
 	ProblemJSONInvalid: true, ProblemLimitExceeded: true, ProblemMissing: true, ProblemStringType: true,
 	ProblemStringTooShort: true, ProblemDecimalType: true, ProblemDecimalParsing: true, ProblemDateType: true,
 	ProblemDateParsing: true, ProblemEnum: true, ProblemObjectType: true, ProblemListType: true, ProblemTooShort: true,
-	ProblemBase64: true, ProblemDuplicateKey: true, ProblemValueError: true, "bool_type": true,
+	ProblemBase64: true, ProblemDuplicateKey: true, ProblemValueError: true, ProblemBoolType: true,
 }
 
 func FuzzDecodeInvoice(f *testing.F) {

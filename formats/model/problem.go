@@ -25,6 +25,7 @@ const (
 	ProblemLimitExceeded  = "limit_exceeded"    // nesting deeper than MaxDepth (ctx.limit)
 	ProblemMissing        = "missing"           // a required term is absent (or null)
 	ProblemStringType     = "string_type"       // a string was expected
+	ProblemBoolType       = "bool_type"         // a boolean was expected
 	ProblemStringTooShort = "string_too_short"  // a required string is empty (ctx.min_length)
 	ProblemDecimalType    = "decimal_type"      // a decimal (JSON string or number) was expected
 	ProblemDecimalParsing = "decimal_parsing"   // a string that is not a decimal number
