@@ -431,8 +431,11 @@ func (w *writer) settlement() {
 		w.dec("ram:BasisAmount", v.TaxableAmount)
 		w.el("ram:CategoryCode", string(v.CategoryCode()))
 		w.el("ram:ExemptionReasonCode", v.ExemptionReasonCode)
-		w.date("ram:TaxPointDate", "udt:DateString", inv.TaxPointDate)
-		w.el("ram:DueDateTypeCode", inv.TaxPointDateCode)
+		if i == 0 {
+			// BT-7 / BT-8 are document level; CII-SR-461/462 allow them once.
+			w.date("ram:TaxPointDate", "udt:DateString", inv.TaxPointDate)
+			w.el("ram:DueDateTypeCode", inv.TaxPointDateCode)
+		}
 		w.dec("ram:RateApplicablePercent", v.VATRate)
 		w.end()
 	}

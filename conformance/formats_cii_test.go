@@ -1,0 +1,154 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/einvoice-dev/einvoice/engine"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+	"github.com/einvoice-dev/einvoice/engine/xsd"
+	"github.com/einvoice-dev/einvoice/formats/cii"
+	"github.com/einvoice-dev/einvoice/formats/model"
+	"github.com/einvoice-dev/einvoice/rulesets/en16931"
+)
+
+const ciiXSDPath = "rulesets/en16931/1.3.16/cii/schema/D16B SCRDM (Subset)/uncoupled clm/CII/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd"
+
+// ciiCheck validates CII documents against the CII D16B XSD and the
+// EN 16931 CII rules (generated tables).
+type ciiCheck struct {
+	schema *xsd.Schema
+	rules  *engine.Ruleset
+}
+
+func newCIICheck(t *testing.T) *ciiCheck {
+	t.Helper()
+	shared, err := SharedDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema, err := xsd.Load(filepath.Join(shared, ciiXSDPath), xsd.Options{})
+	if err != nil {
+		t.Fatalf("load CII XSD: %v", err)
+	}
+	t.Cleanup(schema.Close)
+	tables, err := en16931.Set{}.Tables("cii")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := engine.Load(tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &ciiCheck{schema: schema, rules: rs}
+}
+
+// fatal returns the XSD errors and fatal rule findings of data.
+func (c *ciiCheck) fatal(t *testing.T, data []byte) []string {
+	t.Helper()
+	var out []string
+	xerrs, err := c.schema.Validate(context.Background(), data)
+	if err != nil {
+		return []string{"XSD: " + err.Error()}
+	}
+	for _, e := range xerrs {
+		if e.Level != "warning" {
+			out = append(out, "XSD "+e.String())
+		}
+	}
+	doc, err := xmltree.Parse(data, xmltree.DefaultLimits())
+	if err != nil {
+		return append(out, "parse: "+err.Error())
+	}
+	findings, err := c.rules.Validate(context.Background(), doc)
+	if err != nil {
+		return append(out, "rules: "+err.Error())
+	}
+	for _, f := range findings {
+		if f.Flag == "fatal" {
+			out = append(out, fmt.Sprintf("%s at %s: %s", f.RuleID, f.Location, f.Message))
+		}
+	}
+	return out
+}
+
+// TestFormatsCIIWrittenDocumentsConform writes 200 random models and every
+// round-tripped CII example with formats/cii and requires the CII D16B XSD
+// and the EN 16931 rules to report no fatal finding.
+func TestFormatsCIIWrittenDocumentsConform(t *testing.T) {
+	c := newCIICheck(t)
+	failed := 0
+	report := func(name string, data []byte) {
+		if probs := c.fatal(t, data); len(probs) > 0 {
+			failed++
+			t.Errorf("%s: %d fatal findings:\n  %s", name, len(probs), strings.Join(probs, "\n  "))
+		}
+	}
+
+	t.Run("random", func(t *testing.T) {
+		for i := range 200 {
+			inv := model.RandomInvoice(rand.New(rand.NewPCG(uint64(i), 16931)), model.RandomOptions{})
+			var buf bytes.Buffer
+			if err := cii.Write(&buf, inv, cii.WriteOptions{}); err != nil {
+				t.Errorf("random %d: %v", i, err)
+				continue
+			}
+			report(fmt.Sprintf("random %d (type %s)", i, inv.TypeCode), buf.Bytes())
+		}
+	})
+
+	t.Run("corpus", func(t *testing.T) {
+		shared, err := SharedDir()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var files []string
+		for _, pat := range []string{
+			"corpus/en16931/cii/examples/*.xml",
+			"corpus/factur-x/1.09.2/phive-test-files/en16931/*.xml",
+			"corpus/xrechnung-testsuite/technical-cases/*/*uncefact*.xml",
+		} {
+			m, _ := filepath.Glob(filepath.Join(shared, pat))
+			files = append(files, m...)
+		}
+		sort.Strings(files)
+		if len(files) == 0 {
+			t.Fatal("no CII examples found")
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := xmltree.Parse(data, xmltree.DefaultLimits())
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			// Only examples that conform as given are expected to conform
+			// after the round trip.
+			if probs := c.fatal(t, data); len(probs) > 0 {
+				t.Logf("%s: source itself has %d fatal findings; skipped as a source", filepath.Base(f), len(probs))
+				continue
+			}
+			res, err := cii.Read(doc)
+			if err != nil {
+				t.Errorf("%s: %v", f, err)
+				continue
+			}
+			var buf bytes.Buffer
+			if err := cii.Write(&buf, res.Invoice, cii.WriteOptions{}); err != nil {
+				t.Errorf("%s: write: %v", f, err)
+				continue
+			}
+			report(filepath.Base(f)+" (round-tripped)", buf.Bytes())
+		}
+	})
+	t.Logf("documents with fatal findings: %d", failed)
+}
