@@ -124,7 +124,7 @@ final class Validator {
         }
     }
 
-    /** Hash of SchXslt's identity and every file (path, size, mtime) in the .sch's directory tree. */
+    /** Hash of SchXslt's version and every file (path, size, mtime) in the .sch's directory tree. */
     private static String cacheKey(Path sch, URL pipeline) throws IOException {
         MessageDigest md;
         try {
@@ -132,7 +132,14 @@ final class Validator {
         } catch (NoSuchAlgorithmException e) {
             throw new IOException(e);
         }
-        md.update(pipeline.toExternalForm().getBytes(StandardCharsets.UTF_8));
+        // SchXslt's identity: its Maven coordinates and version from the shaded jar.
+        try (InputStream in = Validator.class.getResourceAsStream("/META-INF/maven/name.dmaus.schxslt/schxslt/pom.properties")) {
+            if (in == null) {
+                throw new IOException("SchXslt pom.properties not on the class path");
+            }
+            md.update(in.readAllBytes());
+        }
+        md.update(pipeline.getPath().getBytes(StandardCharsets.UTF_8));
         md.update(("\n" + sch + "\n").getBytes(StandardCharsets.UTF_8));
         Path dir = sch.getParent();
         List<Path> files;
