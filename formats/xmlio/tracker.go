@@ -32,6 +32,15 @@ func (t *Tracker) Mark(n xmltree.NodeID) {
 	t.marked[n>>6] |= 1 << (uint(n) & 63)
 }
 
+// Unmark withdraws a mark of n (a reader that marked a node and then
+// found it cannot carry it). Unmarking None is a no-op.
+func (t *Tracker) Unmark(n xmltree.NodeID) {
+	if n < 0 {
+		return
+	}
+	t.marked[n>>6] &^= 1 << (uint(n) & 63)
+}
+
 // MarkSubtree records n, its attributes and all its descendants as consumed.
 func (t *Tracker) MarkSubtree(n xmltree.NodeID) {
 	if n < 0 {

@@ -115,3 +115,21 @@ func TestTrackerIsAndFreshState(t *testing.T) {
 		t.Errorf("roots %v", paths(doc, r))
 	}
 }
+
+func TestTrackerUnmark(t *testing.T) {
+	doc := parse(t, trackDoc)
+	tr := NewTracker(doc)
+	tr.MarkSubtree(doc.Root())
+	if len(tr.Unconsumed()) != 0 {
+		t.Fatal("MarkSubtree left nodes")
+	}
+	id := tr.Child(doc.Root(), "urn:c", "ID")
+	tr.Unmark(id)
+	tr.Unmark(xmltree.None)
+	if tr.Marked(id) {
+		t.Fatal("still marked")
+	}
+	if got := paths(doc, tr.Unconsumed()); !reflect.DeepEqual(got, []string{"/Invoice[1]/ID[1]"}) {
+		t.Fatalf("got %v", got)
+	}
+}
