@@ -111,6 +111,15 @@ func Build(ctx context.Context, dir, mvn string, stderr io.Writer) (string, erro
 	if !stale {
 		return jar, nil
 	}
+	// Several test binaries (go test ./...) may start at once: one builds.
+	unlock, err := lockBuild(ctx, filepath.Join(dir, "target", ".build-lock"))
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	if stale, err = jarStale(dir, jar); err != nil || !stale {
+		return jar, err
+	}
 	var out bytes.Buffer
 	cmd := exec.CommandContext(ctx, or(mvn, "mvn"), "-q", "-B", "package", "-DskipTests")
 	cmd.Dir = dir
@@ -126,6 +135,33 @@ func Build(ctx context.Context, dir, mvn string, stderr io.Writer) (string, erro
 		return "", fmt.Errorf("oracle: mvn package did not produce %s: %w", jar, err)
 	}
 	return jar, nil
+}
+
+// lockBuild takes an exclusive lock file (O_EXCL, portable), waiting while
+// another process holds it; a lock older than 20 minutes is taken as stale.
+func lockBuild(ctx context.Context, path string) (unlock func(), err error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("oracle: %w", err)
+	}
+	for {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err == nil {
+			_ = f.Close()
+			return func() { _ = os.Remove(path) }, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("oracle: build lock: %w", err)
+		}
+		if fi, err := os.Stat(path); err == nil && time.Since(fi.ModTime()) > 20*time.Minute {
+			_ = os.Remove(path)
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("oracle: waiting for another build (%s): %w", path, ctx.Err())
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
 }
 
 func jarStale(dir, jar string) (bool, error) {

@@ -150,3 +150,34 @@ func TestJarStale(t *testing.T) {
 		t.Fatalf("source newer than jar: stale=%v err=%v", stale, err)
 	}
 }
+
+func TestLockBuild(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "target", ".build-lock")
+	unlock, err := lockBuild(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+	defer cancel()
+	if _, err := lockBuild(ctx, path); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("second lock while held: %v", err)
+	}
+	unlock()
+	unlock2, err := lockBuild(context.Background(), path)
+	if err != nil {
+		t.Fatalf("lock after unlock: %v", err)
+	}
+	unlock2()
+	old := time.Now().Add(-time.Hour)
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	unlock3, err := lockBuild(context.Background(), path)
+	if err != nil {
+		t.Fatalf("stale lock not taken over: %v", err)
+	}
+	unlock3()
+}
