@@ -43,8 +43,19 @@ func NewPattern(src string, alts []PathPattern, nLocals int) *Pattern {
 
 // NewPatternFuncs is NewPattern for predicates compiled against fns.
 func NewPatternFuncs(src string, alts []PathPattern, nLocals int, fns *Functions) *Pattern {
-	return &Pattern{src: src, alts: alts, prog: NewProgramFuncs(src, nil, nLocals, fns)}
+	pt := &Pattern{src: src, alts: alts, prog: NewProgramFuncs(src, nil, nLocals, fns)}
+	for _, a := range alts {
+		for _, st := range a.Steps {
+			for _, pr := range st.Preds {
+				pt.prog.vars = collectVars(pt.prog.vars, pr)
+			}
+		}
+	}
+	return pt
 }
+
+// VarSlots returns the Env.Vars slots the pattern's predicates read.
+func (pt *Pattern) VarSlots() []int { return pt.prog.vars }
 
 // Source returns the pattern text.
 func (pt *Pattern) Source() string { return pt.src }

@@ -3,6 +3,7 @@ package vm
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/einvoice-dev/einvoice/engine/xdm"
@@ -17,6 +18,7 @@ type Program struct {
 	nLocals int
 	re      *sync.Map  // regex cache for non-literal patterns: key pattern+"\x00"+flags
 	fns     *Functions // extension functions and documents of the static context (may be nil)
+	vars    []int      // Env.Vars slots read by the program
 }
 
 // NewProgram wraps a compiled expression tree. nLocals is the number of
@@ -29,7 +31,34 @@ func NewProgram(src string, root *Expr, nLocals int) *Program {
 // registered documents (fn:document) the program can reach. Programs whose
 // results are passed to each other (lets) must share the same fns.
 func NewProgramFuncs(src string, root *Expr, nLocals int, fns *Functions) *Program {
-	return &Program{src: src, root: root, nLocals: nLocals, re: new(sync.Map), fns: fns}
+	p := &Program{src: src, root: root, nLocals: nLocals, re: new(sync.Map), fns: fns}
+	p.vars = collectVars(nil, root)
+	return p
+}
+
+// VarSlots returns the Env.Vars slots the program reads, sorted, without
+// duplicates (for example to evaluate only the lets a check needs, lazily,
+// as XSLT does). The slice must not be modified.
+func (p *Program) VarSlots() []int { return p.vars }
+
+func collectVars(acc []int, e *Expr) []int {
+	if e == nil {
+		return acc
+	}
+	if e.Op == OpVar && !slices.Contains(acc, e.Slot) {
+		acc = append(acc, e.Slot)
+		slices.Sort(acc)
+	}
+	for _, a := range e.Args {
+		acc = collectVars(acc, a)
+	}
+	for _, a := range e.Preds {
+		acc = collectVars(acc, a)
+	}
+	for _, b := range e.Binds {
+		acc = collectVars(acc, b.In)
+	}
+	return acc
 }
 
 // Source returns the expression text the program was compiled from.

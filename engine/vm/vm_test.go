@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -146,5 +147,23 @@ func TestEvalResultOwnership(t *testing.T) {
 	}
 	if first[0].T != xdm.TNode || first[1].T != xdm.TNode {
 		t.Errorf("result of an earlier Eval was overwritten by a later one: %v", first)
+	}
+}
+
+func TestVarSlots(t *testing.T) {
+	sc := &xpath.StaticContext{Variables: map[string]int{"a": 0, "b": 1, "c": 2, "unused": 3}}
+	p := compile(t, "for $x in $c return ($x, $a[. = $c], count(//*[@id = $a]))", sc)
+	if got := p.VarSlots(); !slices.Equal(got, []int{0, 2}) {
+		t.Errorf("VarSlots = %v, want [0 2]", got)
+	}
+	pt, err := xpath.CompilePattern("x[@id = $b] | y", sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := pt.VarSlots(); !slices.Equal(got, []int{1}) {
+		t.Errorf("pattern VarSlots = %v, want [1]", got)
+	}
+	if got := compile(t, "1 + 1", sc).VarSlots(); len(got) != 0 {
+		t.Errorf("constant VarSlots = %v", got)
 	}
 }
