@@ -83,10 +83,11 @@ type reader struct {
 	currency string // BT-5, for currencyID attributes
 }
 
-// owner names the BT/BG an unconsumed node belongs to: that of its nearest
-// consumed ancestor that carries one.
+// owner names the BT/BG an unconsumed node belongs to: its own when the
+// reader recognised it but could not read its value, else that of its
+// nearest ancestor that carries one.
 func (r *reader) owner(n xmltree.NodeID) string {
-	for p := r.d.Parent(n); p > 0; p = r.d.Parent(p) {
+	for p := n; p > 0; p = r.d.Parent(p) {
 		if r.bt[p] != "" {
 			return r.bt[p]
 		}
@@ -94,7 +95,12 @@ func (r *reader) owner(n xmltree.NodeID) string {
 	return ""
 }
 
+// warn records that n (left unconsumed) holds business term bt in a form
+// the reader cannot read.
 func (r *reader) warn(n xmltree.NodeID, bt, format string, args ...any) {
+	if r.bt[n] == "" {
+		r.bt[n] = bt
+	}
 	r.warnings = append(r.warnings, fmt.Sprintf("%s (%s, line %d): %s", r.d.Path(n), bt, r.d.Line(n), fmt.Sprintf(format, args...)))
 }
 
@@ -224,6 +230,7 @@ func (r *reader) date(p xmltree.NodeID, local, space, wrapper, bt string) *model
 	if c < 0 {
 		return nil
 	}
+	r.bt[c] = bt // named in the report should the value not be readable
 	w := r.t.Child(c, space, wrapper)
 	if w < 0 {
 		r.warn(c, bt, "no %s child", wrapper)

@@ -1,0 +1,83 @@
+package cii
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+	"github.com/einvoice-dev/einvoice/formats/model"
+)
+
+// writeRead writes inv and reads the output back.
+func writeRead(t *testing.T, inv *model.Invoice) (*ReadResult, []byte) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Write(&buf, inv, WriteOptions{}); err != nil {
+		t.Fatalf("write: %v", err)
+	}
+	doc, err := xmltree.Parse(buf.Bytes(), xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatalf("written document does not parse: %v\n%s", err, buf.Bytes())
+	}
+	res, err := Read(doc)
+	if err != nil {
+		t.Fatalf("read back: %v", err)
+	}
+	return res, buf.Bytes()
+}
+
+// TestWriteReadFullModel: every field of a fully populated model survives
+// Write then Read, and our own output is consumed completely.
+func TestWriteReadFullModel(t *testing.T) {
+	inv := fullInvoice()
+	res, _ := writeRead(t, inv)
+	for _, u := range res.Unconsumed {
+		t.Errorf("unconsumed in written document: %s (%s)", u.Path, u.BT)
+	}
+	for _, w := range res.Warnings {
+		t.Errorf("warning: %s", w)
+	}
+	for _, d := range modelDiff(inv, res.Invoice) {
+		t.Errorf("round trip: %s", d)
+	}
+}
+
+// TestWriteReadRandom: 200 random models survive Write then Read.
+func TestWriteReadRandom(t *testing.T) {
+	for i := range 200 {
+		inv := model.RandomInvoice(rand.New(rand.NewPCG(uint64(i), 7)), model.RandomOptions{})
+		res, _ := writeRead(t, inv)
+		if len(res.Unconsumed) > 0 || len(res.Warnings) > 0 {
+			t.Errorf("random %d: unconsumed %v, warnings %v", i, res.Unconsumed, res.Warnings)
+		}
+		// The writer supplies BT-24 from its options when the model has none.
+		want := *inv
+		if want.ProcessControl == nil {
+			want.ProcessControl = &model.ProcessControl{SpecificationID: DefaultSpecificationID}
+		}
+		for _, d := range modelDiff(&want, res.Invoice) {
+			t.Errorf("random %d: %s", i, d)
+		}
+	}
+}
+
+// TestWriteRefusesWhatCIICannotCarry: two preceding invoice references do
+// not fit ram:InvoiceReferencedDocument (0..1).
+func TestWriteRefusesWhatCIICannotCarry(t *testing.T) {
+	inv := fullInvoice()
+	inv.PrecedingInvoices = append(inv.PrecedingInvoices, model.PrecedingInvoice{ID: "second"})
+	var buf bytes.Buffer
+	err := Write(&buf, inv, WriteOptions{})
+	if err == nil {
+		t.Fatal("Write accepted two preceding invoices")
+	}
+	if !bytesContains(err.Error(), "BG-3") {
+		t.Errorf("error does not name BG-3: %v", err)
+	}
+	if err := Write(&buf, nil, WriteOptions{}); err == nil {
+		t.Error("Write accepted a nil invoice")
+	}
+}
+
+func bytesContains(s, sub string) bool { return bytes.Contains([]byte(s), []byte(sub)) }
