@@ -88,8 +88,13 @@ func Read(doc *xmltree.Document) (res *ReadResult, err error) {
 	}
 	r := &reader{t: xmlio.NewTracker(doc), doc: doc, credit: credit}
 	inv := r.invoice(doc.Root())
-	ix := newBTIndex()
-	unc := r.t.Report(func(n xmltree.NodeID) string { return ix.BTFor(doc.Path(n)) })
+	var ix btIndex // built only when something was not consumed
+	unc := r.t.Report(func(n xmltree.NodeID) string {
+		if ix == nil {
+			ix = newBTIndex()
+		}
+		return ix.BTFor(doc.Path(n))
+	})
 	return &ReadResult{Invoice: inv, CreditNote: credit, Unconsumed: unc, Warnings: r.warnings}, nil
 }
 
