@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/einvoice-dev/einvoice/engine/xdm"
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
@@ -17,6 +18,7 @@ type Program struct {
 	root    *Expr
 	nLocals int
 	re      *sync.Map  // regex cache for non-literal patterns: key pattern+"\x00"+flags
+	reCount *atomic.Int32
 	fns     *Functions // extension functions and documents of the static context (may be nil)
 	vars    []int      // Env.Vars slots read by the program
 }
@@ -31,7 +33,7 @@ func NewProgram(src string, root *Expr, nLocals int) *Program {
 // registered documents (fn:document) the program can reach. Programs whose
 // results are passed to each other (lets) must share the same fns.
 func NewProgramFuncs(src string, root *Expr, nLocals int, fns *Functions) *Program {
-	p := &Program{src: src, root: root, nLocals: nLocals, re: new(sync.Map), fns: fns}
+	p := &Program{src: src, root: root, nLocals: nLocals, re: new(sync.Map), reCount: new(atomic.Int32), fns: fns}
 	p.vars = collectVars(nil, root)
 	return p
 }

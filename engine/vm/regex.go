@@ -503,6 +503,8 @@ var unicodeBlocks = map[string][2]rune{
 	"Specials":                    {0xFFF0, 0xFFFF},
 }
 
+const maxCachedRegexes = 256
+
 // regexArg returns the compiled regex of a call: the one compiled at compile
 // time for a literal pattern, else from the program's cache.
 func (f *frame) regexArg(e *Expr, pat, flags xdm.Sequence, fn string) (*regexp.Regexp, error) {
@@ -527,7 +529,11 @@ func (f *frame) regexArg(e *Expr, pat, flags xdm.Sequence, fn string) (*regexp.R
 	if err != nil {
 		return nil, err
 	}
-	f.prog.re.Store(key, re)
+	// Patterns computed from document content could be unbounded: cache
+	// at most maxCachedRegexes per program.
+	if f.prog.reCount.Add(1) <= maxCachedRegexes {
+		f.prog.re.Store(key, re)
+	}
 	return re, nil
 }
 
