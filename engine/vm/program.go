@@ -17,7 +17,7 @@ type Program struct {
 	src     string
 	root    *Expr
 	nLocals int
-	re      *sync.Map  // regex cache for non-literal patterns: key pattern+"\x00"+flags
+	re      *sync.Map // regex cache for non-literal patterns: key pattern+"\x00"+flags
 	reCount *atomic.Int32
 	fns     *Functions // extension functions and documents of the static context (may be nil)
 	vars    []int      // Env.Vars slots read by the program
