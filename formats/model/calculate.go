@@ -211,7 +211,7 @@ type vatKey struct {
 func keyOf(code VATCategoryCode, rate *Decimal) vatKey {
 	k := vatKey{code: code}
 	if rate != nil {
-		k.rate = rate.String()
+		k.rate = rate.v.String() // the value, not its display scale: 19.00 is 19
 	}
 	return k
 }

@@ -130,6 +130,20 @@ func TestCompleteRoundingEdges(t *testing.T) {
 	}
 }
 
+func TestCompleteMatchesRatesByValue(t *testing.T) {
+	inv := &Invoice{Lines: []Line{line("1", "1", "100", VATStandard, d("19")), line("2", "1", "50", VATStandard, d("19.0"))},
+		Allowances:   []AllowanceCharge{{Amount: d("10"), VATCategoryCode: VATStandard, VATRate: d("19.000"), Reason: "x"}},
+		VATBreakdown: []VATBreakdown{{VATCategoryCode: VATStandard, VATRate: d("19.00")}}}
+	if _, err := inv.Complete(); err != nil {
+		t.Fatal(err)
+	}
+	if len(inv.VATBreakdown) != 1 {
+		t.Fatalf("rates 19, 19.0, 19.000 and 19.00 made %d groups", len(inv.VATBreakdown))
+	}
+	wantDec(t, "taxable", inv.VATBreakdown[0].TaxableAmount, "140")
+	wantDec(t, "tax", inv.VATBreakdown[0].TaxAmount, "26.60")
+}
+
 func TestCompleteOutOfScopeHasNoRate(t *testing.T) {
 	inv := &Invoice{Lines: []Line{line("1", "2", "10", VATOutOfScope, nil), line("2", "1", "5", VATOutOfScope, nil)},
 		VATBreakdown: []VATBreakdown{{VATCategoryCode: VATOutOfScope, ExemptionReason: "Not subject to VAT"}}}
