@@ -172,3 +172,23 @@ func TestFormatsCIIWrittenDocumentsConform(t *testing.T) {
 	})
 	t.Logf("documents with fatal findings: %d", failed)
 }
+
+// TestFormatsCIIGoldensConform: the writer's golden outputs (the full one
+// sets every field CII can carry) pass the CII D16B XSD and the EN 16931
+// rules.
+func TestFormatsCIIGoldensConform(t *testing.T) {
+	c := newCIICheck(t)
+	files, err := filepath.Glob("../formats/cii/testdata/*.golden.xml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files (%v)", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range c.fatal(t, data) {
+			t.Errorf("%s: %s", filepath.Base(f), p)
+		}
+	}
+}

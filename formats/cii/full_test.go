@@ -7,7 +7,9 @@ import (
 )
 
 // fullInvoice returns a hand-made model in which every field CII can carry
-// is set (two lines; the second uses the other alternatives).
+// is set (two lines; the second uses the other alternatives). Its amounts
+// add up, so the written document passes the EN 16931 rules
+// (conformance/formats_cii_test.go checks the golden file).
 func fullInvoice() *model.Invoice {
 	d := model.MustParseDecimal
 	dp := func(s string) *model.Decimal { return model.Dec(d(s)) }
@@ -85,12 +87,12 @@ func fullInvoice() *model.Invoice {
 			VATCategoryCode: "S", Category: model.CategoryStandard, VATRate: dp("19"), Reason: "Discount", ReasonCode: "95"}},
 		Charges: []model.AllowanceCharge{{Amount: dp("5.00"), VATCategoryCode: "S", Category: model.CategoryStandard,
 			VATRate: dp("19"), Reason: "Freight", ReasonCode: "FC"}},
-		Totals: &model.Totals{LineNetTotal: dp("300.00"), AllowanceTotal: dp("10.00"), ChargeTotal: dp("5.00"),
-			TaxExclusiveAmount: dp("295.00"), TaxAmount: dp("56.05"), TaxAmountInTaxCurrency: dp("640.00"),
-			TaxInclusiveAmount: dp("351.05"), PaidAmount: dp("50.00"), RoundingAmount: dp("-0.05"), PayableAmount: dp("301.00")},
+		Totals: &model.Totals{LineNetTotal: dp("200.00"), AllowanceTotal: dp("10.00"), ChargeTotal: dp("5.00"),
+			TaxExclusiveAmount: dp("195.00"), TaxAmount: dp("46.55"), TaxAmountInTaxCurrency: dp("640.00"),
+			TaxInclusiveAmount: dp("241.55"), PaidAmount: dp("50.00"), RoundingAmount: dp("-0.05"), PayableAmount: dp("191.50")},
 		VATBreakdown: []model.VATBreakdown{
-			{TaxableAmount: dp("295.00"), TaxAmount: dp("56.05"), VATCategoryCode: "S", Category: model.CategoryStandard, VATRate: dp("19")},
-			{TaxableAmount: dp("0.00"), TaxAmount: dp("0.00"), VATCategoryCode: "E", Category: model.CategoryExempt, VATRate: dp("0"),
+			{TaxableAmount: dp("245.00"), TaxAmount: dp("46.55"), VATCategoryCode: "S", Category: model.CategoryStandard, VATRate: dp("19")},
+			{TaxableAmount: dp("-50.00"), TaxAmount: dp("0.00"), VATCategoryCode: "E", Category: model.CategoryExempt, VATRate: dp("0"),
 				ExemptionReason: "Exempt under Article 132", ExemptionReasonCode: "VATEX-EU-132"},
 		},
 		SupportingDocuments: []model.SupportingDocument{
@@ -114,7 +116,7 @@ func fullInvoice() *model.Invoice {
 					Attributes:        []model.ItemAttribute{{Name: "Level", Value: "Senior"}, {Name: "Language", Value: "German"}}},
 			},
 			{
-				ID: "2", Quantity: d("-1"), UnitCode: "C62", NetAmount: dp("50.00"), NetPrice: dp("-50.00"),
+				ID: "2", Quantity: d("-1"), UnitCode: "C62", NetAmount: dp("-50.00"), NetPrice: dp("50.00"),
 				VATCategoryCode: "E", Category: model.CategoryExempt, VATRate: dp("0"),
 				Item:            model.Item{Name: "Training (credit)", StandardID: &model.Identifier{ID: "X1", SchemeID: "0088"}},
 			},
