@@ -110,15 +110,15 @@ func fullInvoice() *model.Invoice {
 				NetPrice:   dp("100.00"), PriceDiscount: dp("10.00"), GrossPrice: dp("110.00"), BaseQuantity: dp("1"), BaseQuantityUnitCode: "HUR",
 				VATCategoryCode: "S", Category: model.CategoryStandard, VATRate: dp("19"),
 				Item: model.Item{Name: "Consulting", Description: "Senior consulting hours", SellerID: "CONS-1", BuyerID: "B-CONS",
-					StandardID:      &model.Identifier{ID: "4000001000005", SchemeID: "0160"},
-					Classifications: []model.Classification{{ID: "72221000", SchemeID: "STI", SchemeVersion: "2008"}, {ID: "86101", SchemeID: "TST"}},
+					StandardID:        &model.Identifier{ID: "4000001000005", SchemeID: "0160"},
+					Classifications:   []model.Classification{{ID: "72221000", SchemeID: "STI", SchemeVersion: "2008"}, {ID: "86101", SchemeID: "TST"}},
 					OriginCountryCode: "DE",
 					Attributes:        []model.ItemAttribute{{Name: "Level", Value: "Senior"}, {Name: "Language", Value: "German"}}},
 			},
 			{
 				ID: "2", Quantity: d("-1"), UnitCode: "C62", NetAmount: dp("-50.00"), NetPrice: dp("50.00"),
 				VATCategoryCode: "E", Category: model.CategoryExempt, VATRate: dp("0"),
-				Item:            model.Item{Name: "Training (credit)", StandardID: &model.Identifier{ID: "X1", SchemeID: "0088"}},
+				Item: model.Item{Name: "Training (credit)", StandardID: &model.Identifier{ID: "X1", SchemeID: "0088"}},
 			},
 		},
 	}
