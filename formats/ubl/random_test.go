@@ -115,12 +115,12 @@ func TestReaderReportsWhatItCannotCarry(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		"/Invoice[1]/IssueDate[1]":                                  "BT-2",
-		"/Invoice[1]/InvoiceTypeCode[1]/@listID":                    "BT-3",
-		"/Invoice[1]/AccountingSupplierParty[1]/Party[1]/WebsiteURI[1]": "BG-4",
+		"/Invoice[1]/IssueDate[1]":                                       "BT-2",
+		"/Invoice[1]/InvoiceTypeCode[1]/@listID":                         "BT-3",
+		"/Invoice[1]/AccountingSupplierParty[1]/Party[1]/WebsiteURI[1]":  "BG-4",
 		"/Invoice[1]/LegalMonetaryTotal[1]/PayableAmount[1]/@currencyID": "BT-115",
-		"/Invoice[1]/LegalMonetaryTotal[1]/TaxExclusiveAmount[1]":     "BT-109",
-		"/Invoice[1]/InvoiceLine[1]/Item[1]/Name[2]":                  "BT-153",
+		"/Invoice[1]/LegalMonetaryTotal[1]/TaxExclusiveAmount[1]":        "BT-109",
+		"/Invoice[1]/InvoiceLine[1]/Item[1]/Name[2]":                     "BT-153",
 	}
 	got := map[string]string{}
 	for _, u := range res.Unconsumed {
