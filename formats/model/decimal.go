@@ -166,10 +166,12 @@ func (d Decimal) WithScale(places int32) Decimal { return mk(d.v, places) }
 // ErrDivisionByZero is returned by Div for a zero divisor.
 var ErrDivisionByZero = fmt.Errorf("decimal division by zero")
 
-// Div returns d÷e rounded half away from zero to places fractional digits.
+// Div returns d÷e rounded half away from zero to places fractional digits
+// (a negative places counts as 0).
 // The quotient is computed exactly before the single rounding step (no
 // double rounding).
 func (d Decimal) Div(e Decimal, places int32) (Decimal, error) {
+	places = max(places, 0)
 	if e.Sign() == 0 {
 		return Decimal{}, ErrDivisionByZero
 	}
@@ -230,9 +232,11 @@ func fromBig(c *big.Int, scale int32) Decimal {
 
 var decHalf = NewDecimal(5, 1)
 
-// Round rounds d to places fractional digits, halves away from zero
+// Round rounds d to places fractional digits (a negative places counts as
+// 0), halves away from zero
 // (commercial rounding: 0.005 → 0.01, -0.005 → -0.01).
 func (d Decimal) Round(places int32) Decimal {
+	places = max(places, 0)
 	if d.v.Scale() <= places {
 		return mk(d.v, places)
 	}

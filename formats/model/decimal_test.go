@@ -121,6 +121,15 @@ func TestDecimalStringFixedAndJSON(t *testing.T) {
 	}
 }
 
+func TestDecimalNegativePlaces(t *testing.T) {
+	if got := MustParseDecimal("12.5").Round(-3).String(); got != "13" {
+		t.Errorf("Round(-3) = %s", got)
+	}
+	if got, err := MustParseDecimal("7").Div(MustParseDecimal("2"), -1); err != nil || got.String() != "4" {
+		t.Errorf("Div(-1) = %s, %v", got, err)
+	}
+}
+
 func TestDecimalDisplayScale(t *testing.T) {
 	a := MustParseDecimal("1.50")
 	if !a.Equal(MustParseDecimal("1.5")) || a.Cmp(MustParseDecimal("1.5000")) != 0 {
