@@ -41,6 +41,13 @@ func stageEmit(_ context.Context, u *Unit) error {
 		fmt.Fprintf(&b, "{Prefix: %s, URI: %s},\n", q(n.Prefix), q(n.URI))
 	}
 	b.WriteString("},\n")
+	if len(t.Documents) > 0 {
+		b.WriteString("Documents: []engine.DocumentRef{\n")
+		for _, d := range t.Documents {
+			fmt.Fprintf(&b, "{URI: %s, Path: %s},\n", q(d.URI), q(d.Path))
+		}
+		b.WriteString("},\n")
+	}
 	if len(t.Lets) > 0 {
 		b.WriteString("Lets: []engine.Let{\n")
 		for i, l := range t.Lets {

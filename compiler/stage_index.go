@@ -16,7 +16,7 @@ import (
 func stageIndex(_ context.Context, u *Unit) error {
 	if u.ruleset == nil {
 		var err error
-		if u.ruleset, err = engine.Load(u.Tables); err != nil {
+		if u.ruleset, err = engine.Load(u.Tables, engine.WithDocumentRoot(u.Config.Root), engine.WithFunctions(u.Config.Functions)); err != nil {
 			return err
 		}
 	}

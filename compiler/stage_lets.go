@@ -68,6 +68,9 @@ func stageLets(_ context.Context, u *Unit) error {
 		tp.NumRules = int32(len(t.Rules)) - tp.FirstRule
 		t.Patterns = append(t.Patterns, tp)
 	}
+	if err := u.collectDocuments(t); err != nil {
+		return err
+	}
 	u.Tables = t
 	return nil
 }

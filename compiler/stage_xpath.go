@@ -13,7 +13,7 @@ import (
 // loading the tables with engine.Load. A failure becomes a compile error
 // naming file:line, the assert/let/rule and the XPath construct.
 func stageXPath(_ context.Context, u *Unit) error {
-	var opts []engine.Option
+	opts := []engine.Option{engine.WithDocumentRoot(u.Config.Root)}
 	if u.Config.Functions != nil {
 		opts = append(opts, engine.WithFunctions(u.Config.Functions))
 	}

@@ -40,6 +40,11 @@ var ruleSources = map[string]ruleSource{
 	"peppol-only-cii":    {"rulesets/peppol-bis-billing/3.0.19/sch/PEPPOL-EN16931-CII.sch", "Peppol BIS Billing", "3.0.19", "cii", xslfunc.Peppol},
 	"xrechnung-only-ubl": {"rulesets/xrechnung/2.5.0/ubl/XRechnung-UBL-validation.sch", "XRechnung", "3.0.2", "ubl", xslfunc.XRechnung},
 	"xrechnung-only-cii": {"rulesets/xrechnung/2.5.0/cii/XRechnung-CII-validation.sch", "XRechnung", "3.0.2", "cii", xslfunc.XRechnung},
+	"factur-x-minimum":   {"rulesets/factur-x/1.09.2/MINIMUM/FACTUR-X_MINIMUM.sch", "Factur-X MINIMUM", "1.09.2", "cii", nil},
+	"factur-x-basic-wl":  {"rulesets/factur-x/1.09.2/BASIC-WL/FACTUR-X_BASIC-WL.sch", "Factur-X BASIC-WL", "1.09.2", "cii", nil},
+	"factur-x-basic":     {"rulesets/factur-x/1.09.2/BASIC/FACTUR-X_BASIC.sch", "Factur-X BASIC", "1.09.2", "cii", nil},
+	"factur-x-en16931":   {"rulesets/factur-x/1.09.2/EN16931/FACTUR-X_EN16931.sch", "Factur-X EN16931", "1.09.2", "cii", nil},
+	"factur-x-extended":  {"rulesets/factur-x/1.09.2/EXTENDED/FACTUR-X_EXTENDED.sch", "Factur-X EXTENDED", "1.09.2", "cii", nil},
 }
 
 // stagedSets are the multi-stage rule sets of the reference: the stages run
@@ -95,7 +100,7 @@ func (h *harness) ruleset(t *testing.T, key string) *engine.Ruleset {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var opts []engine.Option
+	opts := []engine.Option{engine.WithDocumentRoot(h.shared)}
 	if src.functions != nil {
 		opts = append(opts, engine.WithFunctions(src.functions()))
 	}

@@ -3,10 +3,13 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/einvoice-dev/einvoice/engine/vm"
 	"github.com/einvoice-dev/einvoice/engine/xdm"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
 	"github.com/einvoice-dev/einvoice/engine/xpath"
 )
 
@@ -59,7 +62,16 @@ type compiledPart struct {
 // Option configures Load.
 type Option func(*loadConfig)
 
-type loadConfig struct{ functions *vm.Functions }
+type loadConfig struct {
+	functions *vm.Functions
+	docRoot   string
+}
+
+// WithDocumentRoot gives the directory the tables' Documents paths are
+// relative to (the shared directory). Load reads and parses each document
+// once and registers it for fn:document in the function registry (a new one
+// if WithFunctions was not given; the given registry is extended).
+func WithDocumentRoot(dir string) Option { return func(c *loadConfig) { c.docRoot = dir } }
 
 // WithFunctions provides the extension functions (xsl:function
 // implementations) the rule set's expressions call.
@@ -89,6 +101,11 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 	var cfg loadConfig
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if len(t.Documents) > 0 {
+		if err := loadDocuments(t, &cfg); err != nil {
+			return nil, fmt.Errorf("engine.Load %s %s: %w", t.Name, t.Syntax, err)
+		}
 	}
 	r := &Ruleset{Name: t.Name, Version: t.Version, Syntax: t.Syntax, tables: t, nSchemaLets: int(t.NumSchemaLets()), locForm: formFor(t.QueryBinding)}
 	ns := make(map[string]string, len(t.Namespaces))
@@ -298,4 +315,26 @@ func (r *Ruleset) IndexStats() (names int, perRule []string) {
 		perRule[ri] = s
 	}
 	return len(r.names), perRule
+}
+
+// loadDocuments parses the tables' documents and registers them.
+func loadDocuments(t *Tables, cfg *loadConfig) error {
+	if cfg.docRoot == "" {
+		return errors.New("the rule set loads documents (fn:document); give engine.WithDocumentRoot")
+	}
+	if cfg.functions == nil {
+		cfg.functions = vm.NewFunctions()
+	}
+	for _, d := range t.Documents {
+		data, err := os.ReadFile(filepath.Join(cfg.docRoot, filepath.FromSlash(d.Path)))
+		if err != nil {
+			return fmt.Errorf("document %q: %w", d.URI, err)
+		}
+		doc, err := xmltree.Parse(data, xmltree.DefaultLimits())
+		if err != nil {
+			return fmt.Errorf("document %q (%s): %w", d.URI, d.Path, err)
+		}
+		cfg.functions.RegisterDocument(d.URI, doc)
+	}
+	return nil
 }

@@ -28,6 +28,16 @@ type Tables struct {
 	Diagnostics []Diagnostic
 	// Files lists the source files; SourcePos.File indexes it.
 	Files []string
+	// Documents are the XML files the expressions load with
+	// fn:document('uri') (e.g. Factur-X code list databases). Load reads
+	// them from the directory given with WithDocumentRoot.
+	Documents []DocumentRef
+}
+
+// DocumentRef maps a literal document() URI to a file.
+type DocumentRef struct {
+	URI  string // as written in the expression
+	Path string // relative to the shared directory, slash-separated
 }
 
 // Namespace is one <ns prefix uri> declaration.

@@ -7,6 +7,7 @@ import (
 	"github.com/einvoice-dev/einvoice/engine"
 	"github.com/einvoice-dev/einvoice/engine/vm"
 	"github.com/einvoice-dev/einvoice/rulesets/en16931"
+	"github.com/einvoice-dev/einvoice/rulesets/facturx"
 	"github.com/einvoice-dev/einvoice/rulesets/orderx"
 	"github.com/einvoice-dev/einvoice/rulesets/peppol"
 	"github.com/einvoice-dev/einvoice/rulesets/rocius"
@@ -54,7 +55,20 @@ type profileDef struct {
 	sets         []tableSource
 	// functions[i], when set, is the extension-function registry of sets[i].
 	functions map[int]func() *vm.Functions
+	// needsShared marks profiles whose rule sets read documents from the
+	// shared directory at load (Factur-X code lists).
+	needsShared bool
 }
+
+// Option configures Load.
+type Option func(*loadConfig)
+
+type loadConfig struct{ shared string }
+
+// WithShared gives the shared directory. Profiles whose rule sets read
+// official data at load (the Factur-X code list databases) are loaded only
+// when it is given.
+func WithShared(dir string) Option { return func(c *loadConfig) { c.shared = dir } }
 
 const (
 	ublInvoiceXSD    = "rulesets/ubl/2.1/maindoc/UBL-Invoice-2.1.xsd"
@@ -97,30 +111,49 @@ func definitions() []profileDef {
 		}
 	}
 	xrFns := map[int]func() *vm.Functions{1: xslfunc.XRechnung}
-	return []profileDef{
+	defs := []profileDef{
 		// Peppol BIS Billing 3.0.19: its EN 16931 copy, then the Peppol rules.
-		{SyntaxUBL, "peppol", ublXSD, peppolSets("cen_ubl", "ubl"), peppolFns},
-		{SyntaxCII, "peppol", ciiRoot, peppolSets("cen_cii", "cii"), peppolFns},
+		{SyntaxUBL, "peppol", ublXSD, peppolSets("cen_ubl", "ubl"), peppolFns, false},
+		{SyntaxCII, "peppol", ciiRoot, peppolSets("cen_cii", "cii"), peppolFns, false},
 		// XRechnung 3.0.2: EN 16931 1.3.16, then the XRechnung rules.
-		{SyntaxUBL, "xrechnung", ublXSD, xrSets(SyntaxUBL), xrFns},
-		{SyntaxCII, "xrechnung", ciiRoot, xrSets(SyntaxCII), xrFns},
-		{SyntaxUBL, "en16931", ublXSD, []tableSource{func() (*engine.Tables, error) { return en.Tables(SyntaxUBL) }}, nil},
+		{SyntaxUBL, "xrechnung", ublXSD, xrSets(SyntaxUBL), xrFns, false},
+		{SyntaxCII, "xrechnung", ciiRoot, xrSets(SyntaxCII), xrFns, false},
+		{SyntaxUBL, "en16931", ublXSD, []tableSource{func() (*engine.Tables, error) { return en.Tables(SyntaxUBL) }}, nil, false},
 		// RO_CIUS carries its own EN 16931 base: one set.
-		{SyntaxUBL, "ro_cius", ublXSD, []tableSource{func() (*engine.Tables, error) { return ro.Tables(SyntaxUBL) }}, nil},
-		{SyntaxCII, "en16931", ciiRoot, []tableSource{func() (*engine.Tables, error) { return en.Tables(SyntaxCII) }}, nil},
-		{SyntaxOrderX, "basic", orderXSD("basic"), orderXSet("basic"), nil},
-		{SyntaxOrderX, "comfort", orderXSD("comfort"), orderXSet("comfort"), nil},
-		{SyntaxOrderX, "extended", orderXSD("extended"), orderXSet("extended"), nil},
+		{SyntaxUBL, "ro_cius", ublXSD, []tableSource{func() (*engine.Tables, error) { return ro.Tables(SyntaxUBL) }}, nil, false},
+		{SyntaxCII, "en16931", ciiRoot, []tableSource{func() (*engine.Tables, error) { return en.Tables(SyntaxCII) }}, nil, false},
+		{SyntaxOrderX, "basic", orderXSD("basic"), orderXSet("basic"), nil, false},
+		{SyntaxOrderX, "comfort", orderXSD("comfort"), orderXSet("comfort"), nil, false},
+		{SyntaxOrderX, "extended", orderXSD("extended"), orderXSet("extended"), nil, false},
 	}
+	fx := facturx.Set{}
+	for _, p := range []struct{ profile, key string }{
+		{"facturx_minimum", "minimum"}, {"facturx_basicwl", "basic_wl"}, {"facturx_basic", "basic"},
+		{"facturx_en16931", "en16931"}, {"facturx_extended", "extended"},
+	} {
+		key := p.key
+		defs = append(defs, profileDef{syntax: SyntaxCII, name: p.profile, needsShared: true,
+			xsd:  []XSDRoot{{"urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100", "CrossIndustryInvoice", facturx.XSD(key)}},
+			sets: []tableSource{func() (*engine.Tables, error) { return fx.Tables(key) }}})
+	}
+	return defs
 }
 
 // Load compiles every rule set of every profile. A rule set shared by
-// several profiles is loaded once.
-func Load() (*Catalog, error) {
+// several profiles is loaded once. Without WithShared, the profiles that
+// need the shared directory at load (facturx_*) are left out.
+func Load(opts ...Option) (*Catalog, error) {
+	var cfg loadConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
 	c := &Catalog{profiles: map[key]*Profile{}, defaults: map[string]string{SyntaxUBL: "peppol", SyntaxCII: "en16931", SyntaxOrderX: "basic"}}
 	loaded := map[*engine.Tables]*engine.Ruleset{}
 	byID := map[string]*engine.Ruleset{}
 	for _, d := range definitions() {
+		if d.needsShared && cfg.shared == "" {
+			continue
+		}
 		p := &Profile{Name: d.name, Syntax: d.syntax, XSD: d.xsd}
 		for i, src := range d.sets {
 			t, err := src()
@@ -132,6 +165,9 @@ func Load() (*Catalog, error) {
 				id := t.Name + " " + t.Version + " " + t.Syntax
 				if rs, ok = byID[id]; !ok {
 					var opts []engine.Option
+					if cfg.shared != "" {
+						opts = append(opts, engine.WithDocumentRoot(cfg.shared))
+					}
 					if fns := d.functions[i]; fns != nil {
 						opts = append(opts, engine.WithFunctions(fns()))
 					}

@@ -1,6 +1,7 @@
 package rulesets
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -77,5 +78,52 @@ func TestCatalog(t *testing.T) {
 	fs, err = ubl.Rulesets[0].Validate(context.Background(), doc)
 	if err != nil || len(fs) == 0 || fs[0].RuleID != "BR-01" || fs[0].Location != "/CreditNote[1]" {
 		t.Fatalf("empty credit note: %v %v", fs, err)
+	}
+}
+
+func TestCatalogFacturX(t *testing.T) {
+	shared := os.Getenv("EINVOICE_SHARED")
+	if shared == "" {
+		shared = filepath.Join("..", "..", "shared")
+	}
+	c, err := Load(WithShared(shared))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"en16931", "facturx_basic", "facturx_basicwl", "facturx_en16931", "facturx_extended", "facturx_minimum", "peppol", "xrechnung"}
+	if got := c.Profiles(SyntaxCII); !reflect.DeepEqual(got, want) {
+		t.Fatalf("CII profiles %v, want %v", got, want)
+	}
+	p, _ := c.Profile(SyntaxCII, "facturx_extended")
+	if len(p.Rulesets) != 1 || p.Rulesets[0].Label() != "Factur-X EXTENDED 1.09.2" {
+		t.Fatalf("facturx_extended: %v", p.Rulesets)
+	}
+	if _, err := os.Stat(filepath.Join(shared, p.XSD[0].Path)); err != nil {
+		t.Fatal(err)
+	}
+	// The code list database is used: an unknown currency fires.
+	data, err := os.ReadFile(filepath.Join(shared, "corpus/factur-x/akretion/factur-x-extended.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := xmltree.Parse(data, xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := p.Rulesets[0].Validate(context.Background(), doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := bytes.Replace(data, []byte("<ram:InvoiceCurrencyCode>EUR<"), []byte("<ram:InvoiceCurrencyCode>XYZ<"), 1)
+	if bytes.Equal(bad, data) {
+		t.Fatal("fixture has no EUR InvoiceCurrencyCode")
+	}
+	doc, err = xmltree.Parse(bad, xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.Rulesets[0].Validate(context.Background(), doc)
+	if err != nil || len(got) <= len(base) {
+		t.Fatalf("unknown currency: %d findings (was %d), %v", len(got), len(base), err)
 	}
 }

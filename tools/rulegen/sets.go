@@ -53,9 +53,20 @@ func ruleSets() []ruleSet {
 			Main: "rulesets/xrechnung/2.5.0/ubl/XRechnung-UBL-validation.sch", Func: "generatedUBL", Functions: "xrechnung"},
 		{Set: "xrechnung", Syntax: "cii", Name: "XRechnung", Version: "3.0.2",
 			Main: "rulesets/xrechnung/2.5.0/cii/XRechnung-CII-validation.sch", Func: "generatedCII", Functions: "xrechnung"},
-		// Next rows (one each, once their xsl:function implementations are
-		// in rulesets/xslfunc): br_fr (custom:*), factur-x (document() code
-		// lists).
+		// Factur-X 1.09.2 (ZUGFeRD 2.5.2), one set per profile; each loads
+		// its FACTUR-X_<P>_codedb.xml with document() (read at Load).
+		{Set: "facturx", Syntax: "cii", Key: "minimum", Name: "Factur-X MINIMUM", Version: "1.09.2",
+			Main: "rulesets/factur-x/1.09.2/MINIMUM/FACTUR-X_MINIMUM.sch", Func: "generatedMinimum"},
+		{Set: "facturx", Syntax: "cii", Key: "basic_wl", Name: "Factur-X BASIC-WL", Version: "1.09.2",
+			Main: "rulesets/factur-x/1.09.2/BASIC-WL/FACTUR-X_BASIC-WL.sch", Func: "generatedBasicWL"},
+		{Set: "facturx", Syntax: "cii", Key: "basic", Name: "Factur-X BASIC", Version: "1.09.2",
+			Main: "rulesets/factur-x/1.09.2/BASIC/FACTUR-X_BASIC.sch", Func: "generatedBasic"},
+		{Set: "facturx", Syntax: "cii", Key: "en16931", Name: "Factur-X EN16931", Version: "1.09.2",
+			Main: "rulesets/factur-x/1.09.2/EN16931/FACTUR-X_EN16931.sch", Func: "generatedEN16931"},
+		{Set: "facturx", Syntax: "cii", Key: "extended", Name: "Factur-X EXTENDED", Version: "1.09.2",
+			Main: "rulesets/factur-x/1.09.2/EXTENDED/FACTUR-X_EXTENDED.sch", Func: "generatedExtended"},
+		// Next row, once its xsl:function implementations are in
+		// rulesets/xslfunc: br_fr (custom:*).
 	}
 }
 
