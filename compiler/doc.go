@@ -9,7 +9,8 @@
 //	          substitution, longest name first, as the ISO skeleton) and
 //	          abstract rules (extends)
 //	phase     keep the patterns of the selected phase (#ALL unless defaultPhase)
-//	lets      bind schema, pattern and rule lets to variable slots
+//	lets      bind schema, pattern and rule lets to variable slots; record
+//	          the files literal document('uri') calls load (documents.go)
 //	xpath     parse and statically check every expression with engine/xpath
 //	rewrite   optimisations, one per file (none yet)
 //	index     context index: element names each rule context can match
