@@ -106,7 +106,7 @@ func substring(s string, start, length int) string {
 	}
 	var b []byte
 	p := 0
-	for i, r := range s {
+	for _, r := range s {
 		p++
 		if p >= end {
 			break
@@ -114,7 +114,6 @@ func substring(s string, start, length int) string {
 		if p >= start {
 			b = utf8.AppendRune(b, r)
 		}
-		_ = i
 	}
 	return string(b)
 }
