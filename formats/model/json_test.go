@@ -142,6 +142,31 @@ func TestInvoiceSchemaContent(t *testing.T) {
 	}
 }
 
+func TestInvoiceSchemaDefinitions(t *testing.T) {
+	defs := InvoiceSchemaDefinitions("#/components/schemas/", "Model")
+	var full map[string]any
+	if err := jsonUnmarshal(InvoiceSchema(), &full); err != nil {
+		t.Fatal(err)
+	}
+	if len(defs) != len(full["$defs"].(map[string]any)) {
+		t.Errorf("%d definitions, the standalone schema has %d", len(defs), len(full["$defs"].(map[string]any)))
+	}
+	for _, name := range []string{"ModelInvoice", "ModelLine", "ModelDecimal", "ModelDate", "ModelAddress"} {
+		if defs[name] == nil {
+			t.Errorf("missing %s", name)
+		}
+	}
+	refRe := regexp.MustCompile(`"\$ref":"([^"]*)"`)
+	for name, b := range defs {
+		for _, m := range refRe.FindAllStringSubmatch(string(b), -1) {
+			target, ok := strings.CutPrefix(m[1], "#/components/schemas/")
+			if !ok || defs[target] == nil {
+				t.Errorf("%s: dangling $ref %s", name, m[1])
+			}
+		}
+	}
+}
+
 func toStrings(v any) []string {
 	var out []string
 	if xs, ok := v.([]any); ok {

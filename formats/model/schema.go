@@ -27,7 +27,7 @@ const DatePattern = `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
 // the interface says. The output is deterministic (indented, declaration
 // order).
 func InvoiceSchema() []byte {
-	g := &schemaGen{defs: &ordered{}, done: map[reflect.Type]bool{}}
+	g := &schemaGen{defs: &ordered{}, done: map[reflect.Type]bool{}, refPrefix: "#/$defs/"}
 	root := g.ref(reflect.TypeFor[Invoice]())
 	doc := &ordered{}
 	doc.set("$schema", "https://json-schema.org/draft/2020-12/schema")
@@ -48,6 +48,27 @@ func InvoiceSchema() []byte {
 		panic(fmt.Sprintf("model: encode invoice schema: %v", err))
 	}
 	return buf.Bytes()
+}
+
+// InvoiceSchemaDefinitions returns the definitions of the invoice schema
+// as separate JSON documents for embedding in an OpenAPI document's
+// components: every name is namePrefix + the type name ("Invoice",
+// "Address", ..., "Decimal", "Date") and every $ref is refPrefix + that name
+// (e.g. "#/components/schemas/"). The invoice itself is namePrefix+"Invoice".
+func InvoiceSchemaDefinitions(refPrefix, namePrefix string) map[string]json.RawMessage {
+	g := &schemaGen{defs: &ordered{}, done: map[reflect.Type]bool{}, refPrefix: refPrefix, namePrefix: namePrefix}
+	g.ref(reflect.TypeFor[Invoice]())
+	g.defs.set(namePrefix+"Decimal", decimalSchema())
+	g.defs.set(namePrefix+"Date", dateSchema())
+	out := make(map[string]json.RawMessage, len(g.defs.keys))
+	for i, k := range g.defs.keys {
+		b, err := marshalNoEscape(g.defs.vals[i])
+		if err != nil {
+			panic(fmt.Sprintf("model: encode schema definition %s: %v", k, err))
+		}
+		out[k] = b
+	}
+	return out
 }
 
 // ordered is a JSON object that keeps its members in insertion order.
@@ -115,19 +136,23 @@ func dateSchema() *ordered {
 }
 
 type schemaGen struct {
-	defs *ordered
-	done map[reflect.Type]bool
+	defs       *ordered
+	done       map[reflect.Type]bool
+	refPrefix  string // "#/$defs/" in the standalone schema
+	namePrefix string // prepended to every definition name
 }
+
+func (g *schemaGen) refTo(name string) string { return g.refPrefix + g.namePrefix + name }
 
 // ref returns {"$ref": ...} for a struct type, generating its definition.
 func (g *schemaGen) ref(t reflect.Type) map[string]any {
-	name := t.Name()
+	name := g.namePrefix + t.Name()
 	if !g.done[t] {
 		g.done[t] = true
 		g.defs.set(name, nil) // reserve the position
 		g.defs.set(name, g.object(t))
 	}
-	return map[string]any{"$ref": "#/$defs/" + name}
+	return map[string]any{"$ref": g.refTo(t.Name())}
 }
 
 func (g *schemaGen) object(t reflect.Type) *ordered {
@@ -196,9 +221,9 @@ func (g *schemaGen) property(t reflect.Type, nonEmptyList, required bool) *order
 	}
 	switch {
 	case t == decimalType:
-		p.set("$ref", "#/$defs/Decimal")
+		p.set("$ref", g.refTo("Decimal"))
 	case t == dateType:
-		p.set("$ref", "#/$defs/Date")
+		p.set("$ref", g.refTo("Date"))
 	case t == bytesType:
 		p.set("type", "string")
 		p.set("contentEncoding", "base64")
