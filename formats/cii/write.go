@@ -129,7 +129,9 @@ func (w *writer) invoice(opts WriteOptions) {
 	w.start("rsm:ExchangedDocument")
 	w.x.Element("ram:ID", inv.ID)
 	w.el("ram:TypeCode", string(inv.TypeCode))
-	w.date("ram:IssueDateTime", "udt:DateTimeString", &inv.IssueDate)
+	if inv.IssueDate != (model.Date{}) {
+		w.date("ram:IssueDateTime", "udt:DateTimeString", &inv.IssueDate)
+	}
 	for _, n := range inv.Notes {
 		w.start("ram:IncludedNote")
 		w.el("ram:Content", n.Text)
