@@ -157,6 +157,10 @@ func TestWriteErrors(t *testing.T) {
 	if err := Write(&buf, inv, WriteOptions{}); err == nil {
 		t.Error("credit note with due date and no payment means written")
 	}
+	inv.PaymentInstructions = &model.PaymentInstructions{DirectDebit: &model.DirectDebit{CreditorID: "DE98ZZZ09999999999"}}
+	if err := Write(&buf, inv, WriteOptions{}); err == nil {
+		t.Error("credit note with due date and only BT-90 written")
+	}
 	inv = fullInvoice()
 	inv.Seller.Name = "bad\x00name"
 	if err := Write(&buf, inv, WriteOptions{}); err == nil {

@@ -39,7 +39,7 @@ func Write(out io.Writer, inv *model.Invoice, opts WriteOptions) (err error) {
 		return fmt.Errorf("nil invoice: %w", ErrNotWritable)
 	}
 	credit := inv.TypeCode.IsCreditNote()
-	if credit && inv.DueDate != nil && inv.PaymentInstructions == nil {
+	if credit && inv.DueDate != nil && !writesPaymentMeans(inv.PaymentInstructions) {
 		return fmt.Errorf("BT-9 on a credit note is cac:PaymentMeans/cbc:PaymentDueDate and needs BG-16 payment instructions: %w", ErrNotWritable)
 	}
 	w := &writer{x: xmlio.NewWriter(out, xmlio.Options{Indent: opts.Indent}), inv: inv, credit: credit, cur: inv.CurrencyCode}
@@ -437,17 +437,24 @@ func (w *writer) delivery() {
 	w.end()
 }
 
+func hasMandate(dd *model.DirectDebit) bool {
+	return dd != nil && (dd.MandateReference != "" || dd.DebitedAccountID != "")
+}
+
+// writesPaymentMeans reports whether pi gives at least one cac:PaymentMeans
+// (BT-90 alone is written in a party).
+func writesPaymentMeans(pi *model.PaymentInstructions) bool {
+	return pi != nil && (pi.MeansCode != "" || pi.MeansText != "" || pi.RemittanceInformation != "" || pi.Card != nil ||
+		len(pi.CreditTransfers) != 0 || hasMandate(pi.DirectDebit))
+}
+
 func (w *writer) paymentMeans() {
 	pi := w.inv.PaymentInstructions
-	if pi == nil {
-		return
+	if !writesPaymentMeans(pi) {
+		return // nothing, or only BT-90 (written in the seller or payee party)
 	}
 	dd := pi.DirectDebit
-	mandate := dd != nil && (dd.MandateReference != "" || dd.DebitedAccountID != "")
-	if pi.MeansCode == "" && pi.MeansText == "" && pi.RemittanceInformation == "" && pi.Card == nil &&
-		len(pi.CreditTransfers) == 0 && !mandate {
-		return // only BT-90, written in the seller or payee party
-	}
+	mandate := hasMandate(dd)
 	n := max(1, len(pi.CreditTransfers))
 	for i := range n {
 		w.start("PaymentMeans")
