@@ -118,9 +118,23 @@ func (r *reader) mark(n xmltree.NodeID, bt string) {
 	}
 }
 
-// get returns the first ram: child local of p, unconsumed.
+// get returns the first ram: child local of p, unconsumed. It compares
+// names directly instead of interning the name first: siblings are few and
+// a failed comparison usually stops at the length.
 func (r *reader) get(p xmltree.NodeID, local string) xmltree.NodeID {
-	return r.t.Child(p, NSRAM, local)
+	if p < 0 {
+		return xmltree.None
+	}
+	d := r.d
+	for c := d.FirstChild(p); c != xmltree.None; c = d.NextSibling(c) {
+		if d.Kind(c) != xmltree.KindElement {
+			continue
+		}
+		if n := d.Name(c); d.NameLocal(n) == local && d.NameSpace(n) == NSRAM {
+			return c
+		}
+	}
+	return xmltree.None
 }
 
 // elem returns and consumes the first ram: child local of p.
