@@ -14,28 +14,13 @@ const (
 	TypeSelfBilled        DocumentTypeCode = "389"
 )
 
-// invoiceTypeCodes and creditNoteTypeCodes are the two lists of BR-CL-01
-// (UBL Invoice and CreditNote documents).
-var invoiceTypeCodes = []string{"71", "80", "81", "82", "84", "102", "130", "202", "203", "204", "211", "218", "219",
-	"295", "325", "326", "331", "380", "382", "383", "384", "385", "386", "387", "388", "389", "390", "393", "394",
-	"395", "456", "457", "471", "472", "473", "500", "501", "527", "553", "575", "623", "633", "751", "780", "817",
-	"870", "875", "876", "877", "935"}
-
-var creditNoteTypeCodes = []string{"81", "83", "261", "262", "296", "308", "381", "396", "420", "458", "502", "503", "532"}
-
-// enumValues lists the allowed values (the union of both BR-CL-01 lists).
+// enumValues lists the allowed values: the union of both BR-CL-01 lists
+// (81 is in both), invoice codes first.
 func (DocumentTypeCode) enumValues() []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, l := range [][]string{invoiceTypeCodes, creditNoteTypeCodes} {
-		for _, c := range l {
-			if !seen[c] {
-				seen[c] = true
-				out = append(out, c)
-			}
-		}
-	}
-	return out
+	return []string{"71", "80", "81", "82", "84", "102", "130", "202", "203", "204", "211", "218", "219",
+		"295", "325", "326", "331", "380", "382", "383", "384", "385", "386", "387", "388", "389", "390", "393", "394",
+		"395", "456", "457", "471", "472", "473", "500", "501", "527", "553", "575", "623", "633", "751", "780", "817",
+		"870", "875", "876", "877", "935", "83", "261", "262", "296", "308", "381", "396", "420", "458", "502", "503", "532"}
 }
 
 // acceptsInteger: BT-3 may be given as a JSON integer (380).
@@ -45,13 +30,9 @@ func (DocumentTypeCode) acceptsInteger() bool { return true }
 // BR-CL-01 (so that UBL writes a CreditNote document). 81 is in both lists
 // and is treated as an invoice.
 func (c DocumentTypeCode) IsCreditNote() bool {
-	if c == "81" {
-		return false
-	}
-	for _, x := range creditNoteTypeCodes {
-		if string(c) == x {
-			return true
-		}
+	switch c {
+	case "83", "261", "262", "296", "308", "381", "396", "420", "458", "502", "503", "532":
+		return true
 	}
 	return false
 }

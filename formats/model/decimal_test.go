@@ -149,6 +149,25 @@ func TestDecimalDisplayScale(t *testing.T) {
 	}
 }
 
+func TestDocumentTypeCodes(t *testing.T) {
+	vals := DocumentTypeCode("").enumValues()
+	seen := map[string]bool{}
+	for _, v := range vals {
+		if seen[v] {
+			t.Errorf("duplicate %s", v)
+		}
+		seen[v] = true
+	}
+	if len(vals) != 62 || !seen["380"] || !seen["381"] || !seen["81"] {
+		t.Errorf("%d codes", len(vals))
+	}
+	for c, want := range map[DocumentTypeCode]bool{"380": false, "381": true, "81": false, "396": true, "384": false} {
+		if c.IsCreditNote() != want {
+			t.Errorf("%s.IsCreditNote() = %v", c, !want)
+		}
+	}
+}
+
 func TestParseDate(t *testing.T) {
 	for in, ok := range map[string]bool{
 		"2024-02-29": true, "2023-02-29": false, "2024-13-01": false, "2024-1-01": false, "20240101": false,

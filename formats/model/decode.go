@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 )
 
 // MaxDepth is the deepest nesting of JSON arrays and objects DecodeInvoice
@@ -81,18 +82,34 @@ type structInfo struct {
 	byName map[string]int
 }
 
-// structInfoOf computes the field table of a model struct type. The tables
-// are small and rebuilt per decode on purpose: no package-level cache.
+// modelTables holds the field table of every model struct type. It is
+// built once, on first use, and never changed afterwards: immutable shared
+// data, like a compiled program, not mutable global state.
+var modelTables = sync.OnceValue(func() map[reflect.Type]*structInfo {
+	m := map[reflect.Type]*structInfo{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || t == decimalType || t == dateType || m[t] != nil {
+			return
+		}
+		m[t] = buildStructInfo(t)
+		for i := 0; i < t.NumField(); i++ {
+			walk(t.Field(i).Type)
+		}
+	}
+	walk(reflect.TypeFor[Invoice]())
+	return m
+})
+
+// structInfoOf returns the field table of a model struct type.
 func (d *decoder) structInfoOf(t reflect.Type) *structInfo {
-	if si, ok := d.infos[t]; ok {
+	if si := modelTables()[t]; si != nil {
 		return si
 	}
-	si := buildStructInfo(t)
-	if d.infos == nil {
-		d.infos = map[reflect.Type]*structInfo{}
-	}
-	d.infos[t] = si
-	return si
+	return buildStructInfo(t) // not reachable from Invoice (not used today)
 }
 
 func buildStructInfo(t reflect.Type) *structInfo {
@@ -121,7 +138,6 @@ type decoder struct {
 	loc      []any
 	problems Problems
 	ignored  []string
-	infos    map[reflect.Type]*structInfo
 	bad      map[string]bool // JSON Pointers (without prefix) that have a problem
 }
 

@@ -111,7 +111,7 @@ func (p *jsonParser) lit(w string) error {
 
 func (p *jsonParser) object(depth int) (any, error) {
 	p.i++ // {
-	obj := &jsonObject{}
+	obj := &jsonObject{keys: make([]string, 0, 8), vals: make([]any, 0, 8)}
 	p.ws()
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
