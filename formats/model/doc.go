@@ -19,5 +19,10 @@
 // Syntax readers and writers (formats/ubl, formats/cii, ...) map between
 // their XML and these types; they do not redefine business terms.
 //
+// The package holds no mutable state: its only package-level data are
+// constant code lists and the field table of the model types, built once on
+// first use and read-only afterwards. Every function is safe for concurrent
+// use; an *Invoice is not (Complete fills it in).
+//
 // See docs/MODEL.md for the conventions and the calculation method.
 package model
