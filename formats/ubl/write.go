@@ -54,13 +54,13 @@ type writer struct {
 	cur    string
 }
 
-func (w *writer) cbc(local, v string) {
+func (w *writer) cbc(name, v string) {
 	if v != "" {
-		w.x.Element("cbc:"+local, v)
+		w.x.Element(name, v)
 	}
 }
 
-func (w *writer) cbcAttr(local, v string, attrs ...xmlio.Attr) {
+func (w *writer) cbcAttr(name, v string, attrs ...xmlio.Attr) {
 	if v == "" {
 		return
 	}
@@ -70,36 +70,36 @@ func (w *writer) cbcAttr(local, v string, attrs ...xmlio.Attr) {
 			kept = append(kept, a)
 		}
 	}
-	w.x.Element("cbc:"+local, v, kept...)
+	w.x.Element(name, v, kept...)
 }
 
-func (w *writer) ident(local string, id *model.Identifier) {
+func (w *writer) ident(name string, id *model.Identifier) {
 	if id != nil {
-		w.cbcAttr(local, id.ID, xmlio.Attr{Name: "schemeID", Value: id.SchemeID})
+		w.cbcAttr(name, id.ID, xmlio.Attr{Name: "schemeID", Value: id.SchemeID})
 	}
 }
 
-func (w *writer) date(local string, d *model.Date) {
+func (w *writer) date(name string, d *model.Date) {
 	if d != nil {
-		w.x.Element("cbc:"+local, d.String())
+		w.x.Element(name, d.String())
 	}
 }
 
-func (w *writer) dec(local string, d *model.Decimal) {
+func (w *writer) dec(name string, d *model.Decimal) {
 	if d != nil {
-		w.x.Element("cbc:"+local, d.String())
+		w.x.Element(name, d.String())
 	}
 }
 
-func (w *writer) amountIn(local string, d *model.Decimal, cur string) {
+func (w *writer) amountIn(name string, d *model.Decimal, cur string) {
 	if d != nil {
-		w.x.Element("cbc:"+local, d.String(), xmlio.Attr{Name: "currencyID", Value: cur})
+		w.x.Element(name, d.String(), xmlio.Attr{Name: "currencyID", Value: cur})
 	}
 }
 
-func (w *writer) amount(local string, d *model.Decimal) { w.amountIn(local, d, w.cur) }
+func (w *writer) amount(name string, d *model.Decimal) { w.amountIn(name, d, w.cur) }
 
-func (w *writer) start(local string) { w.x.Start("cac:" + local) }
+func (w *writer) start(name string) { w.x.Start(name) }
 func (w *writer) end()               { w.x.End() }
 
 func (w *writer) invoice(opts WriteOptions) {
@@ -120,62 +120,62 @@ func (w *writer) invoice(opts WriteOptions) {
 		}
 		proc = pc.BusinessProcess
 	}
-	w.cbc("CustomizationID", spec)
-	w.cbc("ProfileID", proc)
-	w.cbc("ID", inv.ID)
+	w.cbc("cbc:CustomizationID", spec)
+	w.cbc("cbc:ProfileID", proc)
+	w.cbc("cbc:ID", inv.ID)
 	w.x.Element("cbc:IssueDate", inv.IssueDate.String())
 	if w.credit {
-		w.date("TaxPointDate", inv.TaxPointDate)
-		w.cbc("CreditNoteTypeCode", string(inv.TypeCode))
+		w.date("cbc:TaxPointDate", inv.TaxPointDate)
+		w.cbc("cbc:CreditNoteTypeCode", string(inv.TypeCode))
 		w.notes()
 	} else {
-		w.date("DueDate", inv.DueDate)
-		w.cbc("InvoiceTypeCode", string(inv.TypeCode))
+		w.date("cbc:DueDate", inv.DueDate)
+		w.cbc("cbc:InvoiceTypeCode", string(inv.TypeCode))
 		w.notes()
-		w.date("TaxPointDate", inv.TaxPointDate)
+		w.date("cbc:TaxPointDate", inv.TaxPointDate)
 	}
-	w.cbc("DocumentCurrencyCode", inv.CurrencyCode)
-	w.cbc("TaxCurrencyCode", inv.TaxCurrencyCode)
-	w.cbc("AccountingCost", inv.BuyerAccountingReference)
-	w.cbc("BuyerReference", inv.BuyerReference)
+	w.cbc("cbc:DocumentCurrencyCode", inv.CurrencyCode)
+	w.cbc("cbc:TaxCurrencyCode", inv.TaxCurrencyCode)
+	w.cbc("cbc:AccountingCost", inv.BuyerAccountingReference)
+	w.cbc("cbc:BuyerReference", inv.BuyerReference)
 	if inv.InvoicingPeriod != nil || inv.TaxPointDateCode != "" {
-		w.start("InvoicePeriod")
+		w.start("cac:InvoicePeriod")
 		if p := inv.InvoicingPeriod; p != nil {
-			w.date("StartDate", p.Start)
-			w.date("EndDate", p.End)
+			w.date("cbc:StartDate", p.Start)
+			w.date("cbc:EndDate", p.End)
 		}
-		w.cbc("DescriptionCode", inv.TaxPointDateCode)
+		w.cbc("cbc:DescriptionCode", inv.TaxPointDateCode)
 		w.end()
 	}
 	if inv.PurchaseOrderReference != "" || inv.SalesOrderReference != "" {
-		w.start("OrderReference")
+		w.start("cac:OrderReference")
 		po := inv.PurchaseOrderReference
 		if po == "" {
 			po = "NA"
 		}
-		w.cbc("ID", po)
-		w.cbc("SalesOrderID", inv.SalesOrderReference)
+		w.cbc("cbc:ID", po)
+		w.cbc("cbc:SalesOrderID", inv.SalesOrderReference)
 		w.end()
 	}
 	for _, p := range inv.PrecedingInvoices {
-		w.start("BillingReference")
-		w.start("InvoiceDocumentReference")
+		w.start("cac:BillingReference")
+		w.start("cac:InvoiceDocumentReference")
 		w.x.Element("cbc:ID", p.ID)
-		w.date("IssueDate", p.IssueDate)
+		w.date("cbc:IssueDate", p.IssueDate)
 		w.end()
 		w.end()
 	}
-	w.docRef("DespatchDocumentReference", inv.DespatchAdviceReference)
-	w.docRef("ReceiptDocumentReference", inv.ReceivingAdviceReference)
+	w.docRef("cac:DespatchDocumentReference", inv.DespatchAdviceReference)
+	w.docRef("cac:ReceiptDocumentReference", inv.ReceivingAdviceReference)
 	if w.credit {
-		w.docRef("ContractDocumentReference", inv.ContractReference)
+		w.docRef("cac:ContractDocumentReference", inv.ContractReference)
 		w.additionalDocs()
-		w.docRef("OriginatorDocumentReference", inv.TenderOrLotReference)
+		w.docRef("cac:OriginatorDocumentReference", inv.TenderOrLotReference)
 	} else {
-		w.docRef("OriginatorDocumentReference", inv.TenderOrLotReference)
-		w.docRef("ContractDocumentReference", inv.ContractReference)
+		w.docRef("cac:OriginatorDocumentReference", inv.TenderOrLotReference)
+		w.docRef("cac:ContractDocumentReference", inv.ContractReference)
 		w.additionalDocs()
-		w.docRef("ProjectReference", inv.ProjectReference)
+		w.docRef("cac:ProjectReference", inv.ProjectReference)
 	}
 	w.seller()
 	w.buyer()
@@ -184,8 +184,8 @@ func (w *writer) invoice(opts WriteOptions) {
 	w.delivery()
 	w.paymentMeans()
 	if inv.PaymentTerms != "" {
-		w.start("PaymentTerms")
-		w.cbc("Note", inv.PaymentTerms)
+		w.start("cac:PaymentTerms")
+		w.cbc("cbc:Note", inv.PaymentTerms)
 		w.end()
 	}
 	for i := range inv.Allowances {
@@ -212,30 +212,30 @@ func (w *writer) notes() {
 	}
 }
 
-func (w *writer) docRef(local, id string) {
+func (w *writer) docRef(name, id string) {
 	if id == "" {
 		return
 	}
-	w.start(local)
-	w.cbc("ID", id)
+	w.start(name)
+	w.cbc("cbc:ID", id)
 	w.end()
 }
 
 func (w *writer) additionalDocs() {
 	inv := w.inv
 	for _, d := range inv.SupportingDocuments {
-		w.start("AdditionalDocumentReference")
+		w.start("cac:AdditionalDocumentReference")
 		w.x.Element("cbc:ID", d.ID)
-		w.cbc("DocumentDescription", d.Description)
+		w.cbc("cbc:DocumentDescription", d.Description)
 		if d.Attachment != nil || d.ExternalLocation != "" {
-			w.start("Attachment")
+			w.start("cac:Attachment")
 			if a := d.Attachment; a != nil {
 				w.x.Element("cbc:EmbeddedDocumentBinaryObject", base64.StdEncoding.EncodeToString(a.Content),
 					xmlio.Attr{Name: "mimeCode", Value: a.MimeCode}, xmlio.Attr{Name: "filename", Value: a.Filename})
 			}
 			if d.ExternalLocation != "" {
-				w.start("ExternalReference")
-				w.cbc("URI", d.ExternalLocation)
+				w.start("cac:ExternalReference")
+				w.cbc("cbc:URI", d.ExternalLocation)
 				w.end()
 			}
 			w.end()
@@ -243,32 +243,32 @@ func (w *writer) additionalDocs() {
 		w.end()
 	}
 	if id := inv.InvoicedObjectID; id != nil {
-		w.start("AdditionalDocumentReference")
-		w.ident("ID", id)
-		w.cbc("DocumentTypeCode", "130")
+		w.start("cac:AdditionalDocumentReference")
+		w.ident("cbc:ID", id)
+		w.cbc("cbc:DocumentTypeCode", "130")
 		w.end()
 	}
 	if w.credit && inv.ProjectReference != "" {
-		w.start("AdditionalDocumentReference")
-		w.cbc("ID", inv.ProjectReference)
-		w.cbc("DocumentTypeCode", "50")
+		w.start("cac:AdditionalDocumentReference")
+		w.cbc("cbc:ID", inv.ProjectReference)
+		w.cbc("cbc:DocumentTypeCode", "50")
 		w.end()
 	}
 }
 
-func (w *writer) address(local string, a *model.Address) {
-	w.start(local)
-	w.cbc("StreetName", a.Line1)
-	w.cbc("AdditionalStreetName", a.Line2)
-	w.cbc("CityName", a.City)
-	w.cbc("PostalZone", a.PostCode)
-	w.cbc("CountrySubentity", a.Subdivision)
+func (w *writer) address(name string, a *model.Address) {
+	w.start(name)
+	w.cbc("cbc:StreetName", a.Line1)
+	w.cbc("cbc:AdditionalStreetName", a.Line2)
+	w.cbc("cbc:CityName", a.City)
+	w.cbc("cbc:PostalZone", a.PostCode)
+	w.cbc("cbc:CountrySubentity", a.Subdivision)
 	if a.Line3 != "" {
-		w.start("AddressLine")
-		w.cbc("Line", a.Line3)
+		w.start("cac:AddressLine")
+		w.cbc("cbc:Line", a.Line3)
 		w.end()
 	}
-	w.start("Country")
+	w.start("cac:Country")
 	w.x.Element("cbc:IdentificationCode", a.CountryCode)
 	w.end()
 	w.end()
@@ -276,7 +276,7 @@ func (w *writer) address(local string, a *model.Address) {
 
 func (w *writer) endpoint(ea *model.ElectronicAddress) {
 	if ea != nil {
-		w.cbcAttr("EndpointID", ea.ID, xmlio.Attr{Name: "schemeID", Value: ea.SchemeID})
+		w.cbcAttr("cbc:EndpointID", ea.ID, xmlio.Attr{Name: "schemeID", Value: ea.SchemeID})
 	}
 }
 
@@ -284,7 +284,7 @@ func (w *writer) partyID(id *model.Identifier) {
 	if id == nil {
 		return
 	}
-	w.start("PartyIdentification")
+	w.start("cac:PartyIdentification")
 	w.x.Element("cbc:ID", id.ID, nonEmpty("schemeID", id.SchemeID)...)
 	w.end()
 }
@@ -300,7 +300,7 @@ func (w *writer) partyName(name string) {
 	if name == "" {
 		return
 	}
-	w.start("PartyName")
+	w.start("cac:PartyName")
 	w.x.Element("cbc:Name", name)
 	w.end()
 }
@@ -309,9 +309,9 @@ func (w *writer) partyTaxScheme(companyID, scheme string) {
 	if companyID == "" {
 		return
 	}
-	w.start("PartyTaxScheme")
+	w.start("cac:PartyTaxScheme")
 	w.x.Element("cbc:CompanyID", companyID)
-	w.start("TaxScheme")
+	w.start("cac:TaxScheme")
 	w.x.Element("cbc:ID", scheme)
 	w.end()
 	w.end()
@@ -321,10 +321,10 @@ func (w *writer) contact(c *model.Contact) {
 	if c == nil {
 		return
 	}
-	w.start("Contact")
-	w.cbc("Name", c.Name)
-	w.cbc("Telephone", c.Telephone)
-	w.cbc("ElectronicMail", c.Email)
+	w.start("cac:Contact")
+	w.cbc("cbc:Name", c.Name)
+	w.cbc("cbc:Telephone", c.Telephone)
+	w.cbc("cbc:ElectronicMail", c.Email)
 	w.end()
 }
 
@@ -342,8 +342,8 @@ func (w *writer) sepa() {
 
 func (w *writer) seller() {
 	s := &w.inv.Seller
-	w.start("AccountingSupplierParty")
-	w.start("Party")
+	w.start("cac:AccountingSupplierParty")
+	w.start("cac:Party")
 	w.endpoint(s.ElectronicAddress)
 	for i := range s.Identifiers {
 		w.partyID(&s.Identifiers[i])
@@ -352,13 +352,13 @@ func (w *writer) seller() {
 		w.sepa()
 	}
 	w.partyName(s.TradingName)
-	w.address("PostalAddress", &s.Address)
+	w.address("cac:PostalAddress", &s.Address)
 	w.partyTaxScheme(s.VATID, "VAT")
 	w.partyTaxScheme(s.TaxRegistrationID, taxRegScheme)
-	w.start("PartyLegalEntity")
+	w.start("cac:PartyLegalEntity")
 	w.x.Element("cbc:RegistrationName", s.Name)
-	w.ident("CompanyID", s.LegalRegistrationID)
-	w.cbc("CompanyLegalForm", s.AdditionalLegalInfo)
+	w.ident("cbc:CompanyID", s.LegalRegistrationID)
+	w.cbc("cbc:CompanyLegalForm", s.AdditionalLegalInfo)
 	w.end()
 	w.contact(s.Contact)
 	w.end()
@@ -367,16 +367,16 @@ func (w *writer) seller() {
 
 func (w *writer) buyer() {
 	b := &w.inv.Buyer
-	w.start("AccountingCustomerParty")
-	w.start("Party")
+	w.start("cac:AccountingCustomerParty")
+	w.start("cac:Party")
 	w.endpoint(b.ElectronicAddress)
 	w.partyID(b.Identifier)
 	w.partyName(b.TradingName)
-	w.address("PostalAddress", &b.Address)
+	w.address("cac:PostalAddress", &b.Address)
 	w.partyTaxScheme(b.VATID, "VAT")
-	w.start("PartyLegalEntity")
+	w.start("cac:PartyLegalEntity")
 	w.x.Element("cbc:RegistrationName", b.Name)
-	w.ident("CompanyID", b.LegalRegistrationID)
+	w.ident("cbc:CompanyID", b.LegalRegistrationID)
 	w.end()
 	w.contact(b.Contact)
 	w.end()
@@ -388,15 +388,15 @@ func (w *writer) payee() {
 	if p == nil {
 		return
 	}
-	w.start("PayeeParty")
+	w.start("cac:PayeeParty")
 	w.partyID(p.Identifier)
 	if w.creditorID() != "" {
 		w.sepa()
 	}
 	w.partyName(p.Name)
 	if p.LegalRegistrationID != nil {
-		w.start("PartyLegalEntity")
-		w.ident("CompanyID", p.LegalRegistrationID)
+		w.start("cac:PartyLegalEntity")
+		w.ident("cbc:CompanyID", p.LegalRegistrationID)
 		w.end()
 	}
 	w.end()
@@ -407,9 +407,9 @@ func (w *writer) taxRepresentative() {
 	if t == nil {
 		return
 	}
-	w.start("TaxRepresentativeParty")
+	w.start("cac:TaxRepresentativeParty")
 	w.partyName(t.Name)
-	w.address("PostalAddress", &t.Address)
+	w.address("cac:PostalAddress", &t.Address)
 	w.partyTaxScheme(t.VATID, "VAT")
 	w.end()
 }
@@ -419,18 +419,18 @@ func (w *writer) delivery() {
 	if d == nil {
 		return
 	}
-	w.start("Delivery")
-	w.date("ActualDeliveryDate", d.Date)
+	w.start("cac:Delivery")
+	w.date("cbc:ActualDeliveryDate", d.Date)
 	if d.LocationID != nil || d.Address != nil {
-		w.start("DeliveryLocation")
-		w.ident("ID", d.LocationID)
+		w.start("cac:DeliveryLocation")
+		w.ident("cbc:ID", d.LocationID)
 		if d.Address != nil {
-			w.address("Address", d.Address)
+			w.address("cac:Address", d.Address)
 		}
 		w.end()
 	}
 	if d.PartyName != "" {
-		w.start("DeliveryParty")
+		w.start("cac:DeliveryParty")
 		w.partyName(d.PartyName)
 		w.end()
 	}
@@ -457,37 +457,37 @@ func (w *writer) paymentMeans() {
 	mandate := hasMandate(dd)
 	n := max(1, len(pi.CreditTransfers))
 	for i := range n {
-		w.start("PaymentMeans")
+		w.start("cac:PaymentMeans")
 		w.x.Element("cbc:PaymentMeansCode", pi.MeansCode, nonEmpty("name", pi.MeansText)...)
 		if w.credit {
-			w.date("PaymentDueDate", w.inv.DueDate)
+			w.date("cbc:PaymentDueDate", w.inv.DueDate)
 		}
-		w.cbc("PaymentID", pi.RemittanceInformation)
+		w.cbc("cbc:PaymentID", pi.RemittanceInformation)
 		if c := pi.Card; c != nil && i == 0 {
-			w.start("CardAccount")
+			w.start("cac:CardAccount")
 			w.x.Element("cbc:PrimaryAccountNumberID", c.PrimaryAccountNumber)
 			w.x.Element("cbc:NetworkID", cardNetworkNA)
-			w.cbc("HolderName", c.HolderName)
+			w.cbc("cbc:HolderName", c.HolderName)
 			w.end()
 		}
 		if i < len(pi.CreditTransfers) {
 			ct := &pi.CreditTransfers[i]
-			w.start("PayeeFinancialAccount")
+			w.start("cac:PayeeFinancialAccount")
 			w.x.Element("cbc:ID", ct.AccountID)
-			w.cbc("Name", ct.AccountName)
+			w.cbc("cbc:Name", ct.AccountName)
 			if ct.ServiceProviderID != "" {
-				w.start("FinancialInstitutionBranch")
-				w.cbc("ID", ct.ServiceProviderID)
+				w.start("cac:FinancialInstitutionBranch")
+				w.cbc("cbc:ID", ct.ServiceProviderID)
 				w.end()
 			}
 			w.end()
 		}
 		if mandate && i == 0 {
-			w.start("PaymentMandate")
-			w.cbc("ID", dd.MandateReference)
+			w.start("cac:PaymentMandate")
+			w.cbc("cbc:ID", dd.MandateReference)
 			if dd.DebitedAccountID != "" {
-				w.start("PayerFinancialAccount")
-				w.cbc("ID", dd.DebitedAccountID)
+				w.start("cac:PayerFinancialAccount")
+				w.cbc("cbc:ID", dd.DebitedAccountID)
 				w.end()
 			}
 			w.end()
@@ -498,11 +498,11 @@ func (w *writer) paymentMeans() {
 
 func (w *writer) vatCategory(local string, code model.VATCategoryCode, rate *model.Decimal, exCode, exText string) {
 	w.start(local)
-	w.cbc("ID", string(code))
-	w.dec("Percent", rate)
-	w.cbc("TaxExemptionReasonCode", exCode)
-	w.cbc("TaxExemptionReason", exText)
-	w.start("TaxScheme")
+	w.cbc("cbc:ID", string(code))
+	w.dec("cbc:Percent", rate)
+	w.cbc("cbc:TaxExemptionReasonCode", exCode)
+	w.cbc("cbc:TaxExemptionReason", exText)
+	w.start("cac:TaxScheme")
 	w.x.Element("cbc:ID", "VAT")
 	w.end()
 	w.end()
@@ -516,14 +516,14 @@ func chargeIndicator(charge bool) string {
 }
 
 func (w *writer) docAllowanceCharge(charge bool, a *model.AllowanceCharge) {
-	w.start("AllowanceCharge")
+	w.start("cac:AllowanceCharge")
 	w.x.Element("cbc:ChargeIndicator", chargeIndicator(charge))
-	w.cbc("AllowanceChargeReasonCode", a.ReasonCode)
-	w.cbc("AllowanceChargeReason", a.Reason)
-	w.dec("MultiplierFactorNumeric", a.Percentage)
-	w.amount("Amount", a.Amount)
-	w.amount("BaseAmount", a.BaseAmount)
-	w.vatCategory("TaxCategory", a.CategoryCode(), a.VATRate, "", "")
+	w.cbc("cbc:AllowanceChargeReasonCode", a.ReasonCode)
+	w.cbc("cbc:AllowanceChargeReason", a.Reason)
+	w.dec("cbc:MultiplierFactorNumeric", a.Percentage)
+	w.amount("cbc:Amount", a.Amount)
+	w.amount("cbc:BaseAmount", a.BaseAmount)
+	w.vatCategory("cac:TaxCategory", a.CategoryCode(), a.VATRate, "", "")
 	w.end()
 }
 
@@ -534,21 +534,21 @@ func (w *writer) taxTotals() {
 		tax, taxCur = t.TaxAmount, t.TaxAmountInTaxCurrency
 	}
 	if tax != nil || len(inv.VATBreakdown) > 0 {
-		w.start("TaxTotal")
-		w.amount("TaxAmount", tax)
+		w.start("cac:TaxTotal")
+		w.amount("cbc:TaxAmount", tax)
 		for i := range inv.VATBreakdown {
 			v := &inv.VATBreakdown[i]
-			w.start("TaxSubtotal")
-			w.amount("TaxableAmount", v.TaxableAmount)
-			w.amount("TaxAmount", v.TaxAmount)
-			w.vatCategory("TaxCategory", v.CategoryCode(), v.VATRate, v.ExemptionReasonCode, v.ExemptionReason)
+			w.start("cac:TaxSubtotal")
+			w.amount("cbc:TaxableAmount", v.TaxableAmount)
+			w.amount("cbc:TaxAmount", v.TaxAmount)
+			w.vatCategory("cac:TaxCategory", v.CategoryCode(), v.VATRate, v.ExemptionReasonCode, v.ExemptionReason)
 			w.end()
 		}
 		w.end()
 	}
 	if taxCur != nil {
-		w.start("TaxTotal")
-		w.amountIn("TaxAmount", taxCur, inv.TaxCurrencyCode)
+		w.start("cac:TaxTotal")
+		w.amountIn("cbc:TaxAmount", taxCur, inv.TaxCurrencyCode)
 		w.end()
 	}
 }
@@ -558,55 +558,55 @@ func (w *writer) monetaryTotal() {
 	if t == nil {
 		return
 	}
-	w.start("LegalMonetaryTotal")
-	w.amount("LineExtensionAmount", t.LineNetTotal)
-	w.amount("TaxExclusiveAmount", t.TaxExclusiveAmount)
-	w.amount("TaxInclusiveAmount", t.TaxInclusiveAmount)
-	w.amount("AllowanceTotalAmount", t.AllowanceTotal)
-	w.amount("ChargeTotalAmount", t.ChargeTotal)
-	w.amount("PrepaidAmount", t.PaidAmount)
-	w.amount("PayableRoundingAmount", t.RoundingAmount)
-	w.amount("PayableAmount", t.PayableAmount)
+	w.start("cac:LegalMonetaryTotal")
+	w.amount("cbc:LineExtensionAmount", t.LineNetTotal)
+	w.amount("cbc:TaxExclusiveAmount", t.TaxExclusiveAmount)
+	w.amount("cbc:TaxInclusiveAmount", t.TaxInclusiveAmount)
+	w.amount("cbc:AllowanceTotalAmount", t.AllowanceTotal)
+	w.amount("cbc:ChargeTotalAmount", t.ChargeTotal)
+	w.amount("cbc:PrepaidAmount", t.PaidAmount)
+	w.amount("cbc:PayableRoundingAmount", t.RoundingAmount)
+	w.amount("cbc:PayableAmount", t.PayableAmount)
 	w.end()
 }
 
 func (w *writer) lineAllowanceCharge(charge bool, a *model.LineAllowanceCharge) {
-	w.start("AllowanceCharge")
+	w.start("cac:AllowanceCharge")
 	w.x.Element("cbc:ChargeIndicator", chargeIndicator(charge))
-	w.cbc("AllowanceChargeReasonCode", a.ReasonCode)
-	w.cbc("AllowanceChargeReason", a.Reason)
-	w.dec("MultiplierFactorNumeric", a.Percentage)
-	w.amount("Amount", a.Amount)
-	w.amount("BaseAmount", a.BaseAmount)
+	w.cbc("cbc:AllowanceChargeReasonCode", a.ReasonCode)
+	w.cbc("cbc:AllowanceChargeReason", a.Reason)
+	w.dec("cbc:MultiplierFactorNumeric", a.Percentage)
+	w.amount("cbc:Amount", a.Amount)
+	w.amount("cbc:BaseAmount", a.BaseAmount)
 	w.end()
 }
 
 func (w *writer) line(l *model.Line) {
-	lineName, qtyName := "InvoiceLine", "cbc:InvoicedQuantity"
+	lineName, qtyName := "cac:InvoiceLine", "cbc:InvoicedQuantity"
 	if w.credit {
-		lineName, qtyName = "CreditNoteLine", "cbc:CreditedQuantity"
+		lineName, qtyName = "cac:CreditNoteLine", "cbc:CreditedQuantity"
 	}
 	w.start(lineName)
 	w.x.Element("cbc:ID", l.ID)
-	w.cbc("Note", l.Note)
+	w.cbc("cbc:Note", l.Note)
 	w.x.Element(qtyName, l.Quantity.String(), nonEmpty("unitCode", l.UnitCode)...)
-	w.amount("LineExtensionAmount", l.NetAmount)
-	w.cbc("AccountingCost", l.BuyerAccountingReference)
+	w.amount("cbc:LineExtensionAmount", l.NetAmount)
+	w.cbc("cbc:AccountingCost", l.BuyerAccountingReference)
 	if p := l.Period; p != nil {
-		w.start("InvoicePeriod")
-		w.date("StartDate", p.Start)
-		w.date("EndDate", p.End)
+		w.start("cac:InvoicePeriod")
+		w.date("cbc:StartDate", p.Start)
+		w.date("cbc:EndDate", p.End)
 		w.end()
 	}
 	if l.OrderLineReference != "" {
-		w.start("OrderLineReference")
-		w.cbc("LineID", l.OrderLineReference)
+		w.start("cac:OrderLineReference")
+		w.cbc("cbc:LineID", l.OrderLineReference)
 		w.end()
 	}
 	if l.ObjectID != nil {
-		w.start("DocumentReference")
-		w.ident("ID", l.ObjectID)
-		w.cbc("DocumentTypeCode", "130")
+		w.start("cac:DocumentReference")
+		w.ident("cbc:ID", l.ObjectID)
+		w.cbc("cbc:DocumentTypeCode", "130")
 		w.end()
 	}
 	for i := range l.Allowances {
@@ -616,54 +616,54 @@ func (w *writer) line(l *model.Line) {
 		w.lineAllowanceCharge(true, &l.Charges[i])
 	}
 	it := &l.Item
-	w.start("Item")
-	w.cbc("Description", it.Description)
+	w.start("cac:Item")
+	w.cbc("cbc:Description", it.Description)
 	w.x.Element("cbc:Name", it.Name)
 	if it.BuyerID != "" {
-		w.start("BuyersItemIdentification")
-		w.cbc("ID", it.BuyerID)
+		w.start("cac:BuyersItemIdentification")
+		w.cbc("cbc:ID", it.BuyerID)
 		w.end()
 	}
 	if it.SellerID != "" {
-		w.start("SellersItemIdentification")
-		w.cbc("ID", it.SellerID)
+		w.start("cac:SellersItemIdentification")
+		w.cbc("cbc:ID", it.SellerID)
 		w.end()
 	}
 	if it.StandardID != nil {
-		w.start("StandardItemIdentification")
-		w.ident("ID", it.StandardID)
+		w.start("cac:StandardItemIdentification")
+		w.ident("cbc:ID", it.StandardID)
 		w.end()
 	}
 	if it.OriginCountryCode != "" {
-		w.start("OriginCountry")
-		w.cbc("IdentificationCode", it.OriginCountryCode)
+		w.start("cac:OriginCountry")
+		w.cbc("cbc:IdentificationCode", it.OriginCountryCode)
 		w.end()
 	}
 	for _, c := range it.Classifications {
-		w.start("CommodityClassification")
+		w.start("cac:CommodityClassification")
 		attrs := nonEmpty("listID", c.SchemeID)
 		attrs = append(attrs, nonEmpty("listVersionID", c.SchemeVersion)...)
 		w.x.Element("cbc:ItemClassificationCode", c.ID, attrs...)
 		w.end()
 	}
-	w.vatCategory("ClassifiedTaxCategory", l.CategoryCode(), l.VATRate, "", "")
+	w.vatCategory("cac:ClassifiedTaxCategory", l.CategoryCode(), l.VATRate, "", "")
 	for _, a := range it.Attributes {
-		w.start("AdditionalItemProperty")
+		w.start("cac:AdditionalItemProperty")
 		w.x.Element("cbc:Name", a.Name)
 		w.x.Element("cbc:Value", a.Value)
 		w.end()
 	}
 	w.end()
-	w.start("Price")
-	w.amount("PriceAmount", l.NetPrice)
+	w.start("cac:Price")
+	w.amount("cbc:PriceAmount", l.NetPrice)
 	if l.BaseQuantity != nil {
 		w.x.Element("cbc:BaseQuantity", l.BaseQuantity.String(), nonEmpty("unitCode", l.BaseQuantityUnitCode)...)
 	}
 	if l.PriceDiscount != nil || l.GrossPrice != nil {
-		w.start("AllowanceCharge")
+		w.start("cac:AllowanceCharge")
 		w.x.Element("cbc:ChargeIndicator", "false")
-		w.amount("Amount", l.PriceDiscount)
-		w.amount("BaseAmount", l.GrossPrice)
+		w.amount("cbc:Amount", l.PriceDiscount)
+		w.amount("cbc:BaseAmount", l.GrossPrice)
 		w.end()
 	}
 	w.end()
