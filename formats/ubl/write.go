@@ -100,7 +100,7 @@ func (w *writer) amountIn(name string, d *model.Decimal, cur string) {
 func (w *writer) amount(name string, d *model.Decimal) { w.amountIn(name, d, w.cur) }
 
 func (w *writer) start(name string) { w.x.Start(name) }
-func (w *writer) end()               { w.x.End() }
+func (w *writer) end()              { w.x.End() }
 
 func (w *writer) invoice(opts WriteOptions) {
 	inv := w.inv
