@@ -742,11 +742,11 @@ func (r *reader) settlement(inv *model.Invoice, st xmltree.NodeID) {
 			switch {
 			case c == inv.CurrencyCode && t.TaxAmount == nil:
 				if t.TaxAmount = r.dec(n, "BT-110"); t.TaxAmount != nil {
-					r.attr(n, "currencyID", "BT-110")
+					r.attr(n, "currencyID", "")
 				}
 			case c != "" && c == inv.TaxCurrencyCode && t.TaxAmountInTaxCurrency == nil:
 				if t.TaxAmountInTaxCurrency = r.dec(n, "BT-111"); t.TaxAmountInTaxCurrency != nil {
-					r.attr(n, "currencyID", "BT-111")
+					r.attr(n, "currencyID", "")
 				}
 			}
 		}
