@@ -177,23 +177,29 @@ func matchKey(p string) string {
 
 // btIndex is the binding table keyed by matchKey, built once per call of
 // newBTIndex (no package state is mutated).
-type btIndex map[string]string
+type btIndex struct {
+	byKey   map[string]string
+	ordered []keyBT
+}
 
-func newBTIndex() btIndex {
-	m := make(btIndex, len(Bindings))
+type keyBT struct{ key, bt string }
+
+func newBTIndex() *btIndex {
+	ix := &btIndex{byKey: make(map[string]string, len(Bindings)), ordered: make([]keyBT, 0, len(Bindings))}
 	for _, b := range Bindings {
 		k := matchKey(b.XPath)
-		if _, ok := m[k]; !ok {
-			m[k] = b.BT
+		if _, ok := ix.byKey[k]; !ok {
+			ix.byKey[k] = b.BT
 		}
+		ix.ordered = append(ix.ordered, keyBT{k, b.BT})
 	}
-	return m
+	return ix
 }
 
 // BTFor returns the business term or group the node at path (in
 // xmltree.Path form, "/Invoice[1]/InvoiceLine[2]/Price[1]/@currencyID")
 // belongs to: the binding with the longest matching prefix; "" if none.
-func (ix btIndex) BTFor(path string) string {
+func (ix *btIndex) BTFor(path string) string {
 	k := matchKey(path)
 	// drop the root element
 	if i := strings.IndexByte(k, '/'); i >= 0 {
@@ -201,14 +207,23 @@ func (ix btIndex) BTFor(path string) string {
 	} else {
 		return ""
 	}
+	orig := k
 	for {
-		if bt, ok := ix[k]; ok {
+		if bt, ok := ix.byKey[k]; ok {
 			return bt
 		}
 		i := strings.LastIndexByte(k, '/')
 		if i < 0 {
-			return ""
+			break
 		}
 		k = k[:i]
 	}
+	// A container of bound elements (cac:TaxTotal, cac:AccountingSupplierParty):
+	// the first binding below it.
+	for _, b := range ix.ordered {
+		if strings.HasPrefix(b.key, orig+"/") {
+			return b.bt
+		}
+	}
+	return ""
 }

@@ -167,3 +167,29 @@ func TestWriteErrors(t *testing.T) {
 		t.Error("NUL written")
 	}
 }
+
+// TestTaxTotalWithoutMonetaryTotal: BT-110 and BT-111 are carried even
+// when cac:LegalMonetaryTotal is missing.
+func TestTaxTotalWithoutMonetaryTotal(t *testing.T) {
+	src := `<Invoice xmlns="` + NSInvoice + `" xmlns:cac="` + NSCAC + `" xmlns:cbc="` + NSCBC + `">
+<cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode><cbc:TaxCurrencyCode>SEK</cbc:TaxCurrencyCode>
+<cac:TaxTotal><cbc:TaxAmount currencyID="EUR">1.50</cbc:TaxAmount></cac:TaxTotal>
+<cac:TaxTotal><cbc:TaxAmount currencyID="SEK">16.00</cbc:TaxAmount></cac:TaxTotal>
+<cac:TaxTotal><cbc:TaxAmount currencyID="USD">2.00</cbc:TaxAmount></cac:TaxTotal>
+</Invoice>`
+	doc, err := xmltree.Parse([]byte(src), xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Read(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot := res.Invoice.Totals
+	if tot == nil || tot.TaxAmount == nil || tot.TaxAmount.String() != "1.50" || tot.TaxAmountInTaxCurrency == nil || tot.TaxAmountInTaxCurrency.String() != "16.00" {
+		t.Fatalf("totals %+v", tot)
+	}
+	if len(res.Unconsumed) != 1 || res.Unconsumed[0].Path != "/Invoice[1]/TaxTotal[3]" || res.Unconsumed[0].BT != "BT-110" {
+		t.Fatalf("unconsumed %+v", res.Unconsumed)
+	}
+}

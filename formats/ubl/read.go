@@ -88,7 +88,7 @@ func Read(doc *xmltree.Document) (res *ReadResult, err error) {
 	}
 	r := &reader{t: xmlio.NewTracker(doc), doc: doc, credit: credit}
 	inv := r.invoice(doc.Root())
-	var ix btIndex // built only when something was not consumed
+	var ix *btIndex // built only when something was not consumed
 	unc := r.t.Report(func(n xmltree.NodeID) string {
 		if ix == nil {
 			ix = newBTIndex()
@@ -336,10 +336,12 @@ func (r *reader) invoice(root xmltree.NodeID) *model.Invoice {
 			RoundingAmount:     r.amount(m, "PayableRoundingAmount"),
 			PayableAmount:      r.amount(m, "PayableAmount"),
 		}
-		if inv.Totals.TaxAmount == nil && r.totalTax != nil {
-			inv.Totals.TaxAmount = r.totalTax
+	}
+	if r.totalTax != nil || r.totalTaxInTaxCur != nil {
+		if inv.Totals == nil {
+			inv.Totals = &model.Totals{}
 		}
-		inv.Totals.TaxAmountInTaxCurrency = r.totalTaxInTaxCur
+		inv.Totals.TaxAmount, inv.Totals.TaxAmountInTaxCurrency = r.totalTax, r.totalTaxInTaxCur
 	}
 	lineName, qtyName := "InvoiceLine", "InvoicedQuantity"
 	if r.credit {
