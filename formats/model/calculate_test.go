@@ -314,13 +314,27 @@ func TestDiff(t *testing.T) {
 	if d := Diff(a, c); len(d) != 0 || !a.Equal(c) {
 		t.Fatalf("Diff of a round trip = %v", d)
 	}
+	c.Lines[0].Category = "" // the named form is an alias of the code
+	c.Allowances = nil
+	c.Allowances = append(c.Allowances, a.Allowances...)
+	for i := range c.Allowances {
+		c.Allowances[i].VATCategoryCode = "" // resolved from the name
+	}
+	if d := Diff(a, c); len(d) != 0 {
+		t.Fatalf("Diff sees the category alias: %v", d)
+	}
+	other := VATCategoryCode("L")
+	if a.Lines[2].CategoryCode() == other {
+		other = "M"
+	}
+	c.Lines[2].VATCategoryCode, c.Lines[2].Category = other, ""
 	c.Lines[1].NetAmount = d("0.01")
 	c.Seller.VATID = "XX1"
 	c.Lines = append(c.Lines[:2:2], c.Lines[2])
 	c.Totals.PaidAmount = d("1")
 	x := MustParseDecimal("1.5")
 	c.Lines[0].Quantity = a.Lines[0].Quantity.Add(x).Sub(x).WithScale(7) // same value, other scale
-	want := []string{"/seller/vat_id", "/totals/paid_amount", "/lines/1/net_amount"}
+	want := []string{"/seller/vat_id", "/totals/paid_amount", "/lines/1/net_amount", "/lines/2/vat_category_code"}
 	if got := Diff(a, c); !slices.Equal(got, want) {
 		t.Errorf("Diff = %v, want %v", got, want)
 	}

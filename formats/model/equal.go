@@ -10,7 +10,9 @@ import (
 // the terms that differ ("/lines/0/net_amount", "/seller/vat_id"; a whole
 // array when the lengths differ). Decimals compare by value (1.50 equals
 // 1.5); an absent optional term differs from a present one, but an empty
-// optional string is the same as an absent one. Conversion uses it to prove
+// optional string is the same as an absent one; a VAT category compares by
+// its resolved code (category STANDARD equals vat_category_code S). Conversion
+// uses it to prove
 // that a document read back equals its source.
 func Diff(a, b *Invoice) []string {
 	var out []string
@@ -20,6 +22,30 @@ func Diff(a, b *Invoice) []string {
 
 // Equal reports whether inv and o hold the same business terms (Diff is empty).
 func (inv *Invoice) Equal(o *Invoice) bool { return len(Diff(inv, o)) == 0 }
+
+var (
+	vatCodeType     = reflect.TypeFor[VATCategoryCode]()
+	vatCategoryType = reflect.TypeFor[VATCategory]()
+)
+
+// resolvedCode returns the VAT category code of a struct that has the code
+// and/or its named form.
+func resolvedCode(v reflect.Value) VATCategoryCode {
+	var code VATCategoryCode
+	var name VATCategory
+	for i := 0; i < v.NumField(); i++ {
+		switch f := v.Field(i); f.Type() {
+		case vatCodeType:
+			code = VATCategoryCode(f.String())
+		case vatCategoryType:
+			name = VATCategory(f.String())
+		}
+	}
+	if code == "" {
+		return name.Code()
+	}
+	return code
+}
 
 func diffValue(a, b reflect.Value, loc []any, out *[]string) {
 	t := a.Type()
@@ -49,6 +75,15 @@ func diffValue(a, b reflect.Value, loc []any, out *[]string) {
 			f := t.Field(i)
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 			if !f.IsExported() || name == "" || name == "-" {
+				continue
+			}
+			if f.Type == vatCategoryType {
+				continue // the named form: compared through the resolved code
+			}
+			if f.Type == vatCodeType {
+				if resolvedCode(a) != resolvedCode(b) {
+					*out = append(*out, pointer(append(loc, name)))
+				}
 				continue
 			}
 			diffValue(a.Field(i), b.Field(i), append(loc, name), out)
