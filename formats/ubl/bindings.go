@@ -198,7 +198,8 @@ func newBTIndex() *btIndex {
 
 // BTFor returns the business term or group the node at path (in
 // xmltree.Path form, "/Invoice[1]/InvoiceLine[2]/Price[1]/@currencyID")
-// belongs to: the binding with the longest matching prefix; "" if none.
+// belongs to: the binding with the longest matching prefix, or the first
+// binding below the deepest ancestor that contains one; "" if none.
 func (ix *btIndex) BTFor(path string) string {
 	k := matchKey(path)
 	// drop the root element
@@ -207,23 +208,21 @@ func (ix *btIndex) BTFor(path string) string {
 	} else {
 		return ""
 	}
-	orig := k
 	for {
 		if bt, ok := ix.byKey[k]; ok {
 			return bt
 		}
+		// A container of bound elements (cac:TaxTotal,
+		// cac:ContractDocumentReference): the first binding below it.
+		for _, b := range ix.ordered {
+			if strings.HasPrefix(b.key, k+"/") {
+				return b.bt
+			}
+		}
 		i := strings.LastIndexByte(k, '/')
 		if i < 0 {
-			break
+			return ""
 		}
 		k = k[:i]
 	}
-	// A container of bound elements (cac:TaxTotal, cac:AccountingSupplierParty):
-	// the first binding below it.
-	for _, b := range ix.ordered {
-		if strings.HasPrefix(b.key, orig+"/") {
-			return b.bt
-		}
-	}
-	return ""
 }
