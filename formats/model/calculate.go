@@ -205,13 +205,15 @@ func (c *calc) line(l *Line, i int) bool {
 // vatKey identifies a VAT breakdown group: category code and rate.
 type vatKey struct {
 	code VATCategoryCode
-	rate string // canonical decimal, "" without a rate
+	rate string // the rate's normalised value; "0" also without a rate
 }
 
 func keyOf(code VATCategoryCode, rate *Decimal) vatKey {
-	k := vatKey{code: code}
+	// The value, not its display scale: 19.00 is 19. An absent rate is the
+	// same group as 0 (documents give O, E, ... with Percent 0 or without).
+	k := vatKey{code: code, rate: "0"}
 	if rate != nil {
-		k.rate = rate.v.String() // the value, not its display scale: 19.00 is 19
+		k.rate = rate.v.String()
 	}
 	return k
 }

@@ -144,6 +144,18 @@ func TestCompleteMatchesRatesByValue(t *testing.T) {
 	wantDec(t, "tax", inv.VATBreakdown[0].TaxAmount, "26.60")
 }
 
+func TestCompleteAbsentRateIsZero(t *testing.T) {
+	inv := &Invoice{Lines: []Line{line("1", "2", "10", VATOutOfScope, nil), line("2", "1", "5", VATOutOfScope, d("0"))},
+		VATBreakdown: []VATBreakdown{{VATCategoryCode: VATOutOfScope, VATRate: d("0"), ExemptionReason: "Not subject to VAT"}}}
+	if _, err := inv.Complete(); err != nil {
+		t.Fatal(err)
+	}
+	if len(inv.VATBreakdown) != 1 {
+		t.Fatalf("breakdown = %+v", inv.VATBreakdown)
+	}
+	wantDec(t, "O taxable", inv.VATBreakdown[0].TaxableAmount, "25")
+}
+
 func TestCompleteOutOfScopeHasNoRate(t *testing.T) {
 	inv := &Invoice{Lines: []Line{line("1", "2", "10", VATOutOfScope, nil), line("2", "1", "5", VATOutOfScope, nil)},
 		VATBreakdown: []VATBreakdown{{VATCategoryCode: VATOutOfScope, ExemptionReason: "Not subject to VAT"}}}
