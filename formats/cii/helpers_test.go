@@ -99,8 +99,19 @@ func diffValue(path string, a, b reflect.Value, out *[]string) {
 			diffValue(path, a.Elem(), b.Elem(), out)
 		}
 	case reflect.Struct:
+		// The named VAT category is another spelling of the code: compare
+		// the effective code (the readers set only VATCategoryCode).
+		if code, named := a.FieldByName("VATCategoryCode"), a.FieldByName("Category"); code.IsValid() && named.IsValid() {
+			ea, eb := effectiveCode(a), effectiveCode(b)
+			if ea != eb {
+				*out = append(*out, fmt.Sprintf("%s: VAT category %q != %q", path, ea, eb))
+			}
+		}
 		for i := 0; i < a.NumField(); i++ {
 			f := a.Type().Field(i)
+			if f.Name == "VATCategoryCode" || f.Name == "Category" && f.Type == reflect.TypeOf(model.VATCategory("")) {
+				continue
+			}
 			if !f.IsExported() {
 				continue // model types keep no state in unexported fields but Decimal's
 			}
@@ -125,4 +136,11 @@ func diffValue(path string, a, b reflect.Value, out *[]string) {
 			*out = append(*out, fmt.Sprintf("%s: %v != %v", path, a.Interface(), b.Interface()))
 		}
 	}
+}
+
+func effectiveCode(v reflect.Value) model.VATCategoryCode {
+	if c := v.FieldByName("VATCategoryCode").Interface().(model.VATCategoryCode); c != "" {
+		return c
+	}
+	return v.FieldByName("Category").Interface().(model.VATCategory).Code()
 }

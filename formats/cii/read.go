@@ -211,6 +211,10 @@ func (r *reader) dec(n xmltree.NodeID, bt string) *model.Decimal {
 	if n < 0 {
 		return nil
 	}
+	if r.peek(n) == "" { // an empty element is an absent value
+		r.mark(n, bt)
+		return nil
+	}
 	v, err := model.ParseDecimal(r.peek(n))
 	if err != nil {
 		r.warn(n, bt, "%v", err)
@@ -252,6 +256,12 @@ func (r *reader) date(p xmltree.NodeID, local, space, wrapper, bt string) *model
 	}
 	f, _ := r.peekAttr(w, "format")
 	s := r.peek(w)
+	if s == "" { // an empty element is an absent value
+		r.mark(c, bt)
+		r.mark(w, bt)
+		r.attr(w, "format", "")
+		return nil
+	}
 	if f != "102" {
 		r.warn(w, bt, "date format %q is not 102 (YYYYMMDD)", f)
 		return nil
@@ -285,14 +295,20 @@ func (r *reader) ident(n xmltree.NodeID, bt, schemeBT string) *model.Identifier 
 	if n < 0 {
 		return nil
 	}
-	return &model.Identifier{ID: r.textOf(n, bt), SchemeID: r.attr(n, "schemeID", schemeBT)}
+	id := &model.Identifier{ID: r.textOf(n, bt), SchemeID: r.attr(n, "schemeID", schemeBT)}
+	if id.ID == "" { // an empty element is an absent identifier
+		return nil
+	}
+	return id
 }
 
 // partyID reads a 0..1 party identifier: ram:ID, or else ram:GlobalID with
 // its schemeID.
 func (r *reader) partyID(p xmltree.NodeID, bt string) *model.Identifier {
 	if n := r.get(p, "ID"); n >= 0 {
-		return &model.Identifier{ID: r.textOf(n, bt)}
+		if id := r.textOf(n, bt); id != "" {
+			return &model.Identifier{ID: id}
+		}
 	}
 	return r.ident(r.get(p, "GlobalID"), bt, bt+"-1")
 }
@@ -390,6 +406,9 @@ func (r *reader) contact(p xmltree.NodeID, bg string, bts [3]string) *model.Cont
 	if e := r.elem(n, "EmailURIUniversalCommunication", bts[2]); e >= 0 {
 		c.Email = r.str(e, "URIID", bts[2])
 	}
+	if *c == (model.Contact{}) { // only empty elements: an absent contact
+		return nil
+	}
 	return c
 }
 
@@ -399,7 +418,11 @@ func (r *reader) electronicAddress(p xmltree.NodeID, bt string) *model.Electroni
 		return nil
 	}
 	id := r.get(n, "URIID")
-	return &model.ElectronicAddress{ID: r.textOf(id, bt), SchemeID: r.attr(id, "schemeID", bt+"-1")}
+	ea := &model.ElectronicAddress{ID: r.textOf(id, bt), SchemeID: r.attr(id, "schemeID", bt+"-1")}
+	if ea.ID == "" && ea.SchemeID == "" {
+		return nil
+	}
+	return ea
 }
 
 // taxRegistrations consumes SpecifiedTaxRegistration/ID[@schemeID='VA']
@@ -495,6 +518,9 @@ func (r *reader) agreement(inv *model.Invoice, ag xmltree.NodeID) {
 				ID:       r.str(n, "IssuerAssignedID", "BT-18"),
 				SchemeID: r.str(n, "ReferenceTypeCode", "BT-18-1"),
 			}
+			if inv.InvoicedObjectID.ID == "" {
+				inv.InvoicedObjectID = nil
+			}
 		}
 	}
 	if p := r.elem(ag, "SpecifiedProcuringProject", "BT-11"); p >= 0 {
@@ -545,13 +571,14 @@ func (r *reader) delivery(inv *model.Invoice, dl xmltree.NodeID) {
 	var d model.Delivery
 	set := false
 	if st := r.elem(dl, "ShipToTradeParty", "BG-13"); st >= 0 {
-		set = true
 		d.LocationID = r.partyID(st, "BT-71")
 		d.PartyName = r.str(st, "Name", "BT-70")
 		if r.get(st, "PostalTradeAddress") >= 0 {
 			a := r.address(st, "BG-15", deliverAddr)
 			d.Address = &a
 		}
+		// A party with only empty elements is an absent one.
+		set = d.LocationID != nil || d.PartyName != "" || d.Address != nil
 	}
 	if ev := r.get(dl, "ActualDeliverySupplyChainEvent"); ev >= 0 {
 		if d.Date = r.date(ev, "OccurrenceDateTime", NSUDT, "DateTimeString", "BT-72"); d.Date != nil {
@@ -571,10 +598,14 @@ func (r *reader) period(p xmltree.NodeID, bg, startBT, endBT string) *model.Peri
 	if n < 0 {
 		return nil
 	}
-	return &model.Period{
+	per := &model.Period{
 		Start: r.date(n, "StartDateTime", NSUDT, "DateTimeString", startBT),
 		End:   r.date(n, "EndDateTime", NSUDT, "DateTimeString", endBT),
 	}
+	if per.Start == nil && per.End == nil { // an empty period is an absent one
+		return nil
+	}
+	return per
 }
 
 // chargeIndicator returns the value of ram:ChargeIndicator/udt:Indicator
@@ -660,7 +691,6 @@ func (r *reader) settlement(inv *model.Invoice, st xmltree.NodeID) {
 		v.ExemptionReason = r.str(n, "ExemptionReason", "BT-120")
 		v.TaxableAmount = r.amount(n, "BasisAmount", "BT-116")
 		v.VATCategoryCode = model.VATCategoryCode(r.str(n, "CategoryCode", "BT-118"))
-		v.Category = v.VATCategoryCode.Category()
 		v.ExemptionReasonCode = r.str(n, "ExemptionReasonCode", "BT-121")
 		if tp := r.get(n, "TaxPointDate"); tp >= 0 {
 			w := r.t.Child(tp, NSUDT, "DateString")
@@ -706,7 +736,6 @@ func (r *reader) settlement(inv *model.Invoice, st xmltree.NodeID) {
 		if t := r.elem(n, "CategoryTradeTax", bts[4]); t >= 0 {
 			r.fixed(t, "TypeCode", "VAT")
 			ac.VATCategoryCode = model.VATCategoryCode(r.str(t, "CategoryCode", bts[4]))
-			ac.Category = ac.VATCategoryCode.Category()
 			ac.VATRate = r.dec(r.get(t, "RateApplicablePercent"), bts[5])
 		}
 		if charge {
@@ -849,7 +878,6 @@ func (r *reader) line(li xmltree.NodeID) model.Line {
 		if t := r.elem(st, "ApplicableTradeTax", "BG-30"); t >= 0 {
 			r.fixed(t, "TypeCode", "VAT")
 			l.VATCategoryCode = model.VATCategoryCode(r.str(t, "CategoryCode", "BT-151"))
-			l.Category = l.VATCategoryCode.Category()
 			l.VATRate = r.dec(r.get(t, "RateApplicablePercent"), "BT-152")
 		}
 		l.Period = r.period(st, "BG-26", "BT-134", "BT-135")
@@ -891,6 +919,9 @@ func (r *reader) line(li xmltree.NodeID) model.Line {
 			l.ObjectID = &model.Identifier{
 				ID:       r.str(n, "IssuerAssignedID", "BT-128"),
 				SchemeID: r.str(n, "ReferenceTypeCode", "BT-128-1"),
+			}
+			if l.ObjectID.ID == "" {
+				l.ObjectID = nil
 			}
 		}
 		if a := r.elem(st, "ReceivableSpecifiedTradeAccountingAccount", "BT-133"); a >= 0 {

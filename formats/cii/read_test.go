@@ -120,3 +120,27 @@ func TestReadRejectsOtherSyntaxes(t *testing.T) {
 		t.Error("Detect(nil)")
 	}
 }
+
+// TestReadEmptyElementsAreAbsent: empty elements are consumed as absent
+// values (as formats/ubl does), so both readers give the same model.
+func TestReadEmptyElementsAreAbsent(t *testing.T) {
+	src := strings.Replace(miniCII, `<ram:ApplicableHeaderTradeDelivery/>`,
+		`<ram:ApplicableHeaderTradeDelivery><ram:ShipToTradeParty><ram:ID/><ram:Name/></ram:ShipToTradeParty></ram:ApplicableHeaderTradeDelivery>`, 1)
+	src = strings.Replace(src, `<ram:SellerTradeParty><ram:Name>S</ram:Name>`,
+		`<ram:SellerTradeParty><ram:Name>S</ram:Name><ram:SpecifiedLegalOrganization><ram:ID/></ram:SpecifiedLegalOrganization><ram:DefinedTradeContact><ram:PersonName/><ram:EmailURIUniversalCommunication><ram:URIID/></ram:EmailURIUniversalCommunication></ram:DefinedTradeContact>`, 1)
+	src = strings.Replace(src, `<ram:LineTotalAmount currencyID="USD">3.00</ram:LineTotalAmount>`, `<ram:LineTotalAmount/>`, 1)
+	res, err := Read(parse(t, src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv := res.Invoice
+	if inv.Delivery != nil || inv.Seller.LegalRegistrationID != nil || inv.Seller.Contact != nil || inv.Lines[0].NetAmount != nil {
+		t.Errorf("empty elements read as values: delivery %+v legal %+v contact %+v net %v",
+			inv.Delivery, inv.Seller.LegalRegistrationID, inv.Seller.Contact, inv.Lines[0].NetAmount)
+	}
+	for _, u := range res.Unconsumed {
+		if strings.Contains(u.Path, "ShipTo") || strings.Contains(u.Path, "SellerTradeParty") || strings.Contains(u.Path, "LineTotalAmount") {
+			t.Errorf("empty element left unconsumed: %s", u.Path)
+		}
+	}
+}
