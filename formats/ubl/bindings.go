@@ -2,6 +2,7 @@ package ubl
 
 import (
 	"strings"
+	"sync"
 )
 
 // Binding maps one EN 16931 business term or group to its place in a UBL
@@ -175,8 +176,11 @@ func matchKey(p string) string {
 	return strings.Join(out, "/")
 }
 
-// btIndex is the binding table keyed by matchKey, built once per call of
-// newBTIndex (no package state is mutated).
+// sharedBTIndex is the index of Bindings, built on first use and read-only
+// afterwards (safe for concurrent readers).
+var sharedBTIndex = sync.OnceValue(newBTIndex)
+
+// btIndex is the binding table keyed by matchKey.
 type btIndex struct {
 	byKey   map[string]string
 	ordered []keyBT

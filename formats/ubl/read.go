@@ -88,13 +88,7 @@ func Read(doc *xmltree.Document) (res *ReadResult, err error) {
 	}
 	r := &reader{t: xmlio.NewTracker(doc), doc: doc, credit: credit}
 	inv := r.invoice(doc.Root())
-	var ix *btIndex // built only when something was not consumed
-	unc := r.t.Report(func(n xmltree.NodeID) string {
-		if ix == nil {
-			ix = newBTIndex()
-		}
-		return ix.BTFor(doc.Path(n))
-	})
+	unc := r.t.Report(func(n xmltree.NodeID) string { return sharedBTIndex().BTFor(doc.Path(n)) })
 	return &ReadResult{Invoice: inv, CreditNote: credit, Unconsumed: unc, Warnings: r.warnings}, nil
 }
 
