@@ -419,7 +419,7 @@ func (r *reader) electronicAddress(p xmltree.NodeID, bt string) *model.Electroni
 	}
 	id := r.get(n, "URIID")
 	ea := &model.ElectronicAddress{ID: r.textOf(id, bt), SchemeID: r.attr(id, "schemeID", bt+"-1")}
-	if ea.ID == "" && ea.SchemeID == "" {
+	if ea.ID == "" { // an empty address is an absent one, whatever its scheme
 		return nil
 	}
 	return ea
