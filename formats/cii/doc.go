@@ -21,7 +21,7 @@
 //
 // The mapping of each BT/BG to its XPath is the one of the official
 // EN 16931 CII Schematron (EN16931-CII-model.sch); the table in
-// docs/FORMATS.md is generated from this package (TestMappingDoc), by
+// docs/FORMATS.md is generated from this package (TestFormatsDoc), by
 // reading a document in which every field is set and recording where each
 // business term was consumed.
 package cii
