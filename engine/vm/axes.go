@@ -22,7 +22,7 @@ type matcher struct {
 }
 
 func (f *frame) matcher(t *NodeTest, axis Axis) matcher {
-	m := matcher{t: t, attr: axis == AxisAttribute}
+	m := matcher{t: t, attr: axis == AxisAttribute || axis == AxisDescendantAttribute}
 	named := t.Kind == TestName || ((t.Kind == TestElement || t.Kind == TestAttribute) && t.Named)
 	if named {
 		if f.nameDoc != f.env.Doc {
@@ -50,6 +50,21 @@ func (f *frame) matcher(t *NodeTest, axis Axis) matcher {
 		m.name, m.never = r.id, !r.found
 	}
 	return m
+}
+
+// named reports whether the test selects the principal node kind with one
+// expanded name (QName, element(N), attribute(N)), so the document's name
+// index can answer it.
+func (m *matcher) named() bool {
+	switch m.t.Kind {
+	case TestName:
+		return true
+	case TestElement:
+		return m.t.Named && !m.attr
+	case TestAttribute:
+		return m.t.Named && m.attr
+	}
+	return false
 }
 
 func (f *frame) matches(m *matcher, n xmltree.NodeID) bool {
@@ -142,6 +157,17 @@ func (f *frame) axis(axis Axis, t *NodeTest, n xmltree.NodeID, out []xdm.Item, f
 		if axis == AxisDescendantOrSelf && add(n) {
 			break
 		}
+		if m.named() {
+			// The document's name index: the named elements inside n's
+			// subtree are one slice, whatever the size of the subtree.
+			for _, c := range d.NamedIn(n, m.name, false) {
+				out = append(out, f.node(c))
+				if first {
+					break
+				}
+			}
+			break
+		}
 		end := d.SubtreeEnd(n)
 		for c := n + 1; c < end; c++ {
 			if err := f.tick(); err != nil {
@@ -161,6 +187,25 @@ func (f *frame) axis(axis Axis, t *NodeTest, n xmltree.NodeID, out []xdm.Item, f
 		}
 		for ; c != xmltree.None; c = d.Parent(c) {
 			if add(c) {
+				break
+			}
+		}
+	case AxisDescendantAttribute:
+		if m.named() {
+			for _, c := range d.NamedIn(n, m.name, true) {
+				out = append(out, f.node(c))
+				if first {
+					break
+				}
+			}
+			break
+		}
+		end := d.SubtreeEnd(n)
+		for c := n + 1; c < end; c++ {
+			if err := f.tick(); err != nil {
+				return out, err
+			}
+			if d.Kind(c) == xmltree.KindAttribute && add(c) {
 				break
 			}
 		}

@@ -65,11 +65,16 @@ const (
 	AxisPreceding
 	AxisPrecedingSibling
 	AxisAttribute
+	// AxisDescendantAttribute is not an XPath axis: it is what the
+	// compiler makes of descendant-or-self::node()/attribute::T ("//@T"),
+	// the attributes of the context node and of all its descendants, in
+	// document order, found through the document's name index.
+	AxisDescendantAttribute
 )
 
 var axisNames = [...]string{"child", "descendant", "descendant-or-self", "self", "parent",
 	"ancestor", "ancestor-or-self", "following", "following-sibling", "preceding",
-	"preceding-sibling", "attribute"}
+	"preceding-sibling", "attribute", "descendant-or-self::node()/attribute"}
 
 func (a Axis) String() string { return axisNames[a] }
 

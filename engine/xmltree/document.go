@@ -3,6 +3,7 @@ package xmltree
 import (
 	"hash/maphash"
 	"strings"
+	"sync"
 )
 
 // NodeID identifies a node of one Document. Ids are in document order: 0 is the
@@ -69,6 +70,10 @@ type Document struct {
 	nameIx []int32 // open-addressing index into names (index+1; 0 = empty)
 	raws   []rawName
 	seed   maphash.Seed
+
+	// postings is the name index (see index.go), built on first use.
+	postOnce sync.Once
+	post     *postings
 }
 
 // Len returns the number of nodes, the document node included.

@@ -67,6 +67,7 @@ func FuzzParse(f *testing.F) {
 				continue
 			}
 			checkInvariants(t, d)
+			checkIndex(t, d)
 			exerciseAccessors(t, d)
 		}
 	})

@@ -94,12 +94,12 @@ func optimizePath(e *vm.Expr) *vm.Expr {
 	out := e.Args[:0:0]
 	for i := 0; i < len(e.Args); i++ {
 		a := e.Args[i]
-		if i > 0 && isPlainStep(a, vm.AxisDescendantOrSelf) && a.Test.Kind == vm.TestNode &&
-			i+1 < len(e.Args) && e.Args[i+1].Op == vm.OpStep && e.Args[i+1].Axis == vm.AxisChild && nonPositional(e.Args[i+1].Preds) {
-			next := e.Args[i+1]
-			out = append(out, &vm.Expr{Op: vm.OpStep, Axis: vm.AxisDescendant, Test: next.Test, Preds: next.Preds})
-			i++
-			continue
+		if i > 0 && isPlainStep(a, vm.AxisDescendantOrSelf) && a.Test.Kind == vm.TestNode && i+1 < len(e.Args) {
+			if d, ok := descendantForm(e.Args[i+1]); ok {
+				out = append(out, d)
+				i++
+				continue
+			}
 		}
 		out = append(out, a)
 	}
@@ -108,6 +108,41 @@ func optimizePath(e *vm.Expr) *vm.Expr {
 	}
 	e.Args = out
 	return e
+}
+
+// descendantForm rewrites the step that follows descendant-or-self::node()
+// into one expression over the whole subtree, when the predicates are
+// non-positional (so filtering per parent or over the whole subtree keeps the
+// same nodes):
+//   - child::T[p] becomes descendant::T[p];
+//   - attribute::T[p] becomes the internal descendant-attribute axis
+//     (attributes of the node and of its descendants, "//@T");
+//   - a union of such steps ("//(a|b)") becomes the union of their forms
+//     (the path sorts and deduplicates either way).
+func descendantForm(e *vm.Expr) (*vm.Expr, bool) {
+	switch e.Op {
+	case vm.OpStep:
+		if !nonPositional(e.Preds) {
+			return nil, false
+		}
+		switch e.Axis {
+		case vm.AxisChild:
+			return &vm.Expr{Op: vm.OpStep, Axis: vm.AxisDescendant, Test: e.Test, Preds: e.Preds}, true
+		case vm.AxisAttribute:
+			return &vm.Expr{Op: vm.OpStep, Axis: vm.AxisDescendantAttribute, Test: e.Test, Preds: e.Preds}, true
+		}
+	case vm.OpUnion:
+		l, ok := descendantForm(e.Args[0])
+		if !ok {
+			return nil, false
+		}
+		r, ok := descendantForm(e.Args[1])
+		if !ok {
+			return nil, false
+		}
+		return &vm.Expr{Op: vm.OpUnion, Args: []*vm.Expr{l, r}}, true
+	}
+	return nil, false
 }
 
 func optimizeCall(e *vm.Expr) *vm.Expr {

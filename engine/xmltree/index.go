@@ -1,0 +1,108 @@
+package xmltree
+
+// postings is a per-document name index: for every expanded name, the ids of
+// the elements and, separately, of the attributes with that name, in
+// document order. Built once, on the first query, in one pass over the
+// nodes (a counting sort), so its cost is linear in the document and it is
+// paid only by documents that are queried by name.
+type postings struct {
+	// ids holds every element and attribute id grouped by key (2*name for
+	// elements, 2*name+1 for attributes), each group in document order;
+	// start[k]:start[k+1] is the group of key k.
+	ids   []NodeID
+	start []int32
+}
+
+func (d *Document) postings() *postings {
+	d.postOnce.Do(func() { d.post = buildPostings(d) })
+	return d.post
+}
+
+func buildPostings(d *Document) *postings {
+	keys := 2 * len(d.names)
+	p := &postings{start: make([]int32, keys+1)}
+	total := 0
+	for i := range d.nodes {
+		nd := &d.nodes[i]
+		switch nd.kind {
+		case KindElement:
+			p.start[2*nd.name+1]++
+		case KindAttribute:
+			p.start[2*nd.name+2]++
+		default:
+			continue
+		}
+		total++
+	}
+	for k := 1; k <= keys; k++ {
+		p.start[k] += p.start[k-1]
+	}
+	p.ids = make([]NodeID, total)
+	fill := make([]int32, keys)
+	copy(fill, p.start[:keys])
+	for i := range d.nodes {
+		nd := &d.nodes[i]
+		var k int32
+		switch nd.kind {
+		case KindElement:
+			k = 2 * int32(nd.name)
+		case KindAttribute:
+			k = 2*int32(nd.name) + 1
+		default:
+			continue
+		}
+		p.ids[fill[k]] = NodeID(i)
+		fill[k]++
+	}
+	return p
+}
+
+// Named returns the ids of all elements (attr false) or all attributes
+// (attr true) with the expanded name id, in document order. The slice
+// belongs to the document and must not be modified. The index behind it is
+// built on the first call (linear in the document size) and shared by all
+// later calls; it is safe for concurrent use.
+func (d *Document) Named(id NameID, attr bool) []NodeID {
+	if id < 0 || int(id) >= len(d.names) {
+		return nil
+	}
+	p := d.postings()
+	k := 2 * int(id)
+	if attr {
+		k++
+	}
+	return p.ids[p.start[k]:p.start[k+1]]
+}
+
+// NamedIn returns the ids of the elements (attr false) or attributes (attr
+// true) named id that lie strictly inside n's subtree, i.e. in
+// (n, SubtreeEnd(n)): for an element or the document node, its descendant
+// elements named id, or the attributes named id of n and of its descendant
+// elements. Ids are in document order; the slice must not be modified.
+// It costs two binary searches.
+func (d *Document) NamedIn(n NodeID, id NameID, attr bool) []NodeID {
+	all := d.Named(id, attr)
+	if len(all) == 0 {
+		return nil
+	}
+	if n == 0 {
+		return all // the document node contains everything
+	}
+	lo := searchID(all, n+1)
+	hi := lo + searchID(all[lo:], d.SubtreeEnd(n))
+	return all[lo:hi]
+}
+
+// searchID returns the index of the first id >= x in the sorted ids.
+func searchID(ids []NodeID, x NodeID) int {
+	lo, hi := 0, len(ids)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ids[m] < x {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}

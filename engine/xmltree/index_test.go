@@ -1,0 +1,97 @@
+package xmltree
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// checkIndex compares Named and NamedIn with a brute-force scan: every name,
+// both kinds, from the document node and from a sample of nodes (all nodes
+// of small documents).
+func checkIndex(t testing.TB, d *Document) {
+	t.Helper()
+	for id := NameID(-1); int(id) <= d.NameCount(); id++ {
+		for _, attr := range []bool{false, true} {
+			want := KindElement
+			if attr {
+				want = KindAttribute
+			}
+			var all []NodeID
+			for n := NodeID(0); n < NodeID(d.Len()); n++ {
+				if d.Kind(n) == want && d.Name(n) == id {
+					all = append(all, n)
+				}
+			}
+			if got := d.Named(id, attr); !slices.Equal(got, all) {
+				t.Fatalf("Named(%d, %v) = %v, want %v", id, attr, got, all)
+			}
+			for n := NodeID(0); n < NodeID(d.Len()); n++ {
+				if d.Len() > 300 && n%53 != 0 {
+					continue
+				}
+				var in []NodeID
+				for _, c := range all {
+					if c > n && c < d.SubtreeEnd(n) {
+						in = append(in, c)
+					}
+				}
+				if got := d.NamedIn(n, id, attr); !slices.Equal(got, in) {
+					t.Fatalf("NamedIn(%d, %d, %v) = %v, want %v", n, id, attr, got, in)
+				}
+			}
+		}
+	}
+}
+
+func TestNameIndex(t *testing.T) {
+	d := mustParse(t, `<?xml version="1.0"?>
+<a xmlns:p="urn:p" x="1" p:x="2">
+  <p:b x="3"><b/><p:b p:x="4"><c x="5"/></p:b></p:b>
+  <!-- c --><c/><?pi x?>
+  <b x="6">text<p:b/></b>
+</a>`)
+	checkIndex(t, d)
+	b, _ := d.LookupName("urn:p", "b")
+	if got := len(d.Named(b, false)); got != 3 {
+		t.Fatalf("p:b elements: %d, want 3", got)
+	}
+	x, _ := d.LookupName("", "x")
+	if got := len(d.NamedIn(d.Root(), x, true)); got != 4 {
+		t.Fatalf("x attributes under the root (its own included): %d, want 4", got)
+	}
+	if got := d.NamedIn(d.Named(x, true)[0], x, true); len(got) != 0 {
+		t.Fatalf("attributes inside an attribute: %v", got)
+	}
+}
+
+func TestNameIndexCorpus(t *testing.T) {
+	dir := filepath.Join(sharedDir(t), "corpus", "en16931", "ubl", "examples")
+	for _, name := range []string{"ubl-tc434-example1.xml", "ubl-tc434-example5.xml"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := Parse(data, DefaultLimits())
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkIndex(t, d)
+	}
+}
+
+func BenchmarkNameIndexBuild(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(sharedDir(b), "corpus", "en16931", "ubl", "examples", "ubl-tc434-example1.xml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := Parse(data, DefaultLimits())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		buildPostings(d)
+	}
+}
