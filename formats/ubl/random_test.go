@@ -193,3 +193,34 @@ func TestTaxTotalWithoutMonetaryTotal(t *testing.T) {
 		t.Fatalf("unconsumed %+v", res.Unconsumed)
 	}
 }
+
+// TestSecondDirectDebitNotCarried: a second, different BT-90 or mandate is
+// left unconsumed instead of overwriting the first.
+func TestSecondDirectDebitNotCarried(t *testing.T) {
+	src := `<Invoice xmlns="` + NSInvoice + `" xmlns:cac="` + NSCAC + `" xmlns:cbc="` + NSCBC + `">
+<cac:AccountingSupplierParty><cac:Party><cac:PartyIdentification><cbc:ID schemeID="SEPA">C1</cbc:ID></cac:PartyIdentification></cac:Party></cac:AccountingSupplierParty>
+<cac:PayeeParty><cac:PartyIdentification><cbc:ID schemeID="SEPA">C2</cbc:ID></cac:PartyIdentification><cac:PartyName><cbc:Name>P</cbc:Name></cac:PartyName></cac:PayeeParty>
+<cac:PaymentMeans><cbc:PaymentMeansCode>59</cbc:PaymentMeansCode><cac:PaymentMandate><cbc:ID>M1</cbc:ID></cac:PaymentMandate></cac:PaymentMeans>
+<cac:PaymentMeans><cbc:PaymentMeansCode>59</cbc:PaymentMeansCode><cac:PaymentMandate><cbc:ID>M2</cbc:ID></cac:PaymentMandate></cac:PaymentMeans>
+</Invoice>`
+	doc, err := xmltree.Parse([]byte(src), xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Read(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dd := res.Invoice.PaymentInstructions.DirectDebit
+	if dd.CreditorID != "C1" || dd.MandateReference != "M1" {
+		t.Errorf("direct debit %+v", dd)
+	}
+	var paths []string
+	for _, u := range res.Unconsumed {
+		paths = append(paths, u.Path+" "+u.BT)
+	}
+	want := []string{"/Invoice[1]/PayeeParty[1]/PartyIdentification[1] BT-60", "/Invoice[1]/PaymentMeans[2]/PaymentMandate[1] BG-19"}
+	if strings.Join(paths, ",") != strings.Join(want, ",") {
+		t.Errorf("unconsumed %v, want %v", paths, want)
+	}
+}

@@ -507,6 +507,11 @@ func (r *reader) partyName(p xmltree.NodeID) string {
 // sepa reads a PartyIdentification with schemeID SEPA (BT-90) into the
 // direct debit of inv.
 func (r *reader) sepa(inv *model.Invoice, pid, id xmltree.NodeID) {
+	if pi := inv.PaymentInstructions; pi != nil && pi.DirectDebit != nil && pi.DirectDebit.CreditorID != "" &&
+		pi.DirectDebit.CreditorID != r.str(id) {
+		r.warn(pid, "a second, different SEPA creditor identifier (BT-90 is single)")
+		return
+	}
 	r.mark(pid)
 	pi := inv.PaymentInstructions
 	if pi == nil {
@@ -701,15 +706,21 @@ func (r *reader) paymentMeans(inv *model.Invoice, root xmltree.NodeID) {
 			pi.CreditTransfers = append(pi.CreditTransfers, ct)
 		}
 		if m := r.single(pm, NSCAC, "PaymentMandate"); m != xmltree.None {
-			r.mark(m)
 			if pi.DirectDebit == nil {
 				pi.DirectDebit = &model.DirectDebit{}
 			}
 			dd := pi.DirectDebit
-			dd.MandateReference = r.text(m, "ID")
-			if fa := r.single(m, NSCAC, "PayerFinancialAccount"); fa != xmltree.None {
-				r.mark(fa)
-				dd.DebitedAccountID = r.text(fa, "ID")
+			fa := r.single(m, NSCAC, "PayerFinancialAccount")
+			ref, acct := r.str(r.cbc(m, "ID")), r.str(r.cbc(fa, "ID"))
+			if (dd.MandateReference != "" || dd.DebitedAccountID != "") && (ref != dd.MandateReference || acct != dd.DebitedAccountID) {
+				r.warn(m, "a second, different payment mandate (BG-19 is single)")
+			} else {
+				r.mark(m)
+				dd.MandateReference = r.text(m, "ID")
+				if fa != xmltree.None {
+					r.mark(fa)
+					dd.DebitedAccountID = r.text(fa, "ID")
+				}
 			}
 		}
 		first = false
