@@ -2,7 +2,9 @@ package cii
 
 import (
 	"bytes"
+	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
@@ -62,22 +64,32 @@ func TestWriteReadRandom(t *testing.T) {
 	}
 }
 
-// TestWriteRefusesWhatCIICannotCarry: two preceding invoice references do
-// not fit ram:InvoiceReferencedDocument (0..1).
+// TestWriteRefusesWhatCIICannotCarry: models CII cannot hold make Write
+// fail with ErrNotRepresentable naming the business term.
 func TestWriteRefusesWhatCIICannotCarry(t *testing.T) {
-	inv := fullInvoice()
-	inv.PrecedingInvoices = append(inv.PrecedingInvoices, model.PrecedingInvoice{ID: "second"})
-	var buf bytes.Buffer
-	err := Write(&buf, inv, WriteOptions{})
-	if err == nil {
-		t.Fatal("Write accepted two preceding invoices")
+	cases := map[string]func(*model.Invoice){
+		"BG-3": func(inv *model.Invoice) {
+			inv.PrecedingInvoices = append(inv.PrecedingInvoices, model.PrecedingInvoice{ID: "second"})
+		},
+		"BT-7":   func(inv *model.Invoice) { inv.VATBreakdown = nil },
+		"BT-111": func(inv *model.Invoice) { inv.TaxCurrencyCode = "" },
+		"BT-150": func(inv *model.Invoice) { inv.Lines[0].BaseQuantity = nil },
+		"BT-147": func(inv *model.Invoice) { inv.Lines[0].GrossPrice = nil },
 	}
-	if !bytesContains(err.Error(), "BG-3") {
-		t.Errorf("error does not name BG-3: %v", err)
+	for bt, mutate := range cases {
+		inv := fullInvoice()
+		mutate(inv)
+		var buf bytes.Buffer
+		err := Write(&buf, inv, WriteOptions{})
+		if !errors.Is(err, ErrNotRepresentable) {
+			t.Errorf("%s: Write error = %v, want ErrNotRepresentable", bt, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), bt) {
+			t.Errorf("error does not name %s: %v", bt, err)
+		}
 	}
-	if err := Write(&buf, nil, WriteOptions{}); err == nil {
+	if err := Write(&bytes.Buffer{}, nil, WriteOptions{}); err == nil {
 		t.Error("Write accepted a nil invoice")
 	}
 }
-
-func bytesContains(s, sub string) bool { return bytes.Contains([]byte(s), []byte(sub)) }

@@ -53,6 +53,21 @@ func representable(inv *model.Invoice) error {
 	if len(inv.PrecedingInvoices) > 1 {
 		return fmt.Errorf("BG-3: %d preceding invoice references, ram:InvoiceReferencedDocument holds one: %w", len(inv.PrecedingInvoices), ErrNotRepresentable)
 	}
+	if (inv.TaxPointDate != nil || inv.TaxPointDateCode != "") && len(inv.VATBreakdown) == 0 {
+		return fmt.Errorf("BT-7/BT-8: CII carries them in a VAT breakdown (BG-23) and there is none: %w", ErrNotRepresentable)
+	}
+	if inv.Totals != nil && inv.Totals.TaxAmountInTaxCurrency != nil && inv.TaxCurrencyCode == "" {
+		return fmt.Errorf("BT-111 without BT-6: ram:TaxTotalAmount is told apart by its currency: %w", ErrNotRepresentable)
+	}
+	for i := range inv.Lines {
+		l := &inv.Lines[i]
+		if l.BaseQuantityUnitCode != "" && l.BaseQuantity == nil {
+			return fmt.Errorf("line %d: BT-150 without BT-149 (it is the unitCode of ram:BasisQuantity): %w", i+1, ErrNotRepresentable)
+		}
+		if l.PriceDiscount != nil && l.GrossPrice == nil {
+			return fmt.Errorf("line %d: BT-147 without BT-148 (ram:GrossPriceProductTradePrice needs its ram:ChargeAmount): %w", i+1, ErrNotRepresentable)
+		}
+	}
 	return nil
 }
 
