@@ -112,8 +112,9 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 	for _, n := range t.Namespaces {
 		ns[n.Prefix] = n.URI
 	}
+	cat := vm.NewCatalog() // one per rule set: names resolved once per document
 	sc := func(p, rule, limit int32) *xpath.StaticContext {
-		return &xpath.StaticContext{Namespaces: ns, Variables: t.VarScope(p, rule, limit), Functions: cfg.functions}
+		return &xpath.StaticContext{Namespaces: ns, Variables: t.VarScope(p, rule, limit), Functions: cfg.functions, Catalog: cat}
 	}
 	wrap := func(pos SourcePos, item, expr string, err error) error {
 		file := ""

@@ -23,7 +23,17 @@ type matcher struct {
 
 func (f *frame) matcher(t *NodeTest, axis Axis) matcher {
 	m := matcher{t: t, attr: axis == AxisAttribute || axis == AxisDescendantAttribute}
-	named := t.Kind == TestName || ((t.Kind == TestElement || t.Kind == TestAttribute) && t.Named)
+	if t.Slot > 0 && f.docIdx == 0 && f.prog.cat != nil {
+		// Catalogued name in the validated document: a slice index.
+		if f.catDoc != f.env.Doc || f.cat != f.prog.cat || int(t.Slot) > len(f.catIDs) {
+			f.cat, f.catDoc = f.prog.cat, f.env.Doc
+			f.catIDs = f.cat.resolve(f.catDoc, f.catIDs)
+		}
+		m.name = f.catIDs[t.Slot-1]
+		m.never = m.name < 0
+		return m
+	}
+	named := namedTest(t)
 	if named {
 		if f.nameDoc != f.env.Doc {
 			// A new document for this Env: resolutions against older

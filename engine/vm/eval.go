@@ -376,6 +376,13 @@ func (f *frame) nodeCmp(e *Expr, fc focus) (res, empty bool, err error) {
 }
 
 func (f *frame) evalPath(e *Expr, fc focus) (xdm.Sequence, error) {
+	if len(e.Kill) > 0 && !fc.undefined && fc.item.T == xdm.TNode && fc.item.Doc == f.docIdx {
+		for _, t := range e.Kill {
+			if m := f.matcher(t, AxisChild); m.never {
+				return nil, nil
+			}
+		}
+	}
 	cur, err := f.eval(e.Args[0], fc)
 	if err != nil {
 		return nil, err

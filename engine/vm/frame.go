@@ -40,6 +40,12 @@ type frame struct {
 	nameDoc  *xmltree.Document // document of the env the cache was filled for
 	lastKey  nameKey
 	lastName resolvedName
+
+	// catIDs resolves the slots of catalog cat against catDoc (see
+	// Catalog.resolve).
+	cat    *Catalog
+	catDoc *xmltree.Document
+	catIDs []xmltree.NameID
 }
 
 type nameKey struct {

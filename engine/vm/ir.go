@@ -111,6 +111,9 @@ type NodeTest struct {
 	Named bool // element(N), attribute(N), processing-instruction(N)
 	Space string
 	Local string
+	// Slot is the name's 1-based slot in the program's Catalog (0: none),
+	// set when the program is built.
+	Slot int32
 }
 
 // Binding is one "$v in expr" clause of for/some/every.
@@ -163,4 +166,8 @@ type Expr struct {
 	Set      map[string]struct{} // OpCodeSet
 	Str      string              // OpChildEq
 	PosConst int                 // predicate: > 0 when it is a constant integer position
+	// Kill (OpPath, set by the optimizer): name tests that, when their
+	// name does not occur in the focus's document, make the path empty
+	// without evaluating it (see PathKillers).
+	Kill []*NodeTest
 }

@@ -43,10 +43,21 @@ func NewPattern(src string, alts []PathPattern, nLocals int) *Pattern {
 
 // NewPatternFuncs is NewPattern for predicates compiled against fns.
 func NewPatternFuncs(src string, alts []PathPattern, nLocals int, fns *Functions) *Pattern {
-	pt := &Pattern{src: src, alts: alts, prog: NewProgramFuncs(src, nil, nLocals, fns)}
-	for _, a := range alts {
-		for _, st := range a.Steps {
+	return NewPatternIn(src, alts, nLocals, fns, nil)
+}
+
+// NewPatternIn is NewPatternFuncs with the names numbered in cat (see
+// NewProgramIn); cat may be nil.
+func NewPatternIn(src string, alts []PathPattern, nLocals int, fns *Functions, cat *Catalog) *Pattern {
+	pt := &Pattern{src: src, alts: alts, prog: NewProgramIn(src, nil, nLocals, fns, cat)}
+	for i := range alts {
+		for j := range alts[i].Steps {
+			st := &alts[i].Steps[j]
+			if cat != nil && namedTest(&st.Test) {
+				st.Test.Slot = cat.slot(st.Test.Space, st.Test.Local)
+			}
 			for _, pr := range st.Preds {
+				cat.prepare(pr)
 				pt.prog.vars = collectVars(pt.prog.vars, pr)
 			}
 		}

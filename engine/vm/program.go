@@ -21,6 +21,7 @@ type Program struct {
 	reCount *atomic.Int32
 	fns     *Functions // extension functions and documents of the static context (may be nil)
 	vars    []int      // Env.Vars slots read by the program
+	cat     *Catalog   // names of the rule set (may be nil)
 }
 
 // NewProgram wraps a compiled expression tree. nLocals is the number of
@@ -33,7 +34,15 @@ func NewProgram(src string, root *Expr, nLocals int) *Program {
 // registered documents (fn:document) the program can reach. Programs whose
 // results are passed to each other (lets) must share the same fns.
 func NewProgramFuncs(src string, root *Expr, nLocals int, fns *Functions) *Program {
-	p := &Program{src: src, root: root, nLocals: nLocals, re: new(sync.Map), reCount: new(atomic.Int32), fns: fns}
+	return NewProgramIn(src, root, nLocals, fns, nil)
+}
+
+// NewProgramIn is NewProgramFuncs for a program whose name tests are
+// numbered in cat (shared by the programs of one rule set, so an Env
+// resolves names once per document for all of them); cat may be nil.
+func NewProgramIn(src string, root *Expr, nLocals int, fns *Functions, cat *Catalog) *Program {
+	p := &Program{src: src, root: root, nLocals: nLocals, re: new(sync.Map), reCount: new(atomic.Int32), fns: fns, cat: cat}
+	cat.prepare(root)
 	p.vars = collectVars(nil, root)
 	return p
 }

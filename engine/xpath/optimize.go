@@ -15,7 +15,9 @@ import (
 //   - exists/empty/not/count become ops that stop early / avoid calls;
 //   - contains(' A B C ', concat(' ', normalize-space(X), ' ')) with a
 //     normalised, space-framed literal becomes a set lookup;
-//   - child::T = 'literal' (or @a = 'literal') becomes a direct scan.
+//   - child::T = 'literal' (or @a = 'literal') becomes a direct scan;
+//   - a path records the name tests that make it empty when their name does
+//     not occur in the document (vm.PathKillers).
 func optimize(e *vm.Expr) *vm.Expr {
 	if e == nil {
 		return nil
@@ -107,6 +109,7 @@ func optimizePath(e *vm.Expr) *vm.Expr {
 		return out[0]
 	}
 	e.Args = out
+	e.Kill = vm.PathKillers(e)
 	return e
 }
 

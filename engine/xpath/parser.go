@@ -19,6 +19,10 @@ type StaticContext struct {
 	Namespaces map[string]string // prefix -> URI (the Schematron <ns> declarations)
 	Variables  map[string]int    // in-scope variable name as written without '$' -> slot in Env.Vars
 	Functions  *vm.Functions     // extension functions; may be nil
+	// Catalog, when set, numbers the name tests of everything compiled
+	// with it (one per rule set): see vm.Catalog. Compilations that share
+	// a catalog must not run concurrently.
+	Catalog *vm.Catalog
 }
 
 type scopeVar struct {
@@ -70,7 +74,7 @@ func compile(src string, sc *StaticContext, opt bool) (*vm.Program, error) {
 	if opt {
 		e = optimize(e)
 	}
-	return vm.NewProgramFuncs(src, e, ps.nLocals, ps.sc.Functions), nil
+	return vm.NewProgramIn(src, e, ps.nLocals, ps.sc.Functions, ps.sc.Catalog), nil
 }
 
 func (ps *parser) peek() token { return ps.toks[ps.p] }

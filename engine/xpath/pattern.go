@@ -29,7 +29,7 @@ func CompilePattern(src string, sc *StaticContext) (*vm.Pattern, error) {
 			st.Positional = !nonPositional(st.Preds)
 		}
 	}
-	return vm.NewPatternFuncs(src, alts, ps.nLocals, ps.sc.Functions), nil
+	return vm.NewPatternIn(src, alts, ps.nLocals, ps.sc.Functions, ps.sc.Catalog), nil
 }
 
 func (ps *parser) parseUnionPattern() ([]vm.PathPattern, error) {

@@ -1,0 +1,129 @@
+package vm
+
+import (
+	"github.com/einvoice-dev/einvoice/engine/xdm"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+)
+
+// Catalog numbers the expanded names that the name tests of a family of
+// programs (one rule set) use, so that an Env resolves all of them against a
+// document at once, by the document's own (few) names, instead of one hash
+// lookup per test and document: a rule set's ~3,000 name tests share a few
+// hundred names, most of which a given invoice never uses.
+//
+// Programs and patterns are attached to a catalog when they are built
+// (NewProgramIn, NewPatternIn; xpath.StaticContext.Catalog). Compiling
+// against a catalog adds names to it, so every compilation must be finished
+// before the programs are evaluated (as with Functions); a catalog is then
+// read-only and safe for concurrent use.
+type Catalog struct {
+	index map[xdm.QName]int32 // name -> slot (1-based)
+	n     int32
+}
+
+// NewCatalog returns an empty catalog.
+func NewCatalog() *Catalog { return &Catalog{index: map[xdm.QName]int32{}} }
+
+// Len returns the number of names in the catalog.
+func (c *Catalog) Len() int { return int(c.n) }
+
+func (c *Catalog) slot(space, local string) int32 {
+	q := xdm.QName{Space: space, Local: local}
+	if s, ok := c.index[q]; ok {
+		return s
+	}
+	c.n++
+	c.index[q] = c.n
+	return c.n
+}
+
+// namedTest reports whether t names one expanded name (QName, element(N),
+// attribute(N)).
+func namedTest(t *NodeTest) bool {
+	return t.Kind == TestName || ((t.Kind == TestElement || t.Kind == TestAttribute) && t.Named)
+}
+
+// prepare fills the compile-time annotations of a tree that is being
+// wrapped: the catalog slots of its name tests.
+func (c *Catalog) prepare(e *Expr) {
+	if e == nil {
+		return
+	}
+	if c != nil {
+		if namedTest(&e.Test) {
+			e.Test.Slot = c.slot(e.Test.Space, e.Test.Local)
+		}
+		if namedTest(&e.SeqType.Test) {
+			e.SeqType.Test.Slot = c.slot(e.SeqType.Test.Space, e.SeqType.Test.Local)
+		}
+	}
+	for _, a := range e.Args {
+		c.prepare(a)
+	}
+	for _, p := range e.Preds {
+		c.prepare(p)
+	}
+	for _, b := range e.Binds {
+		c.prepare(b.In)
+	}
+}
+
+// PathKillers returns name tests of a path that, if their name does not
+// occur in the document, make the path empty without any evaluation that
+// could raise an error: a named step (whatever its predicates: with no node
+// to test, they are never evaluated) preceded only by steps that cannot
+// fail on a node focus (predicate-free axis steps, ".", "/", unions of
+// those). "not(cac:Delivery/cac:DeliveryParty/cbc:X)" on an invoice without
+// cbc:X is then decided without walking anything.
+func PathKillers(e *Expr) []*NodeTest {
+	var out []*NodeTest
+	for _, a := range e.Args {
+		if a.Op == OpStep && namedTest(&a.Test) {
+			out = append(out, &a.Test)
+		}
+		if !safeNodeExpr(a) {
+			break
+		}
+	}
+	return out
+}
+
+// safeNodeExpr reports whether e, evaluated with a node as the focus,
+// always returns nodes of the focus's document and never raises an error.
+func safeNodeExpr(e *Expr) bool {
+	switch e.Op {
+	case OpContext, OpRoot:
+		return true
+	case OpStep:
+		return len(e.Preds) == 0
+	case OpUnion:
+		return safeNodeExpr(e.Args[0]) && safeNodeExpr(e.Args[1])
+	case OpPath:
+		for _, a := range e.Args {
+			if !safeNodeExpr(a) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// catalogIDs resolves every name of the catalog against doc: ids[slot-1] is
+// the document's NameID, or -1 when the name does not occur. Cost: one map
+// lookup per distinct name of the document.
+func (c *Catalog) resolve(doc *xmltree.Document, ids []xmltree.NameID) []xmltree.NameID {
+	if cap(ids) < int(c.n) {
+		ids = make([]xmltree.NameID, c.n)
+	}
+	ids = ids[:c.n]
+	for i := range ids {
+		ids[i] = -1
+	}
+	for id := xmltree.NameID(0); int(id) < doc.NameCount(); id++ {
+		if s, ok := c.index[xdm.QName{Space: doc.NameSpace(id), Local: doc.NameLocal(id)}]; ok {
+			ids[s-1] = id
+		}
+	}
+	return ids
+}
