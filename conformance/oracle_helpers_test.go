@@ -122,9 +122,23 @@ type lockedBuffer struct {
 	b  strings.Builder
 }
 
+// lockedBufferMax bounds the kept stderr (Saxon warns on every recovered
+// pattern error; a long fuzz run would otherwise grow it without limit).
+const lockedBufferMax = 64 << 10
+
 func (l *lockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.b.Len()+len(p) > lockedBufferMax {
+		keep := l.b.String()
+		if cut := len(keep) + len(p) - lockedBufferMax/2; cut < len(keep) {
+			keep = keep[cut:]
+		} else {
+			keep = ""
+		}
+		l.b.Reset()
+		l.b.WriteString(keep)
+	}
 	return l.b.Write(p)
 }
 
