@@ -1,0 +1,22 @@
+package convert
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// sharedFile reads a file of the read-only shared data (EINVOICE_SHARED or
+// ../shared next to the repository).
+func sharedFile(tb testing.TB, rel string) []byte {
+	tb.Helper()
+	dir := os.Getenv("EINVOICE_SHARED")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "shared")
+	}
+	data, err := os.ReadFile(filepath.Join(dir, rel))
+	if err != nil {
+		tb.Fatalf("shared data: %v", err)
+	}
+	return data
+}
