@@ -1,7 +1,9 @@
 package rulesets
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/einvoice-dev/einvoice/engine"
@@ -29,45 +31,74 @@ type XSDRoot struct {
 	Path             string
 }
 
-// Profile is one validation profile: the XSD roots and the rule sets applied
-// in order (findings concatenated in that order).
+// Profile is one validation profile of one version: the XSD roots and the
+// rule sets applied in order (findings concatenated in that order).
+//
+// Rulesets are the sets of the profile's default scenario. A profile with
+// scenarios (XRechnung: the official validator configuration; Peppol
+// 3.0.21: billing or self-billing by CustomizationID) picks the sets and
+// severity overrides per document: use Validate, which applies them.
 type Profile struct {
-	Name     string
-	Syntax   string
-	XSD      []XSDRoot
+	Name    string
+	Syntax  string
+	Version string // the profile's release, e.g. "3.0.21" (Peppol), "3.0.2" (XRechnung)
+	XSD     []XSDRoot
+	// Rulesets are the default scenario's rule sets (nil when Err is set).
 	Rulesets []*engine.Ruleset
+	// Err is set when a rule set of the profile could not be loaded: the
+	// profile then fails closed (Validate reports incomplete and invalid).
+	Err error
+
+	scenarios *scenarioSet // nil: Rulesets apply to every document, no overrides
 }
 
-// Catalog maps (syntax, profile) to a Profile.
+// Catalog maps (syntax, profile, version) to a Profile. It is immutable
+// after Load and safe for concurrent use.
 type Catalog struct {
 	profiles map[key]*Profile
+	// newest maps (syntax, profile) to its newest version (the default).
+	newest   map[key]string
 	defaults map[string]string
+	infos    []RulesetInfo
 }
 
-type key struct{ syntax, profile string }
+type key struct{ syntax, profile, version string }
 
 // tableSource yields the generated tables of one rule set and syntax.
 type tableSource func() (*engine.Tables, error)
 
+// setDef is one rule set of a profile: its tables and, when set, the
+// extension-function registry it needs.
+type setDef struct {
+	tables    tableSource
+	functions func() *vm.Functions
+}
+
 type profileDef struct {
-	syntax, name string
-	xsd          []XSDRoot
-	sets         []tableSource
-	// functions[i], when set, is the extension-function registry of sets[i].
-	functions map[int]func() *vm.Functions
+	syntax, name, version string
+	xsd                   []XSDRoot
+	sets                  []setDef
 	// needsShared marks profiles whose rule sets read documents from the
 	// shared directory at load (Factur-X code lists).
 	needsShared bool
+	// scenarios, when set, builds the profile's document-dependent
+	// scenarios from its loaded rule sets (see scenarios.go).
+	scenarios func(shared string, sets []*engine.Ruleset) (*scenarioSet, error)
 }
 
 // Option configures Load.
 type Option func(*loadConfig)
 
-type loadConfig struct{ shared string }
+type loadConfig struct {
+	shared string
+	// defs replaces the catalog table (tests).
+	defs []profileDef
+}
 
 // WithShared gives the shared directory. Profiles whose rule sets read
-// official data at load (the Factur-X code list databases) are loaded only
-// when it is given.
+// official data at load (the Factur-X code list databases, the XRechnung
+// validator configuration) need it: without it the Factur-X profiles are
+// left out and the XRechnung profiles fail closed.
 func WithShared(dir string) Option { return func(c *loadConfig) { c.shared = dir } }
 
 const (
@@ -76,9 +107,12 @@ const (
 	ciiXSD           = "rulesets/en16931/1.3.16/cii/schema/D16B SCRDM (Subset)/uncoupled clm/CII/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd"
 )
 
+func tables(f func() (*engine.Tables, error)) setDef { return setDef{tables: f} }
+
 // definitions is the catalog table. UBL Invoice and CreditNote share the
 // UBL rule set (the Schematron covers both roots). Defaults follow
-// DECISIONS.md: peppol for UBL, en16931 for CII, basic for Order-X.
+// DECISIONS.md: peppol for UBL, en16931 for CII, basic for Order-X; the
+// newest version of a profile is its default.
 func definitions() []profileDef {
 	en := en16931.Set{}
 	ublXSD := []XSDRoot{
@@ -92,39 +126,51 @@ func definitions() []profileDef {
 		return []XSDRoot{{"urn:un:unece:uncefact:data:SCRDMCCBDACIOMessageStructure:100", "SCRDMCCBDACIOMessageStructure",
 			"rulesets/order-x/1.0/" + p + "/SCRDMCCBDACIOMessageStructure_100pD20B.xsd"}}
 	}
-	orderXSet := func(p string) []tableSource {
-		return []tableSource{func() (*engine.Tables, error) { return ox.Tables(p) }}
+	orderXSet := func(p string) []setDef {
+		return []setDef{tables(func() (*engine.Tables, error) { return ox.Tables(p) })}
 	}
 	pp := peppol.Set{}
-	peppolSets := func(cen, rules string) []tableSource {
-		return []tableSource{
-			func() (*engine.Tables, error) { return pp.Tables(cen) },
-			func() (*engine.Tables, error) { return pp.Tables(rules) },
+	peppolSet := func(k string, fns bool) setDef {
+		d := tables(func() (*engine.Tables, error) { return pp.Tables(k) })
+		if fns {
+			d.functions = xslfunc.Peppol
 		}
+		return d
 	}
-	peppolFns := map[int]func() *vm.Functions{1: xslfunc.Peppol}
 	xr := xrechnung.Set{}
-	xrSets := func(syntax string) []tableSource {
-		return []tableSource{
-			func() (*engine.Tables, error) { return en.Tables(syntax) },
-			func() (*engine.Tables, error) { return xr.Tables(syntax) },
+	xrSets := func(syntax string) []setDef {
+		return []setDef{
+			tables(func() (*engine.Tables, error) { return en.Tables(syntax) }),
+			{tables: func() (*engine.Tables, error) { return xr.Tables(syntax) }, functions: xslfunc.XRechnung},
 		}
 	}
-	xrFns := map[int]func() *vm.Functions{1: xslfunc.XRechnung}
 	defs := []profileDef{
 		// Peppol BIS Billing 3.0.19: its EN 16931 copy, then the Peppol rules.
-		{SyntaxUBL, "peppol", ublXSD, peppolSets("cen_ubl", "ubl"), peppolFns, false},
-		{SyntaxCII, "peppol", ciiRoot, peppolSets("cen_cii", "cii"), peppolFns, false},
-		// XRechnung 3.0.2: EN 16931 1.3.16, then the XRechnung rules.
-		{SyntaxUBL, "xrechnung", ublXSD, xrSets(SyntaxUBL), xrFns, false},
-		{SyntaxCII, "xrechnung", ciiRoot, xrSets(SyntaxCII), xrFns, false},
-		{SyntaxUBL, "en16931", ublXSD, []tableSource{func() (*engine.Tables, error) { return en.Tables(SyntaxUBL) }}, nil, false},
+		{syntax: SyntaxUBL, name: "peppol", version: "3.0.19", xsd: ublXSD,
+			sets: []setDef{peppolSet("cen_ubl", false), peppolSet("ubl", true)}},
+		{syntax: SyntaxCII, name: "peppol", version: "3.0.19", xsd: ciiRoot,
+			sets: []setDef{peppolSet("cen_cii", false), peppolSet("cii", true)}},
+		// Peppol BIS Billing 3.0.21 (UBL only): EN 16931 1.3.16, then the
+		// billing rules, or the self-billing rules for a self-billing
+		// CustomizationID (scenario, see peppolScenarios).
+		{syntax: SyntaxUBL, name: "peppol", version: "3.0.21", xsd: ublXSD,
+			sets:      []setDef{peppolSet("cen_ubl_3_0_21", false), peppolSet("ubl_3_0_21", true), peppolSet("ubl_sb_3_0_21", true)},
+			scenarios: peppolScenarios},
+		// XRechnung 3.0.2: EN 16931 1.3.16, then the XRechnung rules, with
+		// the scenarios and severity overrides of the official validator
+		// configuration.
+		{syntax: SyntaxUBL, name: "xrechnung", version: "3.0.2", xsd: ublXSD, sets: xrSets(SyntaxUBL), scenarios: xrechnungScenarios},
+		{syntax: SyntaxCII, name: "xrechnung", version: "3.0.2", xsd: ciiRoot, sets: xrSets(SyntaxCII), scenarios: xrechnungScenarios},
+		{syntax: SyntaxUBL, name: "en16931", version: "1.3.16", xsd: ublXSD,
+			sets: []setDef{tables(func() (*engine.Tables, error) { return en.Tables(SyntaxUBL) })}},
 		// RO_CIUS carries its own EN 16931 base: one set.
-		{SyntaxUBL, "ro_cius", ublXSD, []tableSource{func() (*engine.Tables, error) { return ro.Tables(SyntaxUBL) }}, nil, false},
-		{SyntaxCII, "en16931", ciiRoot, []tableSource{func() (*engine.Tables, error) { return en.Tables(SyntaxCII) }}, nil, false},
-		{SyntaxOrderX, "basic", orderXSD("basic"), orderXSet("basic"), nil, false},
-		{SyntaxOrderX, "comfort", orderXSD("comfort"), orderXSet("comfort"), nil, false},
-		{SyntaxOrderX, "extended", orderXSD("extended"), orderXSet("extended"), nil, false},
+		{syntax: SyntaxUBL, name: "ro_cius", version: "1.0.9", xsd: ublXSD,
+			sets: []setDef{tables(func() (*engine.Tables, error) { return ro.Tables(SyntaxUBL) })}},
+		{syntax: SyntaxCII, name: "en16931", version: "1.3.16", xsd: ciiRoot,
+			sets: []setDef{tables(func() (*engine.Tables, error) { return en.Tables(SyntaxCII) })}},
+		{syntax: SyntaxOrderX, name: "basic", version: "1.0", xsd: orderXSD("basic"), sets: orderXSet("basic")},
+		{syntax: SyntaxOrderX, name: "comfort", version: "1.0", xsd: orderXSD("comfort"), sets: orderXSet("comfort")},
+		{syntax: SyntaxOrderX, name: "extended", version: "1.0", xsd: orderXSD("extended"), sets: orderXSet("extended")},
 	}
 	fx := facturx.Set{}
 	for _, p := range []struct{ profile, key string }{
@@ -132,9 +178,9 @@ func definitions() []profileDef {
 		{"facturx_en16931", "en16931"}, {"facturx_extended", "extended"},
 	} {
 		key := p.key
-		defs = append(defs, profileDef{syntax: SyntaxCII, name: p.profile, needsShared: true,
+		defs = append(defs, profileDef{syntax: SyntaxCII, name: p.profile, version: "1.09.2", needsShared: true,
 			xsd:  []XSDRoot{{"urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100", "CrossIndustryInvoice", facturx.XSD(key)}},
-			sets: []tableSource{func() (*engine.Tables, error) { return fx.Tables(key) }}})
+			sets: []setDef{tables(func() (*engine.Tables, error) { return fx.Tables(key) })}})
 	}
 	return defs
 }
@@ -142,62 +188,137 @@ func definitions() []profileDef {
 // Load compiles every rule set of every profile. A rule set shared by
 // several profiles is loaded once. Without WithShared, the profiles that
 // need the shared directory at load (facturx_*) are left out.
+//
+// Load fails closed per profile: a rule set that cannot be loaded (tables
+// missing, an expression that does not compile, a document it reads is
+// absent) sets Err on every profile using it, which then reports every
+// document incomplete and invalid, and is listed by Info with its error.
+// The returned error is nil unless no profile at all could be loaded.
 func Load(opts ...Option) (*Catalog, error) {
-	var cfg loadConfig
+	cfg := loadConfig{}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	c := &Catalog{profiles: map[key]*Profile{}, defaults: map[string]string{SyntaxUBL: "peppol", SyntaxCII: "en16931", SyntaxOrderX: "basic"}}
-	loaded := map[*engine.Tables]*engine.Ruleset{}
-	byID := map[string]*engine.Ruleset{}
-	for _, d := range definitions() {
+	defs := cfg.defs
+	if defs == nil {
+		defs = definitions()
+	}
+	c := &Catalog{profiles: map[key]*Profile{}, newest: map[key]string{},
+		defaults: map[string]string{SyntaxUBL: "peppol", SyntaxCII: "en16931", SyntaxOrderX: "basic"}}
+	type loaded struct {
+		rs  *engine.Ruleset
+		err error
+	}
+	byTables := map[*engine.Tables]loaded{}
+	byID := map[string]loaded{}
+	infoIdx := map[string]int{}
+	ok := 0
+	for _, d := range defs {
 		if d.needsShared && cfg.shared == "" {
 			continue
 		}
-		p := &Profile{Name: d.name, Syntax: d.syntax, XSD: d.xsd}
-		for i, src := range d.sets {
-			t, err := src()
+		p := &Profile{Name: d.name, Syntax: d.syntax, Version: d.version, XSD: d.xsd}
+		label := d.syntax + "/" + d.name + " " + d.version
+		var sets []*engine.Ruleset
+		for _, sd := range d.sets {
+			t, err := sd.tables()
 			if err != nil {
-				return nil, fmt.Errorf("rulesets: profile %s/%s: %w", d.syntax, d.name, err)
+				p.Err = errors.Join(p.Err, fmt.Errorf("rulesets: profile %s: %w", label, err))
+				continue
 			}
-			rs, ok := loaded[t]
-			if !ok {
-				id := t.Name + " " + t.Version + " " + t.Syntax
-				if rs, ok = byID[id]; !ok {
-					var opts []engine.Option
+			l, seen := byTables[t]
+			if !seen {
+				id := t.Name + " " + t.Version + " " + t.Syntax + " " + t.Source
+				if l, seen = byID[id]; !seen {
+					var eopts []engine.Option
 					if cfg.shared != "" {
-						opts = append(opts, engine.WithDocumentRoot(cfg.shared))
+						eopts = append(eopts, engine.WithDocumentRoot(cfg.shared))
 					}
-					if fns := d.functions[i]; fns != nil {
-						opts = append(opts, engine.WithFunctions(fns()))
+					if sd.functions != nil {
+						eopts = append(eopts, engine.WithFunctions(sd.functions()))
 					}
-					if rs, err = engine.Load(t, opts...); err != nil {
-						return nil, fmt.Errorf("rulesets: profile %s/%s: %w", d.syntax, d.name, err)
+					rs, err := engine.Load(t, eopts...)
+					if err != nil {
+						err = fmt.Errorf("rule set %s %s (%s): %w", t.Name, t.Version, t.Source, err)
 					}
-					byID[id] = rs
+					l = loaded{rs, err}
+					byID[id] = l
+					infoIdx[id] = len(c.infos)
+					c.infos = append(c.infos, newInfo(t, err))
 				}
-				loaded[t] = rs
+				byTables[t] = l
+				c.infos[infoIdx[id]].addProfile(label)
+			} else {
+				c.infos[infoIdx[t.Name+" "+t.Version+" "+t.Syntax+" "+t.Source]].addProfile(label)
 			}
-			p.Rulesets = append(p.Rulesets, rs)
+			if l.err != nil {
+				p.Err = errors.Join(p.Err, fmt.Errorf("rulesets: profile %s: %w", label, l.err))
+				continue
+			}
+			sets = append(sets, l.rs)
 		}
-		c.profiles[key{d.syntax, d.name}] = p
+		if p.Err == nil && d.scenarios != nil {
+			sc, err := d.scenarios(cfg.shared, sets)
+			if err != nil {
+				p.Err = fmt.Errorf("rulesets: profile %s: scenarios: %w", label, err)
+			} else {
+				p.scenarios = sc
+				sets = sc.defaultSets(sets)
+			}
+		}
+		if p.Err == nil {
+			p.Rulesets = sets
+			ok++
+		}
+		k := key{d.syntax, d.name, d.version}
+		c.profiles[k] = p
+		nk := key{d.syntax, d.name, ""}
+		if cur, has := c.newest[nk]; !has || compareVersions(d.version, cur) > 0 {
+			c.newest[nk] = d.version
+		}
 	}
+	if ok == 0 && len(c.profiles) > 0 {
+		var all []error
+		for _, p := range c.profiles {
+			all = append(all, p.Err)
+		}
+		return nil, fmt.Errorf("rulesets: no profile could be loaded: %w", errors.Join(all...))
+	}
+	sort.Slice(c.infos, func(i, j int) bool {
+		a, b := c.infos[i], c.infos[j]
+		if a.Name+" "+a.Version != b.Name+" "+b.Version {
+			return a.Name+" "+a.Version < b.Name+" "+b.Version
+		}
+		return a.Syntax+a.Source < b.Syntax+b.Source
+	})
 	return c, nil
 }
 
-// Profile returns the profile of a syntax; name "" means the syntax's default.
-func (c *Catalog) Profile(syntax, name string) (*Profile, bool) {
+// Profile returns a profile of a syntax; name "" means the syntax's default
+// profile and version "" (or no version argument) the profile's newest
+// version. ok is false for an unknown name or version, and for a profile
+// whose rule sets failed to load: that profile is still returned, with Err
+// set, so callers that only check ok answer an error (fail closed) and
+// callers that look can say why; its Validate reports incomplete/invalid.
+func (c *Catalog) Profile(syntax, name string, version ...string) (*Profile, bool) {
 	if name == "" {
 		name = c.defaults[syntax]
 	}
-	p, ok := c.profiles[key{syntax, name}]
-	return p, ok
+	v := ""
+	if len(version) > 0 {
+		v = version[0]
+	}
+	if v == "" {
+		v = c.newest[key{syntax, name, ""}]
+	}
+	p, ok := c.profiles[key{syntax, name, v}]
+	return p, ok && p.Err == nil
 }
 
 // Profiles lists the profile names of a syntax, sorted.
 func (c *Catalog) Profiles(syntax string) []string {
 	var names []string
-	for k := range c.profiles {
+	for k := range c.newest {
 		if k.syntax == syntax {
 			names = append(names, k.profile)
 		}
@@ -206,12 +327,29 @@ func (c *Catalog) Profiles(syntax string) []string {
 	return names
 }
 
-// Rulesets lists every distinct loaded rule set (for /health), sorted by label and syntax.
+// Versions lists the versions of a profile, newest first ("" name: the
+// syntax's default profile).
+func (c *Catalog) Versions(syntax, name string) []string {
+	if name == "" {
+		name = c.defaults[syntax]
+	}
+	var vs []string
+	for k := range c.profiles {
+		if k.syntax == syntax && k.profile == name {
+			vs = append(vs, k.version)
+		}
+	}
+	sort.Slice(vs, func(i, j int) bool { return compareVersions(vs[i], vs[j]) > 0 })
+	return vs
+}
+
+// Rulesets lists every distinct loaded rule set (for /health), sorted by
+// label and syntax. Rule sets that failed to load are not in it (see Info).
 func (c *Catalog) Rulesets() []*engine.Ruleset {
 	seen := map[*engine.Ruleset]bool{}
 	var out []*engine.Ruleset
 	for _, p := range c.profiles {
-		for _, rs := range p.Rulesets {
+		for _, rs := range p.allSets() {
 			if !seen[rs] {
 				seen[rs] = true
 				out = append(out, rs)
@@ -222,7 +360,26 @@ func (c *Catalog) Rulesets() []*engine.Ruleset {
 		if out[i].Label() != out[j].Label() {
 			return out[i].Label() < out[j].Label()
 		}
-		return out[i].Syntax < out[j].Syntax
+		if out[i].Syntax != out[j].Syntax {
+			return out[i].Syntax < out[j].Syntax
+		}
+		return out[i].Tables().Source < out[j].Tables().Source
 	})
+	return out
+}
+
+// allSets lists the rule sets of every scenario of the profile.
+func (p *Profile) allSets() []*engine.Ruleset {
+	if p.scenarios == nil {
+		return p.Rulesets
+	}
+	var out []*engine.Ruleset
+	for _, s := range p.scenarios.list {
+		for _, rs := range s.Rulesets {
+			if !slices.Contains(out, rs) {
+				out = append(out, rs)
+			}
+		}
+	}
 	return out
 }

@@ -12,12 +12,12 @@ import (
 )
 
 func TestCatalog(t *testing.T) {
-	c, err := Load()
+	c, err := Load(WithShared(sharedDir()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	pu, ok := c.Profile(SyntaxUBL, "")
-	if !ok || pu.Name != "peppol" || len(pu.Rulesets) != 2 || pu.Rulesets[1].Label() != "Peppol BIS Billing 3.0.19" {
+	if !ok || pu.Name != "peppol" || pu.Version != "3.0.21" || len(pu.Rulesets) != 2 || pu.Rulesets[1].Label() != "Peppol BIS Billing 3.0.21" {
 		t.Fatalf("default UBL profile: %+v", pu)
 	}
 	ubl, ok := c.Profile(SyntaxUBL, "en16931")
@@ -42,8 +42,8 @@ func TestCatalog(t *testing.T) {
 	if ro.Rulesets[0].Label() != "RO_CIUS 1.0.9" || ox.Name != "basic" || ox.Rulesets[0].Label() != "Order-X 1.0" {
 		t.Fatalf("ro_cius %v, orderx default %v", ro.Rulesets[0].Label(), ox.Name)
 	}
-	if n := len(c.Rulesets()); n != 12 {
-		t.Fatalf("%d distinct rule sets, want 12", n)
+	if n := len(c.Rulesets()); n != 20 {
+		t.Fatalf("%d distinct rule sets, want 20", n)
 	}
 	xu, _ := c.Profile(SyntaxUBL, "xrechnung")
 	if len(xu.Rulesets) != 2 || xu.Rulesets[0] != ubl.Rulesets[0] || xu.Rulesets[1].Label() != "XRechnung 3.0.2" {

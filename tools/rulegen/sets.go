@@ -48,6 +48,16 @@ func ruleSets() []ruleSet {
 			Main: "rulesets/peppol-bis-billing/3.0.19/sch/CEN-EN16931-CII.sch", Func: "generatedCENCII"},
 		{Set: "peppol", Syntax: "cii", Key: "cii", Name: "Peppol BIS Billing", Version: "3.0.19",
 			Main: "rulesets/peppol-bis-billing/3.0.19/sch/PEPPOL-EN16931-CII.sch", Func: "generatedCII", Functions: "peppol"},
+		// Peppol BIS Billing 3.0.21 (May 2026, UBL only): CEN-EN16931-UBL.sch
+		// is EN 16931 1.3.16 preprocessed; PEPPOL-EN16931-UBL-SB.sch holds the
+		// self-billing rules (Peppol Self-Billing 3.0.2 of the same release),
+		// applied instead of PEPPOL-EN16931-UBL.sch to self-billing documents.
+		{Set: "peppol", Syntax: "ubl", Key: "cen_ubl_3_0_21", Name: "CEN-EN16931 (Peppol)", Version: "3.0.21",
+			Main: "rulesets/peppol-bis-billing/3.0.21/sch/CEN-EN16931-UBL.sch", Func: "generatedCENUBL3021"},
+		{Set: "peppol", Syntax: "ubl", Key: "ubl_3_0_21", Name: "Peppol BIS Billing", Version: "3.0.21",
+			Main: "rulesets/peppol-bis-billing/3.0.21/sch/PEPPOL-EN16931-UBL.sch", Func: "generatedUBL3021", Functions: "peppol"},
+		{Set: "peppol", Syntax: "ubl", Key: "ubl_sb_3_0_21", Name: "Peppol BIS Self-Billing", Version: "3.0.21",
+			Main: "rulesets/peppol-bis-billing/3.0.21/sch/PEPPOL-EN16931-UBL-SB.sch", Func: "generatedUBLSB3021", Functions: "peppol"},
 		// XRechnung 2.5.0 (XRechnung 3.0.2), applied after EN 16931 1.3.16.
 		{Set: "xrechnung", Syntax: "ubl", Name: "XRechnung", Version: "3.0.2",
 			Main: "rulesets/xrechnung/2.5.0/ubl/XRechnung-UBL-validation.sch", Func: "generatedUBL", Functions: "xrechnung"},

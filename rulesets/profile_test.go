@@ -1,0 +1,341 @@
+package rulesets
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/einvoice-dev/einvoice/engine"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+)
+
+func sharedDir() string {
+	if s := os.Getenv("EINVOICE_SHARED"); s != "" {
+		return s
+	}
+	return filepath.Join("..", "..", "shared")
+}
+
+// testCatalog is loaded once for the tests of this package (read-only).
+var testCatalog = sync.OnceValues(func() (*Catalog, error) { return Load(WithShared(sharedDir())) })
+
+func catalogT(t testing.TB) *Catalog {
+	t.Helper()
+	c, err := testCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func readDoc(t testing.TB, rel string, edit func([]byte) []byte) *xmltree.Document {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(sharedDir(), filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edit != nil {
+		e := edit(data)
+		if bytes.Equal(e, data) {
+			t.Fatalf("%s: edit changed nothing", rel)
+		}
+		data = e
+	}
+	doc, err := xmltree.Parse(data, xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func validate(t testing.TB, p *Profile, doc *xmltree.Document) *Result {
+	t.Helper()
+	r, err := p.Validate(context.Background(), doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func findingsOf(r *Result, id string) []Finding {
+	var out []Finding
+	for _, f := range r.Findings {
+		if f.RuleID == id {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func TestProfileVersions(t *testing.T) {
+	c := catalogT(t)
+	if got := c.Versions(SyntaxUBL, "peppol"); !slices.Equal(got, []string{"3.0.21", "3.0.19"}) {
+		t.Fatalf("peppol UBL versions %v", got)
+	}
+	if got := c.Versions(SyntaxCII, "peppol"); !slices.Equal(got, []string{"3.0.19"}) {
+		t.Fatalf("peppol CII versions %v", got)
+	}
+	for _, tc := range []struct{ syntax, name, version, want, label string }{
+		{SyntaxUBL, "", "", "3.0.21", "Peppol BIS Billing 3.0.21"},
+		{SyntaxUBL, "peppol", "3.0.21", "3.0.21", "Peppol BIS Billing 3.0.21"},
+		{SyntaxUBL, "peppol", "3.0.19", "3.0.19", "Peppol BIS Billing 3.0.19"},
+		{SyntaxCII, "peppol", "", "3.0.19", "Peppol BIS Billing 3.0.19"},
+		{SyntaxUBL, "xrechnung", "", "3.0.2", "XRechnung 3.0.2"},
+	} {
+		p, ok := c.Profile(tc.syntax, tc.name, tc.version)
+		if !ok || p.Err != nil || p.Version != tc.want || p.Rulesets[len(p.Rulesets)-1].Label() != tc.label {
+			t.Errorf("%+v: got %+v ok=%v", tc, p, ok)
+		}
+	}
+	if _, ok := c.Profile(SyntaxUBL, "peppol", "3.0.20"); ok {
+		t.Error("unknown version found")
+	}
+	if compareVersions("3.0.21", "3.0.2") <= 0 || compareVersions("3.0.19", "3.0.21") >= 0 || compareVersions("1.09.2", "1.09.2") != 0 {
+		t.Error("compareVersions")
+	}
+}
+
+func TestInfo(t *testing.T) {
+	c := catalogT(t)
+	infos := c.Info()
+	if len(infos) != 20 {
+		t.Errorf("%d rule sets, want 20", len(infos))
+	}
+	for _, in := range infos {
+		if in.Error != "" || len(in.SHA256) != 64 || in.Rules == 0 || in.Asserts+in.Reports == 0 || len(in.Profiles) == 0 {
+			t.Errorf("info %+v", in)
+		}
+		if _, err := os.Stat(filepath.Join(sharedDir(), in.Source)); err != nil {
+			t.Errorf("%s: %v", in.Name, err)
+		}
+	}
+	i := slices.IndexFunc(infos, func(in RulesetInfo) bool { return in.Name == "EN16931" && in.Syntax == "ubl" })
+	if i < 0 || !slices.Contains(infos[i].Profiles, "ubl/xrechnung 3.0.2") || !slices.Contains(infos[i].Profiles, "ubl/en16931 1.3.16") {
+		t.Errorf("EN16931 UBL info %+v", infos)
+	}
+}
+
+// The self-billing examples are judged by the self-billing rules (no
+// finding, as the reference); the billing rules would reject them.
+func TestPeppolSelfBillingScenario(t *testing.T) {
+	c := catalogT(t)
+	p, _ := c.Profile(SyntaxUBL, "peppol", "3.0.21")
+	sb := readDoc(t, "corpus/peppol-bis-billing/3.0.21/self-billing-examples/SB-base-example.xml", nil)
+	r := validate(t, p, sb)
+	if r.Scenario != "Peppol BIS Self-Billing 3.0.21" || !r.Valid || len(r.Findings) != 0 || r.Rulesets[1].Name != "Peppol BIS Self-Billing" {
+		t.Fatalf("self-billing example: %+v", r)
+	}
+	billing := readDoc(t, "corpus/peppol-bis-billing/3.0.21/examples/base-example.xml", nil)
+	r = validate(t, p, billing)
+	if r.Scenario != "Peppol BIS Billing 3.0.21" || !r.Valid || r.Rulesets[1].Name != "Peppol BIS Billing" {
+		t.Fatalf("billing example: %+v", r)
+	}
+	// The same self-billing document under the billing rules is rejected.
+	fs, err := p.Rulesets[1].Validate(context.Background(), sb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) == 0 {
+		t.Fatal("billing rules accept a self-billing document: the scenario would not matter")
+	}
+}
+
+// xrRef extracts the customLevel overrides of one scenario from the raw
+// configuration text (independently of the encoding/xml reader).
+func xrRef(t *testing.T, scenario string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(sharedDir(), XRechnungConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	i := strings.Index(s, "<name>"+scenario+"</name>")
+	if i < 0 {
+		t.Fatalf("scenario %q not in configuration", scenario)
+	}
+	end := strings.Index(s[i:], "</scenario>")
+	out := map[string]string{}
+	for _, m := range regexp.MustCompile(`<customLevel level="(\w+)">([^<]+)</customLevel>`).FindAllStringSubmatch(s[i:i+end], -1) {
+		lv := m[1]
+		if lv == "error" {
+			lv = "fatal"
+		}
+		out[strings.TrimSpace(m[2])] = lv
+	}
+	return out
+}
+
+func TestXRechnungScenarios(t *testing.T) {
+	c := catalogT(t)
+	for _, syntax := range []string{SyntaxUBL, SyntaxCII} {
+		p, _ := c.Profile(syntax, "xrechnung")
+		if p.Err != nil {
+			t.Fatal(p.Err)
+		}
+		scs := p.Scenarios()
+		if len(scs) < 4 {
+			t.Fatalf("%s: %d scenarios", syntax, len(scs))
+		}
+		for _, sc := range scs {
+			if ref := xrRef(t, sc.Name); !mapsEqual(ref, sc.Levels) {
+				t.Errorf("%s %q: levels %v, configuration says %v", syntax, sc.Name, sc.Levels, ref)
+			}
+		}
+	}
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+const (
+	xrUBL = "corpus/xrechnung-testsuite/technical-cases/cius/01.01_comprehensive_test_ubl.xml"
+	xrCII = "corpus/xrechnung-testsuite/technical-cases/cius/01.01_comprehensive_test_uncefact.xml"
+	xrCVD = "corpus/xrechnung-testsuite/technical-cases/cvd/02.01a-cvd_INVOICE_ubl.xml"
+)
+
+func replaceOnce(old, new string) func([]byte) []byte {
+	return func(b []byte) []byte { return bytes.Replace(b, []byte(old), []byte(new), 1) }
+}
+
+func TestXRechnungOverridesChangeVerdict(t *testing.T) {
+	c := catalogT(t)
+	xu, _ := c.Profile(SyntaxUBL, "xrechnung")
+	enu, _ := c.Profile(SyntaxUBL, "en16931")
+	// The reference messages are accepted in their scenario.
+	base := validate(t, xu, readDoc(t, xrUBL, nil))
+	if !base.Valid || base.Scenario != "EN16931 XRechnung (UBL Invoice)" {
+		t.Fatalf("CIUS reference message: %+v", base)
+	}
+	cvd := validate(t, xu, readDoc(t, xrCVD, nil))
+	if !cvd.Valid || cvd.Scenario != "EN16931 XRechnung CVD (UBL Invoice)" {
+		t.Fatalf("CVD reference message: %+v", cvd)
+	}
+	// BR-CL-23 (unit of measure code list) is fatal in EN 16931 and a
+	// warning in the CIUS scenario: the invoice stays accepted.
+	bad := readDoc(t, xrUBL, func(b []byte) []byte {
+		return regexp.MustCompile(`unitCode="[A-Z0-9]+"`).ReplaceAll(b, []byte(`unitCode="QQQ"`))
+	})
+	r := validate(t, xu, bad)
+	got := findingsOf(r, "BR-CL-23")
+	if len(got) == 0 || got[0].Flag != "warning" || got[0].DeclaredFlag != "fatal" || !r.Valid {
+		t.Fatalf("BR-CL-23 under xrechnung: %+v valid=%v", got, r.Valid)
+	}
+	if r2 := validate(t, enu, bad); r2.Valid || len(findingsOf(r2, "BR-CL-23")) == 0 || findingsOf(r2, "BR-CL-23")[0].DeclaredFlag != "" {
+		t.Fatalf("BR-CL-23 under en16931 must reject: %+v", r2)
+	}
+	// Sub invoice lines (UBL-CR-646): a warning in EN 16931, raised to
+	// error in the CIUS scenario (rejected) and lowered to information in
+	// the Extension scenario (accepted as far as this rule goes).
+	sub := func(custom string) func([]byte) []byte {
+		return func(b []byte) []byte {
+			b = replaceOnce("</cac:InvoiceLine>", "<cac:SubInvoiceLine><cbc:ID>1</cbc:ID></cac:SubInvoiceLine></cac:InvoiceLine>")(b)
+			if custom != "" {
+				b = regexp.MustCompile(`<cbc:CustomizationID>[^<]*</cbc:CustomizationID>`).ReplaceAll(b, []byte("<cbc:CustomizationID>"+custom+"</cbc:CustomizationID>"))
+			}
+			return b
+		}
+	}
+	r = validate(t, xu, readDoc(t, xrUBL, sub("")))
+	got = findingsOf(r, "UBL-CR-646")
+	if len(got) == 0 || got[0].Flag != "fatal" || got[0].DeclaredFlag != "warning" || r.Valid {
+		t.Fatalf("UBL-CR-646 under CIUS: %+v valid=%v", got, r.Valid)
+	}
+	ext := "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0"
+	r = validate(t, xu, readDoc(t, xrUBL, sub(ext)))
+	got = findingsOf(r, "UBL-CR-646")
+	if r.Scenario != "EN16931 XRechnung Extension (UBL Invoice)" || len(got) == 0 || got[0].Flag != "information" || got[0].DeclaredFlag != "warning" {
+		t.Fatalf("UBL-CR-646 under Extension: scenario %q %+v", r.Scenario, got)
+	}
+	// No scenario matches an unknown CustomizationID: rejected, as the
+	// official validator does.
+	r = validate(t, xu, readDoc(t, xrUBL, func(b []byte) []byte {
+		return regexp.MustCompile(`<cbc:CustomizationID>[^<]*</cbc:CustomizationID>`).ReplaceAll(b, []byte("<cbc:CustomizationID>urn:example</cbc:CustomizationID>"))
+	}))
+	if r.Valid || r.Scenario != "" || !slices.ContainsFunc(r.Errors, func(e error) bool { return errors.Is(e, ErrNoScenario) }) {
+		t.Fatalf("unknown CustomizationID: %+v", r)
+	}
+	// CII: CII-SR-452 is raised to error in the CIUS scenario.
+	xc, _ := c.Profile(SyntaxCII, "xrechnung")
+	rc := validate(t, xc, readDoc(t, xrCII, nil))
+	if !rc.Valid || rc.Scenario != "EN16931 XRechnung (CII)" {
+		t.Fatalf("CII reference message: %+v", rc)
+	}
+	if lv := xc.Scenarios()[0].Levels["CII-SR-452"]; lv != "fatal" {
+		t.Fatalf("CII-SR-452 level %q", lv)
+	}
+}
+
+// A rule set that cannot be loaded or cannot run makes the profile's
+// results incomplete and invalid; the other profiles are unaffected.
+func TestFailClosed(t *testing.T) {
+	good := &engine.Tables{Name: "Good", Version: "1", Syntax: "ubl", Source: "good.sch", Phase: "#ALL",
+		Patterns: []engine.Pattern{{ID: "p", NumRules: 1}},
+		Rules:    []engine.Rule{{Context: "/*", NumChecks: 1}},
+		Checks:   []engine.Check{{ID: "G-1", Flag: "warning", Kind: engine.KindAssert, Test: "false()"}}}
+	broken := *good
+	broken.Name, broken.Source = "Broken", "broken.sch"
+	broken.Checks = []engine.Check{{ID: "B-1", Flag: "fatal", Test: "1 +"}}
+	dynamic := *good
+	dynamic.Name, dynamic.Source = "Dynamic", "dynamic.sch"
+	dynamic.Checks = []engine.Check{{ID: "D-1", Flag: "fatal", Test: "xs:integer('x') = 1"}}
+	src := func(t *engine.Tables) setDef {
+		return setDef{tables: func() (*engine.Tables, error) { return t, nil }}
+	}
+	missing := setDef{tables: func() (*engine.Tables, error) { return nil, errors.New("generated tables missing") }}
+	c, err := Load(func(cfg *loadConfig) {
+		cfg.defs = []profileDef{
+			{syntax: SyntaxUBL, name: "good", version: "1", sets: []setDef{src(good)}},
+			{syntax: SyntaxUBL, name: "broken", version: "1", sets: []setDef{src(good), src(&broken)}},
+			{syntax: SyntaxUBL, name: "missing", version: "1", sets: []setDef{missing, src(good)}},
+			{syntax: SyntaxUBL, name: "dynamic", version: "1", sets: []setDef{src(&dynamic), src(good)}},
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := xmltree.Parse([]byte(`<Invoice/>`), xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"good", "broken", "missing", "dynamic"} {
+		p, ok := c.Profile(SyntaxUBL, name)
+		if p == nil || ok != (name == "good" || name == "dynamic") {
+			t.Fatalf("%s: profile %v ok=%v", name, p, ok)
+		}
+		r := validate(t, p, doc)
+		wantOK := name == "good"
+		if r.Complete != wantOK || r.Valid != wantOK || (len(r.Errors) == 0) == !wantOK {
+			t.Errorf("%s: complete=%v valid=%v errors=%v", name, r.Complete, r.Valid, r.Errors)
+		}
+		if name == "dynamic" && len(findingsOf(r, "G-1")) != 1 {
+			t.Errorf("dynamic: the other rule set did not run: %+v", r.Findings)
+		}
+	}
+	infos := c.Info()
+	i := slices.IndexFunc(infos, func(in RulesetInfo) bool { return in.Name == "Broken" })
+	if i < 0 || infos[i].Error == "" {
+		t.Errorf("broken rule set not listed with its error: %+v", infos)
+	}
+	// Nothing loadable at all is an error of Load.
+	if _, err := Load(func(cfg *loadConfig) {
+		cfg.defs = []profileDef{{syntax: SyntaxUBL, name: "missing", version: "1", sets: []setDef{missing}}}
+	}); err == nil {
+		t.Error("Load with no loadable profile succeeded")
+	}
+}
