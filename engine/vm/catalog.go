@@ -19,10 +19,17 @@ import (
 type Catalog struct {
 	index map[xdm.QName]int32 // name -> slot (1-based)
 	n     int32
+	memo  map[string]int32 // fingerprint of a memoised path prefix -> memo slot (1-based)
+	nMemo int32
 }
 
 // NewCatalog returns an empty catalog.
-func NewCatalog() *Catalog { return &Catalog{index: map[xdm.QName]int32{}} }
+func NewCatalog() *Catalog {
+	return &Catalog{index: map[xdm.QName]int32{}, memo: map[string]int32{}}
+}
+
+// MemoSlots returns the number of distinct memoised path prefixes.
+func (c *Catalog) MemoSlots() int { return int(c.nMemo) }
 
 // Len returns the number of names in the catalog.
 func (c *Catalog) Len() int { return int(c.n) }
@@ -44,7 +51,8 @@ func namedTest(t *NodeTest) bool {
 }
 
 // prepare fills the compile-time annotations of a tree that is being
-// wrapped: the catalog slots of its name tests.
+// wrapped: the catalog slots of its name tests and the memo points of its
+// absolute paths (memo.go).
 func (c *Catalog) prepare(e *Expr) {
 	if e == nil {
 		return
@@ -65,6 +73,9 @@ func (c *Catalog) prepare(e *Expr) {
 	}
 	for _, b := range e.Binds {
 		c.prepare(b.In)
+	}
+	if c != nil && e.Op == OpPath {
+		e.Memo = c.memoPoints(e)
 	}
 }
 

@@ -383,11 +383,25 @@ func (f *frame) evalPath(e *Expr, fc focus) (xdm.Sequence, error) {
 			}
 		}
 	}
-	cur, err := f.eval(e.Args[0], fc)
-	if err != nil {
-		return nil, err
+	start, memo, next := 1, false, 0
+	var cur xdm.Sequence
+	if len(e.Memo) > 0 && f.memoReady(fc) {
+		memo = true
+		for j := len(e.Memo) - 1; j >= 0; j-- {
+			if mp := e.Memo[j]; f.memoSet[mp.Slot-1] {
+				cur, start, next = f.memo[mp.Slot-1], mp.Arg+1, j+1
+				break
+			}
+		}
 	}
-	for _, st := range e.Args[1:] {
+	if start == 1 {
+		var err error
+		if cur, err = f.eval(e.Args[0], fc); err != nil {
+			return nil, err
+		}
+	}
+	for ai := start; ai < len(e.Args); ai++ {
+		st := e.Args[ai]
 		if len(cur) == 0 {
 			return nil, nil
 		}
@@ -403,6 +417,7 @@ func (f *frame) evalPath(e *Expr, fc focus) (xdm.Sequence, error) {
 			}
 			pd, pi := f.enter(it)
 			if st.Op == OpStep {
+				var err error
 				b, err = f.step(st, xmltree.NodeID(it.Node), b)
 				f.doc, f.docIdx = pd, pi
 				if err != nil {
@@ -434,6 +449,10 @@ func (f *frame) evalPath(e *Expr, fc focus) (xdm.Sequence, error) {
 			b = sortNodes(b)
 		}
 		cur = f.done(b)
+		if memo && next < len(e.Memo) && e.Memo[next].Arg == ai {
+			f.memoStore(e.Memo[next].Slot, cur)
+			next++
+		}
 	}
 	return cur, nil
 }

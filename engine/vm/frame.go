@@ -46,6 +46,14 @@ type frame struct {
 	cat    *Catalog
 	catDoc *xmltree.Document
 	catIDs []xmltree.NameID
+
+	// Memoised absolute paths of memoDoc (see memo.go), by memo slot.
+	memoDoc   *xmltree.Document
+	memoCat   *Catalog
+	memo      []xdm.Sequence
+	memoSet   []bool
+	memoArena []xdm.Item
+	memoItems int
 }
 
 type nameKey struct {

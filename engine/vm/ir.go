@@ -170,4 +170,7 @@ type Expr struct {
 	// name does not occur in the focus's document, make the path empty
 	// without evaluating it (see PathKillers).
 	Kill []*NodeTest
+	// Memo (OpPath, set when the program is built with a Catalog): the
+	// prefixes of an absolute path memoised per document (memo.go).
+	Memo []MemoPoint
 }
