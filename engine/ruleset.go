@@ -39,6 +39,11 @@ type Ruleset struct {
 	names    []xdm.QName
 	byName   [][][]int32
 	anyRules [][]int32
+	// gate[ri] is, for a rule that can match any element or attribute and
+	// whose context has a name-only necessary condition
+	// (vm.Pattern.MatchesName), its index into state.gates; -1 otherwise.
+	gate   []int32
+	nGates int
 
 	pool sync.Pool // *state
 }
@@ -269,6 +274,14 @@ func (r *Ruleset) buildIndex() {
 	r.byName = make([][][]int32, len(r.names))
 	for q := range r.byName {
 		r.byName[q] = make([][]int32, len(t.Patterns))
+	}
+	r.gate = make([]int32, len(t.Rules))
+	for ri := range r.gate {
+		r.gate[ri] = -1
+		if anyRule[ri] && r.rules[ri].NameFiltered() {
+			r.gate[ri] = int32(r.nGates)
+			r.nGates++
+		}
 	}
 	r.anyRules = make([][]int32, len(t.Patterns))
 	for pi, p := range t.Patterns {

@@ -23,6 +23,10 @@ type state struct {
 	// letErr holds the deferred error of each failed let (see lazy.go).
 	letErr    []error
 	anyLetErr bool
+	// gates caches vm.Pattern.MatchesName per gated rule (Ruleset.gate)
+	// and per (qualified name as written, kind): 0 unknown, 1 may match,
+	// 2 cannot match.
+	gates [][]uint8
 }
 
 // EvalError is a dynamic error that aborted a validation.
@@ -89,6 +93,17 @@ func (st *state) reset(r *Ruleset, doc *xmltree.Document) {
 	st.anyLetErr = false
 	st.env.Doc = doc
 	st.env.Vars = st.vars
+	if len(st.gates) < r.nGates {
+		st.gates = make([][]uint8, r.nGates)
+	}
+	for i := range st.gates {
+		n := 2 * doc.QualifiedNameCount()
+		if cap(st.gates[i]) < n {
+			st.gates[i] = make([]uint8, n)
+		}
+		st.gates[i] = st.gates[i][:n]
+		clear(st.gates[i])
+	}
 	for i := range st.nameMap {
 		st.nameMap[i] = 0
 	}
@@ -155,6 +170,9 @@ func (v *validation) run(ctx context.Context) error {
 				continue
 			}
 			for _, ri := range cands {
+				if g := r.gate[ri]; g >= 0 && !v.mayMatch(ctx, ri, g, node) {
+					continue
+				}
 				ok, err := v.matches(ctx, r.rules[ri], r.ruleRefs[ri], node)
 				if err != nil {
 					return v.fail("rule context "+t.Rules[ri].Context, node, err)
@@ -169,6 +187,29 @@ func (v *validation) run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// mayMatch is rule ri's name-only condition (vm.Pattern.MatchesName) on
+// node, computed once per document and distinct (kind, name as written):
+// the "any" contexts //*[ends-with(name(), 'Amount') ...] are then not
+// evaluated on every element.
+func (v *validation) mayMatch(ctx context.Context, ri, g int32, node xmltree.NodeID) bool {
+	q := v.doc.QualifiedNameID(node)
+	if q < 0 {
+		return true
+	}
+	k := 2 * int(q)
+	if v.doc.Kind(node) == xmltree.KindAttribute {
+		k++
+	}
+	c := v.st.gates[g]
+	if c[k] == 0 {
+		c[k] = 2
+		if v.r.rules[ri].MatchesName(ctx, &v.st.env, node) {
+			c[k] = 1
+		}
+	}
+	return c[k] == 1
 }
 
 // fire evaluates the lets and checks of rule ri on node.

@@ -15,6 +15,10 @@ type Pattern struct {
 	src  string
 	alts []PathPattern
 	prog *Program // evaluation shell for the predicates (no root expression)
+	// gates[i] is the name-only condition of alternative i (nameGate), or
+	// nil; nameFiltered is set when no alternative is "/".
+	gates        []*Expr
+	nameFiltered bool
 }
 
 // PathPattern is one branch of a union pattern.
@@ -49,7 +53,15 @@ func NewPatternFuncs(src string, alts []PathPattern, nLocals int, fns *Functions
 // NewPatternIn is NewPatternFuncs with the names numbered in cat (see
 // NewProgramIn); cat may be nil.
 func NewPatternIn(src string, alts []PathPattern, nLocals int, fns *Functions, cat *Catalog) *Pattern {
-	pt := &Pattern{src: src, alts: alts, prog: NewProgramIn(src, nil, nLocals, fns, cat)}
+	pt := &Pattern{src: src, alts: alts, prog: NewProgramIn(src, nil, nLocals, fns, cat), nameFiltered: true}
+	pt.gates = make([]*Expr, len(alts))
+	for i := range alts {
+		if len(alts[i].Steps) == 0 {
+			pt.nameFiltered = false
+			continue
+		}
+		pt.gates[i] = nameGate(&alts[i].Steps[len(alts[i].Steps)-1])
+	}
 	for i := range alts {
 		for j := range alts[i].Steps {
 			st := &alts[i].Steps[j]
@@ -184,4 +196,114 @@ func (f *frame) patternPreds(st *PatternStep, axis Axis, p, n xmltree.NodeID) (b
 		return false, err
 	}
 	return containsNode(s, f.node(n)), nil
+}
+
+// nameGate returns the part of a step's predicates that depends only on the
+// node's name as written and that is evaluated first: the first predicate,
+// or the leftmost conjuncts of it ("ends-with(name(), 'Amount') and
+// not(ends-with(name(), 'PriceAmount'))" of "[... and not(ancestor::x)]"),
+// when the step is not positional. nil when there is none.
+func nameGate(st *PatternStep) *Expr {
+	if st.Positional || len(st.Preds) == 0 {
+		return nil
+	}
+	p := st.Preds[0]
+	for {
+		if nameOnly(p) {
+			return p
+		}
+		if p.Op != OpAnd {
+			return nil
+		}
+		p = p.Args[0]
+	}
+}
+
+// nameOnlyFuncs are the built-ins that are pure functions of their
+// arguments (when called with at least one).
+var nameOnlyFuncs = map[string]bool{"ends-with": true, "starts-with": true, "contains": true,
+	"concat": true, "substring": true, "substring-before": true, "substring-after": true,
+	"string-length": true, "upper-case": true, "lower-case": true, "normalize-space": true,
+	"not": true, "boolean": true, "matches": true, "string": true}
+
+// nameOnly reports whether e, for a node focus, depends on nothing but the
+// node's name as written (fn:name() / fn:local-name() without argument)
+// and constants.
+func nameOnly(e *Expr) bool {
+	switch e.Op {
+	case OpConst:
+		return true
+	case OpAnd, OpOr, OpNot, OpGenCmp, OpValCmp, OpCodeSet:
+	case OpCall:
+		if e.Builtin == nil {
+			return false
+		}
+		if e.Builtin.Name == "name" || e.Builtin.Name == "local-name" {
+			return len(e.Args) == 0
+		}
+		if !nameOnlyFuncs[e.Builtin.Name] || len(e.Args) == 0 {
+			return false
+		}
+	default:
+		return false
+	}
+	if len(e.Preds) > 0 {
+		return false
+	}
+	for _, a := range e.Args {
+		if !nameOnly(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// NameFiltered reports whether MatchesName applies (no alternative is "/").
+func (pt *Pattern) NameFiltered() bool { return pt.nameFiltered }
+
+// MatchesName is a necessary condition for Matches on an element or
+// attribute that depends only on the node's kind and name as written
+// (the spelling, not the namespace it is bound to)
+// (xmltree.Document.QualifiedNameID), so a caller may compute it once per
+// distinct name: false means node cannot match. It checks the final step's
+// node test and its name-only leading predicate (nameGate). A gate that
+// raises an error counts as "may match", so that Matches raises it where
+// the reference would.
+func (pt *Pattern) MatchesName(ctx context.Context, env *Env, node xmltree.NodeID) bool {
+	f := env.acquire(ctx, pt.prog)
+	defer f.release()
+	isAttr := f.doc.Kind(node) == xmltree.KindAttribute
+	for i := range pt.alts {
+		a := &pt.alts[i]
+		if len(a.Steps) == 0 {
+			return true
+		}
+		st := &a.Steps[len(a.Steps)-1]
+		axis := AxisChild
+		if st.Attr {
+			axis = AxisAttribute
+		}
+		if st.Attr != isAttr {
+			continue
+		}
+		switch st.Test.Kind {
+		case TestAnyName, TestLocal, TestNode, TestText, TestComment, TestPI, TestDocument:
+			// Tests that depend on the kind and the spelling only. (A
+			// QName test depends on the namespace binding of the prefix,
+			// which one spelling may not share: left to Matches.)
+			m := f.matcher(&st.Test, axis)
+			if !f.matches(&m, node) {
+				continue
+			}
+		}
+		g := pt.gates[i]
+		if g == nil {
+			return true
+		}
+		ok, err := f.evalBool(g, focus{item: f.node(node), pos: 1, size: 1})
+		if err != nil || ok {
+			return true
+		}
+	}
+	return false
 }

@@ -159,6 +159,15 @@ func (d *Document) QualifiedName(n NodeID) string {
 	return d.raws[r].s
 }
 
+// QualifiedNameID returns the index of the name of n as written (one index
+// per distinct spelling, e.g. "cbc:ID", in [0, QualifiedNameCount())), or -1
+// for nodes without a name. Equal indexes mean equal QualifiedName (and so
+// equal fn:name and fn:local-name), not equal expanded names.
+func (d *Document) QualifiedNameID(n NodeID) int32 { return d.nodes[n].raw }
+
+// QualifiedNameCount returns the number of distinct qualified names.
+func (d *Document) QualifiedNameCount() int { return len(d.raws) }
+
 // LookupName returns the id of the expanded name {space}local if it occurs in
 // the document. Names that do not occur cannot match any node.
 func (d *Document) LookupName(space, local string) (NameID, bool) {
