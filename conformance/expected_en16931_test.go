@@ -17,6 +17,7 @@ func TestExpectedExamples(t *testing.T) {
 		{"ro-cius-ubl", "ro-cius-ubl"},
 		{"order-x-basic", "order-x-basic"}, {"order-x-comfort", "order-x-comfort"}, {"order-x-extended", "order-x-extended"},
 		{"peppol-ubl", "peppol-ubl"},
+		{"peppol-ubl-3.0.21", "peppol-ubl-3.0.21"}, {"peppol-ubl-sb-3.0.21", "peppol-ubl-sb-3.0.21"},
 		{"factur-x-minimum", "factur-x-minimum"}, {"factur-x-basic-wl", "factur-x-basic-wl"}, {"factur-x-basic", "factur-x-basic"},
 		{"factur-x-en16931", "factur-x-en16931"}, {"factur-x-extended", "factur-x-extended"},
 	} {
@@ -48,7 +49,7 @@ func TestExpectedExamples(t *testing.T) {
 			t.Errorf("%s: no expected lines", c.set)
 		}
 	}
-	for _, set := range []string{"en16931-ubl:", "en16931-cii:", "ro-cius-ubl:", "order-x-", "peppol-ubl:corpus/peppol-bis-billing/3.0.19/examples", "factur-x-"} {
+	for _, set := range []string{"en16931-ubl:", "en16931-cii:", "ro-cius-ubl:", "order-x-", "peppol-ubl:corpus/peppol-bis-billing/3.0.19/examples", "peppol-ubl-3.0.21:", "peppol-ubl-sb-3.0.21:", "factur-x-"} {
 		h.checkStale(t, set+"corpus/")
 	}
 }
