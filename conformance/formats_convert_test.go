@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -191,13 +193,14 @@ func convertBothWays(ctx context.Context, t *testing.T, data []byte, src, there 
 		xml    []byte
 	}{{there, first.XML}, {src, second.XML}} {
 		for _, p := range fatal(leg.syntax, leg.xml) {
-			if !srcFatal[ruleOf(p)] {
-				added = append(added, leg.syntax+": "+p)
+			if id := leg.syntax + ": " + findingID(p); !srcFatal[ruleOf(p)] && !slices.Contains(added, id) {
+				t.Logf("%s target: %s", leg.syntax, p)
+				added = append(added, id)
 			}
 		}
 	}
 	if len(added) > 0 {
-		t.Errorf("converted documents gain fatal findings:\n  %s", strings.Join(added, "\n  "))
+		t.Errorf("converted documents gain fatal findings: %s", strings.Join(added, ", "))
 		return "converted, not conformant", cell(strings.Join(added, "<br>"))
 	}
 	return "converted", ""
@@ -242,3 +245,21 @@ func checkConversionGolden(t *testing.T, table string) {
 		t.Errorf("the table in %s differs from %s (run with -update-conversion)", conversionDoc, conversionGolden)
 	}
 }
+
+// findingID shortens a fatal() entry for the table: the rule id, or for an
+// XSD error its line and the start of our validator's message (the table
+// carries no text of the official rule sets).
+func findingID(p string) string {
+	if !strings.HasPrefix(p, "XSD") {
+		return ruleOf(p)
+	}
+	if m := xsdElementError.FindStringSubmatch(p); m != nil {
+		return "XSD line " + m[1] + ": element " + m[2] + " not valid here"
+	}
+	if len(p) > 60 {
+		p = p[:60] + "..."
+	}
+	return p
+}
+
+var xsdElementError = regexp.MustCompile(`^XSD (\d+): \w+: Element '(?:\{[^}]*\})?([^']+)'`)
