@@ -62,6 +62,11 @@ func (f *frame) matcher(t *NodeTest, axis Axis) matcher {
 	return m
 }
 
+// childIndexMax is the largest number of same-named elements below a node
+// for which a named child step tests their parents (through the name index)
+// rather than walking the children.
+const childIndexMax = 16
+
 // named reports whether the test selects the principal node kind with one
 // expanded name (QName, element(N), attribute(N)), so the document's name
 // index can answer it.
@@ -142,6 +147,22 @@ func (f *frame) axis(axis Axis, t *NodeTest, n xmltree.NodeID, out []xdm.Item, f
 	}
 	switch axis {
 	case AxisChild:
+		if m.named() {
+			// Few elements of this name below n (the usual case for the
+			// UBL/CII structure): test their parents instead of walking all
+			// children, text nodes included.
+			if in := d.NamedIn(n, m.name, false); len(in) <= childIndexMax {
+				for _, c := range in {
+					if d.Parent(c) == n {
+						out = append(out, f.node(c))
+						if first {
+							break
+						}
+					}
+				}
+				break
+			}
+		}
 		for c := d.FirstChild(n); c != xmltree.None; c = d.NextSibling(c) {
 			if err := f.tick(); err != nil {
 				return out, err
