@@ -704,8 +704,17 @@ func (r *reader) settlement(inv *model.Invoice, st xmltree.NodeID) {
 				r.warn(tp, "BT-7", "tax point date %q (format %q) is not YYYYMMDD with format 102", r.peek(w), f)
 			}
 		}
-		if c := r.get(n, "DueDateTypeCode"); c >= 0 && (taxPointCode == "" || taxPointCode == r.peek(c)) {
-			taxPointCode = r.textOf(c, "BT-8")
+		if c := r.get(n, "DueDateTypeCode"); c >= 0 {
+			// The model holds BT-8 as UNTDID 2005 (UBL's list); CII has
+			// UNTDID 2475: translated, an untranslatable code is not carried.
+			code, ok := model.TaxPointCodeFromCII(r.peek(c))
+			switch {
+			case !ok:
+				r.warn(c, "BT-8", "tax point date code %q is not one of 5, 29, 72 (UNTDID 2475 codes of EN 16931)", r.peek(c))
+			case taxPointCode == "" || taxPointCode == code:
+				r.mark(c, "BT-8")
+				taxPointCode = code
+			}
 		}
 		v.VATRate = r.dec(r.get(n, "RateApplicablePercent"), "BT-119")
 		inv.VATBreakdown = append(inv.VATBreakdown, v)
@@ -865,6 +874,7 @@ func (r *reader) line(li xmltree.NodeID) model.Line {
 				}
 			}
 		}
+		l.PriceParts() // BT-147 = BT-148 − BT-146 when only the gross price is given
 	}
 	if dl := r.elem(li, "SpecifiedLineTradeDelivery", ""); dl >= 0 {
 		if q := r.get(dl, "BilledQuantity"); q >= 0 {

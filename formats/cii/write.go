@@ -56,6 +56,9 @@ func representable(inv *model.Invoice) error {
 	if (inv.TaxPointDate != nil || inv.TaxPointDateCode != "") && len(inv.VATBreakdown) == 0 {
 		return fmt.Errorf("BT-7/BT-8: CII carries them in a VAT breakdown (BG-23) and there is none: %w", ErrNotRepresentable)
 	}
+	if _, ok := model.TaxPointCodeToCII(inv.TaxPointDateCode); inv.TaxPointDateCode != "" && !ok {
+		return fmt.Errorf("BT-8: code %q is not one of 3, 35, 432 (UNTDID 2005), which CII writes as 5, 29, 72: %w", inv.TaxPointDateCode, ErrNotRepresentable)
+	}
 	if inv.Totals != nil && inv.Totals.TaxAmountInTaxCurrency != nil && inv.TaxCurrencyCode == "" {
 		return fmt.Errorf("BT-111 without BT-6: ram:TaxTotalAmount is told apart by its currency: %w", ErrNotRepresentable)
 	}
@@ -451,7 +454,10 @@ func (w *writer) settlement() {
 		if i == 0 {
 			// BT-7 / BT-8 are document level; CII-SR-461/462 allow them once.
 			w.date("ram:TaxPointDate", "udt:DateString", inv.TaxPointDate)
-			w.el("ram:DueDateTypeCode", inv.TaxPointDateCode)
+			if inv.TaxPointDateCode != "" {
+				code, _ := model.TaxPointCodeToCII(inv.TaxPointDateCode) // checked by representable
+				w.el("ram:DueDateTypeCode", code)
+			}
 		}
 		w.dec("ram:RateApplicablePercent", v.VATRate)
 		w.end()

@@ -150,3 +150,32 @@ type enumType interface{ enumValues() []string }
 // integerEnum is implemented by code types that may also be given as a JSON
 // integer.
 type integerEnum interface{ acceptsInteger() bool }
+
+// BT-8 Value added tax point date code. The model holds the UNTDID 2005
+// code that UBL writes (cbc:DescriptionCode, BR-CL-06: 3, 35, 432); CII
+// writes the UNTDID 2475 code of the same event (ram:DueDateTypeCode: 5, 29,
+// 72). The pairs are the EN 16931 code lists of both syntaxes: invoice date,
+// delivery date, payment date.
+var taxPointCodes2005To2475 = [...][2]string{{"3", "5"}, {"35", "29"}, {"432", "72"}}
+
+// TaxPointCodeToCII translates a BT-8 code of the model (UNTDID 2005) into
+// the CII code (UNTDID 2475); ok is false for a code outside the pairs.
+func TaxPointCodeToCII(code string) (cii string, ok bool) {
+	for _, p := range taxPointCodes2005To2475 {
+		if p[0] == code {
+			return p[1], true
+		}
+	}
+	return "", false
+}
+
+// TaxPointCodeFromCII translates a CII BT-8 code (UNTDID 2475) into the
+// model's (UNTDID 2005); ok is false for a code outside the pairs.
+func TaxPointCodeFromCII(cii string) (code string, ok bool) {
+	for _, p := range taxPointCodes2005To2475 {
+		if p[1] == cii {
+			return p[0], true
+		}
+	}
+	return "", false
+}

@@ -643,10 +643,13 @@ func (r *reader) delivery(d xmltree.NodeID) *model.Delivery {
 	return dl
 }
 
-// paymentMeans reads every cac:PaymentMeans into one BG-16: the first gives
-// BT-81..BT-83; later ones must repeat them and contribute their account.
+// paymentMeans reads every cac:PaymentMeans into one BG-16. EN 16931 has
+// one BT-81, BT-82 and BT-83 per invoice, spread over the cac:PaymentMeans
+// (UBL-SR-44, -46, -47): a value present in several must be equal, a value
+// absent from one is not a difference (the writer puts BT-82 and BT-83 on
+// the first only). A payment means whose code, text or payment id conflicts
+// with an earlier one is left unconsumed.
 func (r *reader) paymentMeans(inv *model.Invoice, root xmltree.NodeID) {
-	first := true
 	for pm := range r.t.Children(root, NSCAC, "PaymentMeans") {
 		codeEl := r.single(pm, NSCBC, "PaymentMeansCode")
 		code := r.str(codeEl)
@@ -658,16 +661,17 @@ func (r *reader) paymentMeans(inv *model.Invoice, root xmltree.NodeID) {
 		}
 		pid := r.str(r.single(pm, NSCBC, "PaymentID"))
 		pi := inv.PaymentInstructions
-		if first {
-			if pi == nil {
-				pi = &model.PaymentInstructions{}
-				inv.PaymentInstructions = pi
-			}
-			pi.MeansCode, pi.MeansText, pi.RemittanceInformation = code, text, pid
-		} else if code != pi.MeansCode || text != pi.MeansText || pid != pi.RemittanceInformation {
-			r.warn(pm, "payment means differs from the first (BT-81..BT-83 are single in the model)")
+		if pi != nil && (conflicts(pi.MeansCode, code) || conflicts(pi.MeansText, text) || conflicts(pi.RemittanceInformation, pid)) {
+			r.warn(pm, "payment means conflicts with an earlier one (BT-81..BT-83 are single in EN 16931)")
 			continue
 		}
+		if pi == nil {
+			pi = &model.PaymentInstructions{}
+			inv.PaymentInstructions = pi
+		}
+		pi.MeansCode = firstNonEmpty(pi.MeansCode, code)
+		pi.MeansText = firstNonEmpty(pi.MeansText, text)
+		pi.RemittanceInformation = firstNonEmpty(pi.RemittanceInformation, pid)
 		r.mark(pm)
 		r.t.Mark(codeEl)
 		r.t.Attr(codeEl, "", "name")
@@ -723,8 +727,21 @@ func (r *reader) paymentMeans(inv *model.Invoice, root xmltree.NodeID) {
 				}
 			}
 		}
-		first = false
 	}
+}
+
+// conflicts reports whether a later value differs from an earlier one when
+// both are present.
+func conflicts(earlier, later string) bool {
+	return earlier != "" && later != "" && earlier != later
+}
+
+// firstNonEmpty returns a unless it is empty, else b.
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 // cardNetworkNA is the cbc:NetworkID written for BG-18 (UBL requires it;
@@ -900,6 +917,7 @@ func (r *reader) line(l xmltree.NodeID, qtyName string) model.Line {
 				r.warn(ac, "a price charge is not part of EN 16931")
 			}
 		}
+		ln.PriceParts() // BT-148 = BT-146 + BT-147 when only the discount is given
 	}
 	return ln
 }

@@ -42,6 +42,13 @@ func Write(out io.Writer, inv *model.Invoice, opts WriteOptions) (err error) {
 	if credit && inv.DueDate != nil && !writesPaymentMeans(inv.PaymentInstructions) {
 		return fmt.Errorf("BT-9 on a credit note is cac:PaymentMeans/cbc:PaymentDueDate and needs BG-16 payment instructions: %w", ErrNotWritable)
 	}
+	for i := range inv.Lines {
+		if l := &inv.Lines[i]; l.GrossPrice != nil && l.PriceDiscount == nil {
+			// cac:Price/cac:AllowanceCharge requires cbc:Amount (BT-147);
+			// model.Line.PriceParts derives it where EN 16931 allows.
+			return fmt.Errorf("line %d: BT-148 without BT-147 (cac:Price/cac:AllowanceCharge needs cbc:Amount): %w", i+1, ErrNotWritable)
+		}
+	}
 	w := &writer{x: xmlio.NewWriter(out, xmlio.Options{Indent: opts.Indent}), inv: inv, credit: credit, cur: inv.CurrencyCode}
 	w.invoice(opts)
 	return w.x.Close()
@@ -458,11 +465,17 @@ func (w *writer) paymentMeans() {
 	n := max(1, len(pi.CreditTransfers))
 	for i := range n {
 		w.start("cac:PaymentMeans")
-		w.x.Element("cbc:PaymentMeansCode", pi.MeansCode, nonEmpty("name", pi.MeansText)...)
-		if w.credit {
-			w.date("cbc:PaymentDueDate", w.inv.DueDate)
+		// BT-81 is repeated (UBL requires it); BT-82, BT-83 and a credit
+		// note's BT-9 go into the first only (UBL-SR-44, -45, -46).
+		if i == 0 {
+			w.x.Element("cbc:PaymentMeansCode", pi.MeansCode, nonEmpty("name", pi.MeansText)...)
+			if w.credit {
+				w.date("cbc:PaymentDueDate", w.inv.DueDate)
+			}
+			w.cbc("cbc:PaymentID", pi.RemittanceInformation)
+		} else {
+			w.x.Element("cbc:PaymentMeansCode", pi.MeansCode)
 		}
-		w.cbc("cbc:PaymentID", pi.RemittanceInformation)
 		if c := pi.Card; c != nil && i == 0 {
 			w.start("cac:CardAccount")
 			w.x.Element("cbc:PrimaryAccountNumberID", c.PrimaryAccountNumber)
