@@ -365,6 +365,8 @@ func (r *reader) invoice(root xmltree.NodeID) *model.Invoice {
 	r.agreement(inv, r.elem(tx, "ApplicableHeaderTradeAgreement", ""))
 	r.delivery(inv, r.elem(tx, "ApplicableHeaderTradeDelivery", ""))
 	r.settlement(inv, settle)
+	// BT-110 may be absent in CII (only category O); UBL always has it.
+	inv.TotalVATFromBreakdown()
 	return inv
 }
 

@@ -36,3 +36,27 @@ func (l *Line) PriceParts() bool {
 	}
 	return false
 }
+
+// TotalVATFromBreakdown sets the Invoice total VAT amount (BT-110) to the
+// sum of the VAT category tax amounts (BT-117, BR-CO-14) when the document
+// totals are there without it and every BG-23 entry has its BT-117. CII may
+// leave BT-110 out (e.g. only category O, "not subject to VAT"); UBL cannot
+// (cac:TaxTotal/cbc:TaxAmount is mandatory and is BT-110), so the CII
+// reader completes it and both syntaxes give the same model. It reports
+// whether it set the value.
+func (inv *Invoice) TotalVATFromBreakdown() bool {
+	t := inv.Totals
+	if t == nil || t.TaxAmount != nil || len(inv.VATBreakdown) == 0 {
+		return false
+	}
+	var sum Decimal
+	for i := range inv.VATBreakdown {
+		v := inv.VATBreakdown[i].TaxAmount
+		if v == nil {
+			return false
+		}
+		sum = sum.Add(*v)
+	}
+	t.TaxAmount = &sum
+	return true
+}

@@ -42,6 +42,11 @@ func Write(out io.Writer, inv *model.Invoice, opts WriteOptions) (err error) {
 	if credit && inv.DueDate != nil && !writesPaymentMeans(inv.PaymentInstructions) {
 		return fmt.Errorf("BT-9 on a credit note is cac:PaymentMeans/cbc:PaymentDueDate and needs BG-16 payment instructions: %w", ErrNotWritable)
 	}
+	if len(inv.VATBreakdown) > 0 && (inv.Totals == nil || inv.Totals.TaxAmount == nil) {
+		// cac:TaxTotal/cbc:TaxAmount is mandatory and is BT-110;
+		// model.Invoice.TotalVATFromBreakdown completes it.
+		return fmt.Errorf("BG-23 without BT-110 (cac:TaxTotal needs cbc:TaxAmount): %w", ErrNotWritable)
+	}
 	for i := range inv.Lines {
 		if l := &inv.Lines[i]; l.GrossPrice != nil && l.PriceDiscount == nil {
 			// cac:Price/cac:AllowanceCharge requires cbc:Amount (BT-147);
