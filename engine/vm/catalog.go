@@ -21,11 +21,16 @@ type Catalog struct {
 	n     int32
 	memo  map[string]int32 // fingerprint of a memoised path prefix -> memo slot (1-based)
 	nMemo int32
+	// preds: fingerprint of a memoisable predicate -> slot (1-based);
+	// predUses[slot-1] counts its occurrences (only predicates used more
+	// than once are memoised, see predmemo.go).
+	preds    map[string]int32
+	predUses []int32
 }
 
 // NewCatalog returns an empty catalog.
 func NewCatalog() *Catalog {
-	return &Catalog{index: map[xdm.QName]int32{}, memo: map[string]int32{}}
+	return &Catalog{index: map[xdm.QName]int32{}, memo: map[string]int32{}, preds: map[string]int32{}}
 }
 
 // MemoSlots returns the number of distinct memoised path prefixes.
@@ -70,6 +75,7 @@ func (c *Catalog) prepare(e *Expr) {
 	}
 	for _, p := range e.Preds {
 		c.prepare(p)
+		c.preparePred(p)
 	}
 	for _, b := range e.Binds {
 		c.prepare(b.In)

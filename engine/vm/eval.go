@@ -511,6 +511,19 @@ func (f *frame) filter(s xdm.Sequence, preds []*Expr) (xdm.Sequence, error) {
 // predicate evaluates one predicate: a numeric result selects by position,
 // anything else by effective boolean value.
 func (f *frame) predicate(p *Expr, fc focus) (bool, error) {
+	if p.PredSlot > 0 {
+		v, found, use := f.predMemoLookup(p, fc)
+		if found {
+			return v, nil
+		}
+		if use {
+			v, err := f.evalBool(p, fc)
+			if err == nil {
+				f.predMemoStore(p, fc, v)
+			}
+			return v, err
+		}
+	}
 	switch p.Op {
 	case OpAnd, OpOr, OpGenCmp, OpValCmp, OpNot, OpExists, OpEmpty, OpSome, OpEvery,
 		OpCodeSet, OpChildEq, OpCastable, OpInstanceOf:

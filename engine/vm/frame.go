@@ -54,6 +54,10 @@ type frame struct {
 	memoSet   []bool
 	memoArena []xdm.Item
 	memoItems int
+
+	// Memoised predicate values of predDoc (predmemo.go).
+	predDoc  *xmltree.Document
+	predMemo map[predKey]bool
 }
 
 type nameKey struct {

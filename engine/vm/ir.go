@@ -173,4 +173,8 @@ type Expr struct {
 	// Memo (OpPath, set when the program is built with a Catalog): the
 	// prefixes of an absolute path memoised per document (memo.go).
 	Memo []MemoPoint
+	// PredSlot (a predicate, set when the program is built with a
+	// Catalog): its slot in the per-node predicate memo (predmemo.go); 0
+	// when it is not memoisable.
+	PredSlot int32
 }

@@ -70,6 +70,7 @@ func NewPatternIn(src string, alts []PathPattern, nLocals int, fns *Functions, c
 			}
 			for _, pr := range st.Preds {
 				cat.prepare(pr)
+				cat.preparePred(pr)
 				pt.prog.vars = collectVars(pt.prog.vars, pr)
 			}
 		}

@@ -1,0 +1,121 @@
+package vm
+
+import (
+	"strings"
+
+	"github.com/einvoice-dev/einvoice/engine/xdm"
+)
+
+// Per-node memoisation of predicates.
+//
+// Rule sets test the same predicate on the same node many times: the
+// EN 16931 UBL contexts cac:…/cac:TaxCategory[normalize-space(cbc:ID) = 'X']
+// [cac:TaxScheme/normalize-space(upper-case(cbc:ID))='VAT'] are tried one
+// after the other on every tax category, and BR-S-08 filters every invoice
+// line by the same [cac:Item/cac:ClassifiedTaxCategory/normalize-space(cbc:ID)
+// = 'S'] for each rate and each sum. A predicate whose value depends only on
+// the node it is evaluated on — a boolean-valued expression (so its value is
+// not a position) without variables, local bindings, extension functions,
+// current-date(), position() or last() — that occurs more than once in the
+// rule set gets a slot (shared by equal fingerprints), and the frame keeps
+// its value per (slot, node) for the current document. Only error-free
+// evaluations are stored.
+
+// maxPredMemo bounds the memoised predicate values per Env and document.
+const maxPredMemo = 1 << 16
+
+// preparePred gives p a predicate memo slot when it is memoisable.
+func (c *Catalog) preparePred(p *Expr) {
+	if c == nil || !memoisablePred(p) {
+		return
+	}
+	var b strings.Builder
+	fingerprint(&b, p)
+	key := b.String()
+	s, ok := c.preds[key]
+	if !ok {
+		c.predUses = append(c.predUses, 0)
+		s = int32(len(c.predUses))
+		c.preds[key] = s
+	}
+	c.predUses[s-1]++
+	p.PredSlot = s
+}
+
+// memoisablePred: a statically boolean, closed predicate that does not look
+// at the focus position or size.
+func memoisablePred(p *Expr) bool {
+	switch p.Op {
+	case OpAnd, OpOr, OpGenCmp, OpValCmp, OpNot, OpExists, OpEmpty, OpCodeSet, OpChildEq:
+	default:
+		return false
+	}
+	return closedExpr(p) && !usesFocusPosition(p) && costlyExpr(p)
+}
+
+func usesFocusPosition(e *Expr) bool {
+	if e.Op == OpCall && e.Builtin != nil && (e.Builtin.Name == "position" || e.Builtin.Name == "last") {
+		return true
+	}
+	for _, a := range e.Args {
+		if usesFocusPosition(a) {
+			return true
+		}
+	}
+	for _, p := range e.Preds {
+		if usesFocusPosition(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// costlyExpr reports whether e does more than one cheap node test (a
+// predicate like [cbc:ID] or [@schemeID] costs less than the memo lookup).
+func costlyExpr(e *Expr) bool {
+	switch e.Op {
+	case OpPath, OpCall, OpFilter:
+		return true
+	case OpStep:
+		if len(e.Preds) > 0 {
+			return true
+		}
+	}
+	for _, a := range e.Args {
+		if costlyExpr(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// predKey is a memoised predicate value's key: slot and node.
+type predKey struct {
+	slot int32
+	node int32
+}
+
+// predMemoLookup returns the memoised value of predicate p on the focus
+// node, if any; use reports whether p is memoised for this focus at all.
+func (f *frame) predMemoLookup(p *Expr, fc focus) (val, found, use bool) {
+	cat := f.prog.cat
+	if p.PredSlot == 0 || cat == nil || cat.predUses[p.PredSlot-1] < 2 ||
+		fc.undefined || fc.item.T != xdm.TNode || fc.item.Doc != 0 || f.docIdx != 0 {
+		return false, false, false
+	}
+	if f.predDoc != f.env.Doc {
+		f.predDoc = f.env.Doc
+		clear(f.predMemo)
+	}
+	if f.predMemo == nil {
+		f.predMemo = make(map[predKey]bool)
+	}
+	v, ok := f.predMemo[predKey{p.PredSlot, fc.item.Node}]
+	return v, ok, true
+}
+
+func (f *frame) predMemoStore(p *Expr, fc focus, v bool) {
+	if len(f.predMemo) < maxPredMemo {
+		f.predMemo[predKey{p.PredSlot, fc.item.Node}] = v
+	}
+}

@@ -1,0 +1,58 @@
+package vm_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/einvoice-dev/einvoice/engine/vm"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+	"github.com/einvoice-dev/einvoice/engine/xpath"
+)
+
+// TestPredicateMemo evaluates programs and patterns that share memoised
+// predicates (same fingerprint, used more than once in the catalog) with
+// one Env over two documents, and checks the values: a memo keyed wrongly
+// (by slot only, or kept across documents) gives other counts.
+func TestPredicateMemo(t *testing.T) {
+	cat := vm.NewCatalog()
+	sc := &xpath.StaticContext{Catalog: cat}
+	count := compile(t, "count(a[normalize-space(b) = 'x'])", sc)
+	again := compile(t, "string-join(for $a in a[normalize-space(b) = 'x'] return string($a/@n), ',')", sc)
+	other := compile(t, "count(a[normalize-space(b) = 'y'])", sc)
+	pt, err := xpath.CompilePattern("a[normalize-space(b) = 'x']", sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	env := &vm.Env{}
+	for _, c := range []struct {
+		doc, count, again, other string
+		matches                  []bool // per a element
+	}{
+		{`<r><a n="1"><b>x</b></a><a n="2"><b> y</b></a><a n="3"><b>x </b></a></r>`, "2", "1,3", "1", []bool{true, false, true}},
+		{`<r><a n="1"><b>y</b></a><a n="2"><b>x</b></a></r>`, "1", "2", "1", []bool{false, true}},
+	} {
+		d := parse(t, c.doc)
+		env.Doc = d
+		for _, p := range []struct {
+			prog *vm.Program
+			want string
+		}{{count, c.count}, {again, c.again}, {other, c.other}, {count, c.count}} {
+			got, err := p.prog.EvalString(ctx, env, d.Root())
+			if err != nil || got != p.want {
+				t.Errorf("%s on %s: %q, %v; want %q", p.prog.Source(), c.doc, got, err, p.want)
+			}
+		}
+		i := 0
+		for n := xmltree.NodeID(0); int(n) < d.Len(); n++ {
+			if d.Kind(n) != xmltree.KindElement || d.NameLocal(d.Name(n)) != "a" {
+				continue
+			}
+			ok, err := pt.Matches(ctx, env, n)
+			if err != nil || ok != c.matches[i] {
+				t.Errorf("pattern on a #%d of %s: %v, %v", i+1, c.doc, ok, err)
+			}
+			i++
+		}
+	}
+}
