@@ -3,8 +3,12 @@ package rulesets
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/einvoice-dev/einvoice/engine"
 	"github.com/einvoice-dev/einvoice/engine/vm"
@@ -95,7 +99,20 @@ type loadConfig struct {
 	defs []profileDef
 }
 
-// WithShared gives the shared directory. Profiles whose rule sets read
+// defaultShared is the shared directory when WithShared is not given: env
+// EINVOICE_SHARED, else ../shared when it exists, else "" (profiles that
+// need it are then left out or fail closed).
+func defaultShared() string {
+	if s := os.Getenv("EINVOICE_SHARED"); s != "" {
+		return s
+	}
+	if st, err := os.Stat(filepath.Join("..", "shared", "rulesets")); err == nil && st.IsDir() {
+		return filepath.Join("..", "shared")
+	}
+	return ""
+}
+
+// WithShared gives the shared directory (default: see defaultShared). Profiles whose rule sets read
 // official data at load (the Factur-X code list databases, the XRechnung
 // validator configuration) need it: without it the Factur-X profiles are
 // left out and the XRechnung profiles fail closed.
@@ -199,63 +216,101 @@ func Load(opts ...Option) (*Catalog, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	if cfg.shared == "" {
+		cfg.shared = defaultShared()
+	}
 	defs := cfg.defs
 	if defs == nil {
 		defs = definitions()
 	}
 	c := &Catalog{profiles: map[key]*Profile{}, newest: map[key]string{},
 		defaults: map[string]string{SyntaxUBL: "peppol", SyntaxCII: "en16931", SyntaxOrderX: "basic"}}
-	type loaded struct {
-		rs  *engine.Ruleset
-		err error
+	// Pass 1: resolve every profile's tables; a rule set shared by several
+	// profiles (same name, version, syntax and source) is one job.
+	type job struct {
+		t    *engine.Tables
+		opts []engine.Option
+		rs   *engine.Ruleset
+		err  error
 	}
-	byTables := map[*engine.Tables]loaded{}
-	byID := map[string]loaded{}
-	infoIdx := map[string]int{}
+	var jobs []*job
+	byID := map[string]*job{}
+	type resolved struct {
+		j   *job
+		err error // the tables could not be obtained
+	}
+	perDef := make([][]resolved, len(defs))
+	for i, d := range defs {
+		if d.needsShared && cfg.shared == "" {
+			continue
+		}
+		for _, sd := range d.sets {
+			t, err := sd.tables()
+			if err != nil {
+				perDef[i] = append(perDef[i], resolved{err: err})
+				continue
+			}
+			id := t.Name + " " + t.Version + " " + t.Syntax + " " + t.Source
+			j, seen := byID[id]
+			if !seen {
+				j = &job{t: t}
+				if cfg.shared != "" {
+					j.opts = append(j.opts, engine.WithDocumentRoot(cfg.shared))
+				}
+				if sd.functions != nil {
+					j.opts = append(j.opts, engine.WithFunctions(sd.functions()))
+				}
+				byID[id] = j
+				jobs = append(jobs, j)
+			}
+			perDef[i] = append(perDef[i], resolved{j: j})
+		}
+	}
+	// Pass 2: compile the distinct rule sets in parallel (start-up time).
+	work := make(chan *job)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(jobs), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				j.rs, j.err = engine.Load(j.t, j.opts...)
+				if j.err != nil {
+					j.err = fmt.Errorf("rule set %s %s (%s): %w", j.t.Name, j.t.Version, j.t.Source, j.err)
+				}
+			}
+		}()
+	}
+	for _, j := range jobs {
+		work <- j
+	}
+	close(work)
+	wg.Wait()
+	infoIdx := map[*job]int{}
+	for _, j := range jobs {
+		infoIdx[j] = len(c.infos)
+		c.infos = append(c.infos, newInfo(j.t, j.err))
+	}
+	// Pass 3: the profiles.
 	ok := 0
-	for _, d := range defs {
+	for i, d := range defs {
 		if d.needsShared && cfg.shared == "" {
 			continue
 		}
 		p := &Profile{Name: d.name, Syntax: d.syntax, Version: d.version, XSD: d.xsd}
 		label := d.syntax + "/" + d.name + " " + d.version
 		var sets []*engine.Ruleset
-		for _, sd := range d.sets {
-			t, err := sd.tables()
-			if err != nil {
-				p.Err = errors.Join(p.Err, fmt.Errorf("rulesets: profile %s: %w", label, err))
+		for _, r := range perDef[i] {
+			if r.err != nil {
+				p.Err = errors.Join(p.Err, fmt.Errorf("rulesets: profile %s: %w", label, r.err))
 				continue
 			}
-			l, seen := byTables[t]
-			if !seen {
-				id := t.Name + " " + t.Version + " " + t.Syntax + " " + t.Source
-				if l, seen = byID[id]; !seen {
-					var eopts []engine.Option
-					if cfg.shared != "" {
-						eopts = append(eopts, engine.WithDocumentRoot(cfg.shared))
-					}
-					if sd.functions != nil {
-						eopts = append(eopts, engine.WithFunctions(sd.functions()))
-					}
-					rs, err := engine.Load(t, eopts...)
-					if err != nil {
-						err = fmt.Errorf("rule set %s %s (%s): %w", t.Name, t.Version, t.Source, err)
-					}
-					l = loaded{rs, err}
-					byID[id] = l
-					infoIdx[id] = len(c.infos)
-					c.infos = append(c.infos, newInfo(t, err))
-				}
-				byTables[t] = l
-				c.infos[infoIdx[id]].addProfile(label)
-			} else {
-				c.infos[infoIdx[t.Name+" "+t.Version+" "+t.Syntax+" "+t.Source]].addProfile(label)
-			}
-			if l.err != nil {
-				p.Err = errors.Join(p.Err, fmt.Errorf("rulesets: profile %s: %w", label, l.err))
+			c.infos[infoIdx[r.j]].addProfile(label)
+			if r.j.err != nil {
+				p.Err = errors.Join(p.Err, fmt.Errorf("rulesets: profile %s: %w", label, r.j.err))
 				continue
 			}
-			sets = append(sets, l.rs)
+			sets = append(sets, r.j.rs)
 		}
 		if p.Err == nil && d.scenarios != nil {
 			sc, err := d.scenarios(cfg.shared, sets)
