@@ -339,3 +339,21 @@ func TestFailClosed(t *testing.T) {
 		t.Error("Load with no loadable profile succeeded")
 	}
 }
+
+// Order-X findings carry the derived ids through the catalog.
+func TestOrderXFindingIDs(t *testing.T) {
+	c := catalogT(t)
+	p, ok := c.Profile(SyntaxOrderX, "basic")
+	if !ok {
+		t.Fatal("no Order-X basic profile")
+	}
+	r := validate(t, p, readDoc(t, "corpus/order-x/akretion/order-x-comfort.xml", nil))
+	if len(r.Findings) == 0 || r.Valid {
+		t.Fatalf("a COMFORT order under BASIC: %+v", r)
+	}
+	for _, f := range r.Findings {
+		if !regexp.MustCompile(`^OX-[0-9a-f]{8}(-[0-9]+)?$`).MatchString(f.RuleID) {
+			t.Errorf("finding without derived id: %+v", f)
+		}
+	}
+}
