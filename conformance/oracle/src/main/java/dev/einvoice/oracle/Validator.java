@@ -191,6 +191,17 @@ final class Validator {
                 total += System.nanoTime() - t0;
                 r.fired.add(stageError(st.name, e));
                 continue;
+            } catch (RuntimeException | StackOverflowError e) {
+                // Not an XPath error but a failure of the processor itself (e.g. a document
+                // nested too deeply): report it for this stage and keep serving.
+                total += System.nanoTime() - t0;
+                Finding f = new Finding();
+                f.kind = "stage-error";
+                f.id = "ORACLE-" + e.getClass().getSimpleName();
+                f.text = normalizeSpace(String.valueOf(e.getMessage()));
+                f.stage = st.name;
+                r.fired.add(f);
+                continue;
             }
             total += System.nanoTime() - t0;
             collect(out.getXdmNode(), st.name, r.fired);
