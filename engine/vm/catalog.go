@@ -26,11 +26,16 @@ type Catalog struct {
 	// than once are memoised, see predmemo.go).
 	preds    map[string]int32
 	predUses []int32
+	// nodes: fingerprint of a memoisable relative path -> slot (1-based),
+	// nodeUses[slot-1] its occurrences (predmemo.go).
+	nodes    map[string]int32
+	nodeUses []int32
 }
 
 // NewCatalog returns an empty catalog.
 func NewCatalog() *Catalog {
-	return &Catalog{index: map[xdm.QName]int32{}, memo: map[string]int32{}, preds: map[string]int32{}}
+	return &Catalog{index: map[xdm.QName]int32{}, memo: map[string]int32{}, preds: map[string]int32{},
+		nodes: map[string]int32{}}
 }
 
 // MemoSlots returns the number of distinct memoised path prefixes.
@@ -82,6 +87,7 @@ func (c *Catalog) prepare(e *Expr) {
 	}
 	if c != nil && e.Op == OpPath {
 		e.Memo = c.memoPoints(e)
+		c.prepareNodePath(e)
 	}
 }
 

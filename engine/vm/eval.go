@@ -57,6 +57,19 @@ func (f *frame) eval(e *Expr, fc focus) (xdm.Sequence, error) {
 		}
 		return f.done(b), nil
 	case OpPath:
+		if e.NodeSlot > 0 {
+			v, found, use := f.nodePathLookup(e, fc)
+			if found {
+				return v, nil
+			}
+			if use {
+				v, err := f.evalPath(e, fc)
+				if err == nil {
+					f.nodePathStore(e, fc, v)
+				}
+				return v, err
+			}
+		}
 		return f.evalPath(e, fc)
 	case OpStep:
 		n, err := f.contextNode(fc)

@@ -55,9 +55,13 @@ type frame struct {
 	memoArena []xdm.Item
 	memoItems int
 
-	// Memoised predicate values of predDoc (predmemo.go).
-	predDoc  *xmltree.Document
-	predMemo map[predKey]bool
+	// Memoised predicate values and relative path values of predDoc
+	// (predmemo.go); path values are copies in nodeArena.
+	predDoc   *xmltree.Document
+	predMemo  map[predKey]bool
+	nodeMemo  map[predKey]xdm.Sequence
+	nodeArena []xdm.Item
+	nodeItems int
 }
 
 type nameKey struct {

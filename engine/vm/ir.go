@@ -177,4 +177,7 @@ type Expr struct {
 	// Catalog): its slot in the per-node predicate memo (predmemo.go); 0
 	// when it is not memoisable.
 	PredSlot int32
+	// NodeSlot (a relative OpPath, set with a Catalog): its slot in the
+	// per-node path memo (predmemo.go); 0 when not memoisable.
+	NodeSlot int32
 }

@@ -103,15 +103,86 @@ func (f *frame) predMemoLookup(p *Expr, fc focus) (val, found, use bool) {
 		fc.undefined || fc.item.T != xdm.TNode || fc.item.Doc != 0 || f.docIdx != 0 {
 		return false, false, false
 	}
+	f.nodeMemoReady()
+	v, ok := f.predMemo[predKey{p.PredSlot, fc.item.Node}]
+	return v, ok, true
+}
+
+// nodeMemoReady resets the per-node memos when the Env's document changed.
+func (f *frame) nodeMemoReady() {
 	if f.predDoc != f.env.Doc {
 		f.predDoc = f.env.Doc
 		clear(f.predMemo)
+		clear(f.nodeMemo)
+		// Values of the previous document are no longer referenced
+		// (results leave the vm as copies): the chunk is reused.
+		f.nodeArena = f.nodeArena[:0]
+		f.nodeItems = 0
 	}
 	if f.predMemo == nil {
 		f.predMemo = make(map[predKey]bool)
+		f.nodeMemo = make(map[predKey]xdm.Sequence)
 	}
-	v, ok := f.predMemo[predKey{p.PredSlot, fc.item.Node}]
+}
+
+// prepareNodePath gives a relative, variable-free, costly path (more than
+// two steps, or predicates, or an expression step, e.g.
+// cac:Item/cac:ClassifiedTaxCategory/xs:decimal(cbc:Percent)) a slot in
+// the per-node path memo: its value depends only on the focus node.
+func (c *Catalog) prepareNodePath(e *Expr) {
+	if len(e.Args) < 2 || e.Args[0].Op == OpRoot || !closedExpr(e) || usesFocusPosition(e) {
+		return
+	}
+	costly := len(e.Args) > 2
+	for _, a := range e.Args[1:] {
+		costly = costly || a.Op != OpStep || len(a.Preds) > 0
+	}
+	if !costly {
+		return
+	}
+	var b strings.Builder
+	fingerprint(&b, e)
+	key := b.String()
+	s, ok := c.nodes[key]
+	if !ok {
+		c.nodeUses = append(c.nodeUses, 0)
+		s = int32(len(c.nodeUses))
+		c.nodes[key] = s
+	}
+	c.nodeUses[s-1]++
+	e.NodeSlot = s
+}
+
+// nodePathLookup returns the memoised value of path e on the focus node;
+// use reports whether e is memoised for this focus at all.
+func (f *frame) nodePathLookup(e *Expr, fc focus) (val xdm.Sequence, found, use bool) {
+	cat := f.prog.cat
+	if cat == nil || cat.nodeUses[e.NodeSlot-1] < 2 ||
+		fc.undefined || fc.item.T != xdm.TNode || fc.item.Doc != 0 || f.docIdx != 0 {
+		return nil, false, false
+	}
+	f.nodeMemoReady()
+	v, ok := f.nodeMemo[predKey{e.NodeSlot, fc.item.Node}]
 	return v, ok, true
+}
+
+func (f *frame) nodePathStore(e *Expr, fc focus, s xdm.Sequence) {
+	if f.nodeItems+len(s) > maxMemoItems || len(f.nodeMemo) >= maxPredMemo {
+		return
+	}
+	f.nodeItems += len(s)
+	var c xdm.Sequence
+	if n := len(s); n > 0 {
+		l := len(f.nodeArena)
+		if l+n > cap(f.nodeArena) {
+			f.nodeArena = make([]xdm.Item, 0, max(2*cap(f.nodeArena), n, 256))
+			l = 0
+		}
+		f.nodeArena = f.nodeArena[:l+n]
+		c = f.nodeArena[l : l+n : l+n]
+		copy(c, s)
+	}
+	f.nodeMemo[predKey{e.NodeSlot, fc.item.Node}] = c
 }
 
 func (f *frame) predMemoStore(p *Expr, fc focus, v bool) {

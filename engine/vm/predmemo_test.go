@@ -2,6 +2,7 @@ package vm_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/vm"
@@ -53,6 +54,47 @@ func TestPredicateMemo(t *testing.T) {
 				t.Errorf("pattern on a #%d of %s: %v, %v", i+1, c.doc, ok, err)
 			}
 			i++
+		}
+	}
+}
+
+// TestNodePathMemo: a relative path used twice in the catalog is memoised
+// per focus node; evaluated from different nodes and documents with one Env
+// it must keep the values apart.
+func TestNodePathMemo(t *testing.T) {
+	cat := vm.NewCatalog()
+	sc := &xpath.StaticContext{Catalog: cat}
+	p1 := compile(t, "string-join(b/c/string(.), '+')", sc)
+	p2 := compile(t, "count(b/c/string(.))", sc)
+	ctx := context.Background()
+	env := &vm.Env{}
+	for _, c := range []struct {
+		doc  string
+		want []string // p1 then p2, per a element
+	}{
+		{`<r><a><b><c>1</c></b></a><a><b><c>2</c><c>3</c></b></a></r>`, []string{"1", "1", "2+3", "2"}},
+		{`<r><a><b><c>4</c></b><b><c>5</c></b></a></r>`, []string{"4+5", "2"}},
+	} {
+		d := parse(t, c.doc)
+		env.Doc = d
+		var got []string
+		for rep := 0; rep < 2; rep++ {
+			got = got[:0]
+			for n := xmltree.NodeID(0); int(n) < d.Len(); n++ {
+				if d.Kind(n) != xmltree.KindElement || d.NameLocal(d.Name(n)) != "a" {
+					continue
+				}
+				for _, p := range []*vm.Program{p1, p2} {
+					s, err := p.EvalString(ctx, env, n)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got = append(got, s)
+				}
+			}
+			if strings.Join(got, " ") != strings.Join(c.want, " ") {
+				t.Errorf("%s (pass %d): %q, want %q", c.doc, rep+1, got, c.want)
+			}
 		}
 	}
 }
