@@ -18,60 +18,69 @@ import (
 	"github.com/einvoice-dev/einvoice/rulesets"
 )
 
-// Validator validates UBL and CII documents with the catalog's rule sets and
-// schemas. It is immutable after New and safe for concurrent use.
+// Validator validates UBL, CII, Order-X and FatturaPA documents with the
+// catalog's profiles and schemas. It is immutable after New and safe for
+// concurrent use.
 type Validator struct {
 	catalog   *rulesets.Catalog
 	schemas   map[string]*xsd.Schema // by XSDRoot.Path
 	fatturapa *xsd.Schema
+	fpaDef    rulesets.SchemaDef
 	limits    xmltree.Limits
 }
 
-// FatturaPA schema and catalog, relative to the shared directory.
-const (
-	fatturaPAXSD     = "rulesets/fatturapa/1.2.2/Schema_del_file_xml_FatturaPA_v1.2.2.xsd"
-	fatturaPACatalog = "rulesets/fatturapa/1.2.2/catalog.xml"
-	fatturaPAName    = "FatturaPA XSD"
-	fatturaPAVersion = "1.2.2"
-)
-
 var _ ops.Validator = (*Validator)(nil)
 
-// New loads the rule-set catalog and compiles every XSD the UBL and CII
-// profiles name, reading schemas from sharedDir (the official data tree).
-// It fails when any rule set or schema cannot be loaded.
+// New loads the rule-set catalog (with the shared directory, so that the
+// profiles reading official data at load are available) and compiles every
+// XSD its UBL, CII and Order-X profiles name, plus the FatturaPA schema. It
+// fails when the catalog or any schema cannot be loaded.
 func New(sharedDir string) (_ *Validator, err error) {
 	defer func() {
 		if err != nil {
 			err = fmt.Errorf("engineval.New(%s): %w", sharedDir, err)
 		}
 	}()
-	cat, err := rulesets.Load()
+	cat, err := rulesets.Load(rulesets.WithShared(sharedDir))
 	if err != nil {
 		return nil, err
 	}
 	v := &Validator{catalog: cat, schemas: map[string]*xsd.Schema{}, limits: xmltree.DefaultLimits()}
+	abs := func(rel string) string { return filepath.Join(sharedDir, filepath.FromSlash(rel)) }
 	for _, syntax := range []string{rulesets.SyntaxUBL, rulesets.SyntaxCII, rulesets.SyntaxOrderX} {
 		for _, name := range cat.Profiles(syntax) {
-			p, _ := cat.Profile(syntax, name)
-			for _, root := range p.XSD {
-				if _, done := v.schemas[root.Path]; done {
+			for _, version := range cat.Versions(syntax, name) {
+				p, _ := cat.Profile(syntax, name, version)
+				if p == nil {
 					continue
 				}
-				s, err := xsd.Load(filepath.Join(sharedDir, filepath.FromSlash(root.Path)), xsd.Options{})
-				if err != nil {
-					v.Close()
-					return nil, fmt.Errorf("schema %s: %w", root.Path, err)
+				for _, root := range p.XSD {
+					if _, done := v.schemas[root.Path]; done {
+						continue
+					}
+					s, err := xsd.Load(abs(root.Path), xsd.Options{})
+					if err != nil {
+						v.Close()
+						return nil, fmt.Errorf("schema %s: %w", root.Path, err)
+					}
+					v.schemas[root.Path] = s
 				}
-				v.schemas[root.Path] = s
 			}
 		}
 	}
-	v.fatturapa, err = xsd.Load(filepath.Join(sharedDir, filepath.FromSlash(fatturaPAXSD)),
-		xsd.Options{CatalogFiles: []string{filepath.Join(sharedDir, filepath.FromSlash(fatturaPACatalog))}})
+	for _, d := range rulesets.Schemas() {
+		if d.Name == ops.SyntaxFatturaPA {
+			v.fpaDef = d
+		}
+	}
+	if v.fpaDef.Path == "" {
+		v.Close()
+		return nil, errors.New("the catalog has no FatturaPA schema")
+	}
+	v.fatturapa, err = xsd.Load(abs(v.fpaDef.Path), xsd.Options{CatalogFiles: []string{abs(v.fpaDef.Catalog)}, Root: abs(v.fpaDef.Dir)})
 	if err != nil {
 		v.Close()
-		return nil, fmt.Errorf("schema %s: %w", fatturaPAXSD, err)
+		return nil, fmt.Errorf("schema %s: %w", v.fpaDef.Path, err)
 	}
 	return v, nil
 }
@@ -86,13 +95,40 @@ func (v *Validator) Close() {
 	}
 }
 
-// Rulesets lists every loaded rule set.
+// Rulesets lists every loaded rule set and the FatturaPA schema.
 func (v *Validator) Rulesets() []wire.RulesetRef {
 	var out []wire.RulesetRef
 	for _, rs := range v.catalog.Rulesets() {
 		out = append(out, wire.RulesetRef{Name: rs.Name + " " + strings.ToUpper(rs.Syntax), Version: rs.Version})
 	}
-	return append(out, wire.RulesetRef{Name: fatturaPAName, Version: fatturaPAVersion})
+	return append(out, wire.RulesetRef{Name: "FatturaPA XSD", Version: v.fpaDef.Version})
+}
+
+// profile resolves syntax/name/version, answering 422s that name what is
+// available.
+func (v *Validator) profile(req ops.ValidateRequest) (*rulesets.Profile, error) {
+	p, ok := v.catalog.Profile(req.Syntax, req.Profile, req.Version)
+	switch {
+	case ok:
+		return p, nil
+	case p != nil && p.Err != nil:
+		// Shipped but failed to load on this instance: a server fault.
+		return nil, fmt.Errorf("profile %s/%s %s failed to load: %w", req.Syntax, p.Name, p.Version, p.Err)
+	}
+	avail := v.catalog.Profiles(req.Syntax)
+	if req.Profile != "" && !slices.Contains(avail, req.Profile) {
+		return nil, &ops.RequestError{Fields: []wire.ValidationError{{
+			Loc: []any{"query", "profile"}, Type: wire.TypeNotLanded, Input: req.Profile,
+			Msg: fmt.Sprintf("Profile '%s' is not available yet for %s; available now: %s", req.Profile, req.Syntax, strings.Join(avail, ", ")),
+			Ctx: map[string]any{"available": avail},
+		}}}
+	}
+	versions := v.catalog.Versions(req.Syntax, req.Profile)
+	return nil, &ops.RequestError{Fields: []wire.ValidationError{{
+		Loc: []any{"query", "version"}, Type: wire.TypeEnum, Input: req.Version,
+		Msg: "Version not loaded for this profile; available: " + strings.Join(versions, ", "),
+		Ctx: map[string]any{"expected": versions},
+	}}}
 }
 
 // Validate implements ops.Validator.
@@ -104,27 +140,9 @@ func (v *Validator) Validate(ctx context.Context, req ops.ValidateRequest) (*wir
 	if req.Syntax == ops.SyntaxOrderX && req.Profile == "" {
 		req.Profile = orderXProfile(req.Body)
 	}
-	p, ok := v.catalog.Profile(req.Syntax, req.Profile)
-	if !ok {
-		avail := v.catalog.Profiles(req.Syntax)
-		return nil, &ops.RequestError{Fields: []wire.ValidationError{{
-			Loc: []any{"query", "profile"}, Type: wire.TypeNotLanded, Input: req.Profile,
-			Msg: fmt.Sprintf("Profile '%s' is not available yet for %s; available now: %s", req.Profile, req.Syntax, strings.Join(avail, ", ")),
-			Ctx: map[string]any{"available": avail},
-		}}}
-	}
-	if req.Version != "" {
-		var versions []string
-		for _, rs := range p.Rulesets {
-			versions = append(versions, rs.Version)
-		}
-		if !slices.Contains(versions, req.Version) {
-			return nil, &ops.RequestError{Fields: []wire.ValidationError{{
-				Loc: []any{"query", "version"}, Type: wire.TypeEnum, Input: req.Version,
-				Msg: "Rule-set version not loaded; available: " + strings.Join(versions, ", "),
-				Ctx: map[string]any{"expected": versions},
-			}}}
-		}
+	p, err := v.profile(req)
+	if err != nil {
+		return nil, err
 	}
 	doc, err := xmltree.Parse(req.Body, v.limits)
 	if err != nil {
@@ -150,35 +168,65 @@ func (v *Validator) Validate(ctx context.Context, req ops.ValidateRequest) (*wir
 			Ctx: map[string]any{"expected": want, "line": doc.Line(root)},
 		}}}
 	}
-	rep := &wire.Report{Profile: p.Name, Syntax: req.Syntax, Complete: true, Findings: []wire.Finding{},
+	rep := &wire.Report{Profile: p.Name, Syntax: req.Syntax, Complete: true,
 		Rulesets: []wire.RulesetRef{{Name: "XSD", Version: schemaPath}}}
 	if rep.Findings, err = xsdFindings(ctx, schema, req.Body); err != nil {
 		return nil, err
 	}
-	for _, rs := range p.Rulesets {
+	res, err := p.Validate(ctx, doc)
+	if err != nil {
+		return nil, err // only ctx ends
+	}
+	if err := resultError(res); err != nil {
+		return nil, err
+	}
+	for _, rs := range res.Rulesets {
 		rep.Rulesets = append(rep.Rulesets, wire.RulesetRef{Name: rs.Name, Version: rs.Version})
-		fs, err := rs.Validate(ctx, doc)
-		if err != nil {
-			if cerr := ctx.Err(); cerr != nil {
-				return nil, cerr
-			}
-			var ee *engine.EvalError
-			if errors.As(err, &ee) {
-				return nil, &ops.RequestError{Fields: []wire.ValidationError{{
-					Loc: []any{"body"}, Type: "evaluation_error",
-					Msg: fmt.Sprintf("rule set %s could not be applied to the document: %v", ee.Ruleset, ee.Err),
-					Ctx: map[string]any{"ruleset": ee.Ruleset, "rule_id": ee.RuleID, "location": ee.Location, "code": ee.Code()},
-				}}}
-			}
-			return nil, fmt.Errorf("rule set %s: %w", rs.Label(), err)
-		}
-		for _, f := range fs {
-			rep.Findings = append(rep.Findings, finding(f))
-		}
+	}
+	for _, f := range res.Findings {
+		rep.Findings = append(rep.Findings, finding(f))
 	}
 	rep.DurationMS = time.Since(start).Milliseconds()
 	rep.Recount()
+	// res.Valid is the Schematron stage's verdict; the report adds the XSD
+	// stage. If the two verdict rules ever disagree, answer no verdict.
+	xsdFatal := false
+	for _, f := range rep.Findings {
+		xsdFatal = xsdFatal || (f.Source == "xsd" && f.Flag == wire.FlagFatal)
+	}
+	if rep.Valid != (res.Valid && !xsdFatal) {
+		return nil, fmt.Errorf("verdict mismatch for profile %s: report valid=%v, rulesets valid=%v, xsd fatal=%v", p.Name, rep.Valid, res.Valid, xsdFatal)
+	}
 	return rep, nil
+}
+
+// resultError turns an incomplete Schematron stage into an error response:
+// a dynamic evaluation error is a 422 evaluation_error per failed rule set; a
+// document that matches no scenario of the profile's validator
+// configuration is a 422 no_scenario. An engine error is never a verdict.
+func resultError(res *rulesets.Result) error {
+	var fields []wire.ValidationError
+	for _, e := range res.Errors {
+		var ee *engine.EvalError
+		switch {
+		case errors.Is(e, rulesets.ErrNoScenario):
+			fields = append(fields, wire.ValidationError{Loc: []any{"body"}, Type: "no_scenario",
+				Msg: "no scenario of the " + res.Profile + " validator configuration matches the document (check its CustomizationID)"})
+		case errors.As(e, &ee):
+			fields = append(fields, wire.ValidationError{Loc: []any{"body"}, Type: "evaluation_error",
+				Msg: fmt.Sprintf("rule set %s could not be applied to the document: %v", ee.Ruleset, ee.Err),
+				Ctx: map[string]any{"ruleset": ee.Ruleset, "rule_id": ee.RuleID, "location": ee.Location, "code": ee.Code()}})
+		default:
+			return fmt.Errorf("profile %s: %w", res.Profile, e)
+		}
+	}
+	if len(fields) > 0 {
+		return &ops.RequestError{Fields: fields}
+	}
+	if !res.Complete {
+		return fmt.Errorf("profile %s: incomplete result without an error", res.Profile)
+	}
+	return nil
 }
 
 // validateFatturaPA is XSD-only: no official business-rule set exists.
@@ -191,7 +239,7 @@ func (v *Validator) validateFatturaPA(ctx context.Context, body []byte, start ti
 		return nil, err
 	}
 	rep := &wire.Report{Profile: "fatturapa", Syntax: ops.SyntaxFatturaPA, Complete: true, Findings: fs,
-		Rulesets: []wire.RulesetRef{{Name: fatturaPAName, Version: fatturaPAVersion}}}
+		Rulesets: []wire.RulesetRef{{Name: "FatturaPA XSD", Version: v.fpaDef.Version}}}
 	rep.DurationMS = time.Since(start).Milliseconds()
 	rep.Recount()
 	return rep, nil
@@ -242,26 +290,35 @@ func orderXProfile(body []byte) string {
 	return ""
 }
 
-// finding converts an engine finding. An assert without a flag is treated as
-// fatal (fail closed), a report without a flag as information.
-func finding(f engine.Finding) wire.Finding {
-	flag := f.Flag
-	switch flag {
-	case wire.FlagFatal, wire.FlagWarning, wire.FlagInformation:
-	case "error":
-		flag = wire.FlagFatal
-	default:
-		flag = wire.FlagFatal
-		if f.Kind == "report" {
-			flag = wire.FlagInformation
-		}
-	}
+// finding converts a profile finding. Flags are normalised to fatal,
+// warning and information: "error" is fatal, "info" information; an assert
+// without a flag is fatal (fail closed), a report without one information.
+func finding(f rulesets.Finding) wire.Finding {
 	terms := f.Terms
 	if terms == nil {
 		terms = []string{}
 	}
-	return wire.Finding{RuleID: f.RuleID, Flag: flag, Message: f.Message, Location: f.Location,
+	out := wire.Finding{RuleID: f.RuleID, Flag: normFlag(f.Flag, f.Kind), Message: f.Message, Location: f.Location,
 		Test: f.Test, Source: f.Source, Line: f.Line, Terms: terms}
+	if f.DeclaredFlag != "" {
+		out.DeclaredFlag = normFlag(f.DeclaredFlag, f.Kind)
+	}
+	return out
+}
+
+func normFlag(flag, kind string) string {
+	switch flag {
+	case wire.FlagFatal, "error":
+		return wire.FlagFatal
+	case wire.FlagWarning:
+		return wire.FlagWarning
+	case wire.FlagInformation, "info":
+		return wire.FlagInformation
+	}
+	if kind == "report" {
+		return wire.FlagInformation
+	}
+	return wire.FlagFatal
 }
 
 // xmlError turns a parse failure into a 422 with the line in ctx.

@@ -115,7 +115,7 @@ func TestRequestErrors(t *testing.T) {
 		t.Errorf("wrong root: %v", err)
 	}
 	// A profile of the interface whose rule set has not landed yet.
-	_, err = svc().Validate(ctx, ops.ValidateRequest{Syntax: "cii", Profile: "facturx_extended", Body: []byte("<a/>")})
+	_, err = svc().Validate(ctx, ops.ValidateRequest{Syntax: "cii", Profile: "br_fr", Body: []byte("<a/>")})
 	if !errors.As(err, &re) || re.Fields[0].Type != wire.TypeNotLanded || !strings.Contains(re.Fields[0].Msg, "en16931") {
 		t.Errorf("not landed: %v", err)
 	}
@@ -129,6 +129,30 @@ func TestRequestErrors(t *testing.T) {
 	cancel()
 	if _, err := svc().Validate(cctx, ops.ValidateRequest{Syntax: "ubl", Profile: "en16931", Body: corpus(t, "en16931/ubl/examples/ubl-tc434-example1.xml")}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
+	}
+}
+
+func TestProfileVersions(t *testing.T) {
+	doc := corpus(t, "en16931/ubl/examples/ubl-tc434-example1.xml")
+	for _, version := range []string{"", "3.0.19"} {
+		rep, err := svc().Validate(context.Background(), ops.ValidateRequest{Syntax: "ubl", Profile: "peppol", Version: version, Body: doc})
+		if err != nil {
+			t.Fatalf("peppol %q: %v", version, err)
+		}
+		if rep.Profile != "peppol" || len(rep.Rulesets) < 2 {
+			t.Fatalf("peppol %q: %+v", version, rep.Rulesets)
+		}
+		joined := ""
+		for _, r := range rep.Rulesets {
+			joined += r.Name + " " + r.Version + "; "
+		}
+		want := "3.0.21"
+		if version != "" {
+			want = version
+		}
+		if !strings.Contains(joined, want) {
+			t.Errorf("peppol %q applied %s, want version %s", version, joined, want)
+		}
 	}
 }
 
