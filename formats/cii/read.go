@@ -401,6 +401,7 @@ func (r *reader) contact(p xmltree.NodeID, bg string, bts [3]string) *model.Cont
 	c := &model.Contact{Name: r.str(n, "PersonName", bts[0])}
 	if c.Name == "" {
 		c.Name = r.str(n, "DepartmentName", bts[0])
+		c.NameIsDepartment = c.Name != ""
 	}
 	if t := r.elem(n, "TelephoneUniversalCommunication", bts[1]); t >= 0 {
 		c.Telephone = r.str(t, "CompleteNumber", bts[1])
@@ -527,8 +528,16 @@ func (r *reader) agreement(inv *model.Invoice, ag xmltree.NodeID) {
 	}
 	if p := r.elem(ag, "SpecifiedProcuringProject", "BT-11"); p >= 0 {
 		inv.ProjectReference = r.str(p, "ID", "BT-11")
-		// ram:Name is required by the XSD and carries no business term.
-		r.elem(p, "Name", "")
+		// ram:Name is required by the XSD and carries no business term:
+		// the writer's placeholder is consumed as absent, another name is
+		// carried in ProjectName (which UBL cannot hold).
+		if name := r.get(p, "Name"); name >= 0 {
+			if r.peek(name) == projectNamePlaceholder {
+				r.mark(name, "")
+			} else {
+				inv.ProjectName = r.textOf(name, "")
+			}
+		}
 	}
 }
 
@@ -674,6 +683,7 @@ func (r *reader) settlement(inv *model.Invoice, st xmltree.NodeID) {
 			ct := model.CreditTransfer{AccountID: r.str(acct, "IBANID", "BT-84")}
 			if ct.AccountID == "" {
 				ct.AccountID = r.str(acct, "ProprietaryID", "BT-84")
+				ct.ProprietaryAccountID = ct.AccountID != ""
 			}
 			ct.AccountName = r.str(acct, "AccountName", "BT-85")
 			ct.ServiceProviderID = r.str(inst, "BICID", "BT-86")

@@ -1,6 +1,7 @@
 package cii
 
 import (
+	"cmp"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -73,6 +74,11 @@ func representable(inv *model.Invoice) error {
 	}
 	return nil
 }
+
+// projectNamePlaceholder is written as ram:SpecifiedProcuringProject/
+// ram:Name (XSD-mandatory) when the model has no ProjectName, and read back
+// as absent.
+const projectNamePlaceholder = "Project reference"
 
 type writer struct {
 	x   *xmlio.Writer
@@ -186,7 +192,11 @@ func (w *writer) contact(c *model.Contact) {
 		return
 	}
 	w.start("ram:DefinedTradeContact")
-	w.el("ram:PersonName", c.Name)
+	if c.NameIsDepartment {
+		w.el("ram:DepartmentName", c.Name)
+	} else {
+		w.el("ram:PersonName", c.Name)
+	}
 	if c.Telephone != "" {
 		w.start("ram:TelephoneUniversalCommunication")
 		w.el("ram:CompleteNumber", c.Telephone)
@@ -319,7 +329,7 @@ func (w *writer) agreement() {
 	if inv.ProjectReference != "" {
 		w.start("ram:SpecifiedProcuringProject")
 		w.x.Element("ram:ID", inv.ProjectReference)
-		w.x.Element("ram:Name", "Project reference")
+		w.x.Element("ram:Name", cmp.Or(inv.ProjectName, projectNamePlaceholder))
 		w.end()
 	}
 	w.end()
@@ -398,8 +408,13 @@ func (w *writer) paymentMeans(pi *model.PaymentInstructions, ct *model.CreditTra
 	if ct != nil {
 		if ct.AccountID != "" || ct.AccountName != "" {
 			w.start("ram:PayeePartyCreditorFinancialAccount")
-			w.el("ram:IBANID", ct.AccountID)
-			w.el("ram:AccountName", ct.AccountName)
+			if ct.ProprietaryAccountID {
+				w.el("ram:AccountName", ct.AccountName)
+				w.el("ram:ProprietaryID", ct.AccountID)
+			} else {
+				w.el("ram:IBANID", ct.AccountID)
+				w.el("ram:AccountName", ct.AccountName)
+			}
 			w.end()
 		}
 		if ct.ServiceProviderID != "" {

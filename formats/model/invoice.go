@@ -38,6 +38,11 @@ type Invoice struct {
 	BuyerReference string `json:"buyer_reference,omitempty" bt:"BT-10" card:"0..1" doc:"Buyer reference"`
 	// BT-11 Project reference, 0..1.
 	ProjectReference string `json:"project_reference,omitempty" bt:"BT-11" card:"0..1" doc:"Project reference"`
+	// The name of the project of BT-11: no business term, but CII requires
+	// it (ram:SpecifiedProcuringProject/ram:Name) and a document may give
+	// a real one. Empty when CII gives the placeholder "Project reference"
+	// that the CII writer writes; UBL cannot hold it (its writer refuses).
+	ProjectName string `json:"project_name,omitempty" card:"0..1" doc:"Project name (CII ram:SpecifiedProcuringProject/ram:Name; not an EN 16931 term, UBL cannot hold it)"`
 	// BT-12 Contract reference, 0..1.
 	ContractReference string `json:"contract_reference,omitempty" bt:"BT-12" card:"0..1" doc:"Contract reference"`
 	// BT-13 Purchase order reference, 0..1.
@@ -165,6 +170,10 @@ type Contact struct {
 	Telephone string `json:"telephone,omitempty" bt:"BT-42|BT-57" card:"0..1" doc:"Contact telephone number"`
 	// BT-43 / BT-58 Contact email address, 0..1.
 	Email string `json:"email,omitempty" bt:"BT-43|BT-58" card:"0..1" doc:"Contact email address"`
+	// The contact point is a department, not a person: CII gives BT-41 /
+	// BT-56 as ram:DepartmentName instead of ram:PersonName. UBL has one
+	// cbc:Name and cannot tell them apart (its writer refuses the flag).
+	NameIsDepartment bool `json:"name_is_department,omitempty" card:"0..1" doc:"The contact point names a department (CII ram:DepartmentName; UBL cannot hold the distinction)"`
 }
 
 // Seller is BG-4 Seller.
@@ -271,6 +280,10 @@ type PaymentInstructions struct {
 type CreditTransfer struct {
 	// BT-84 Payment account identifier (IBAN), 1..1.
 	AccountID string `json:"account_id" bt:"BT-84" card:"1..1" doc:"Payment account identifier"`
+	// BT-84 is a proprietary (national) account number, not an IBAN: CII
+	// ram:ProprietaryID instead of ram:IBANID. UBL has one cbc:ID and cannot
+	// tell them apart (its writer refuses the flag).
+	ProprietaryAccountID bool `json:"proprietary_account_id,omitempty" card:"0..1" doc:"The payment account identifier is proprietary, not an IBAN (CII ram:ProprietaryID; UBL cannot hold the distinction)"`
 	// BT-85 Payment account name, 0..1.
 	AccountName string `json:"account_name,omitempty" bt:"BT-85" card:"0..1" doc:"Payment account name"`
 	// BT-86 Payment service provider identifier (BIC), 0..1.

@@ -42,6 +42,9 @@ func Write(out io.Writer, inv *model.Invoice, opts WriteOptions) (err error) {
 	if credit && inv.DueDate != nil && !writesPaymentMeans(inv.PaymentInstructions) {
 		return fmt.Errorf("BT-9 on a credit note is cac:PaymentMeans/cbc:PaymentDueDate and needs BG-16 payment instructions: %w", ErrNotWritable)
 	}
+	if err := syntaxDetails(inv); err != nil {
+		return err
+	}
 	if len(inv.VATBreakdown) > 0 && (inv.Totals == nil || inv.Totals.TaxAmount == nil) {
 		// cac:TaxTotal/cbc:TaxAmount is mandatory and is BT-110;
 		// model.Invoice.TotalVATFromBreakdown completes it.
@@ -686,4 +689,29 @@ func (w *writer) line(l *model.Line) {
 	}
 	w.end()
 	w.end()
+}
+
+// syntaxDetails refuses the model fields that record a CII distinction UBL
+// has no place for (they would be lost, and the document altered, if the
+// value were written the UBL way).
+func syntaxDetails(inv *model.Invoice) error {
+	if inv.ProjectName != "" {
+		return fmt.Errorf("BT-11: project name %q (cac:ProjectReference has no name): %w", inv.ProjectName, ErrNotWritable)
+	}
+	for _, c := range []struct {
+		bt string
+		c  *model.Contact
+	}{{"BT-41", inv.Seller.Contact}, {"BT-56", inv.Buyer.Contact}} {
+		if c.c != nil && c.c.NameIsDepartment {
+			return fmt.Errorf("%s: the contact point is a department (cac:Contact/cbc:Name cannot say so): %w", c.bt, ErrNotWritable)
+		}
+	}
+	if pi := inv.PaymentInstructions; pi != nil {
+		for i := range pi.CreditTransfers {
+			if pi.CreditTransfers[i].ProprietaryAccountID {
+				return fmt.Errorf("BT-84: account %d is a proprietary identifier, not an IBAN (cac:PayeeFinancialAccount/cbc:ID cannot say so): %w", i+1, ErrNotWritable)
+			}
+		}
+	}
+	return nil
 }
