@@ -2,8 +2,10 @@ package engine_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/compiler"
@@ -115,5 +117,49 @@ func BenchmarkEN16931Load(b *testing.B) {
 		if _, err := engine.Load(u.Tables); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// scaledExample returns ubl-tc434-example1.xml with its invoice lines
+// repeated to n lines (built in memory at test time from the shared file).
+// Totals no longer add up, so some BR-CO rules fire: the benchmark measures
+// time and memory, not validity.
+func scaledExample(tb testing.TB, n int) []byte {
+	tb.Helper()
+	s := string(readExample(tb))
+	first := strings.Index(s, "<cac:InvoiceLine>")
+	last := strings.LastIndex(s, "</cac:InvoiceLine>")
+	if first < 0 || last < 0 {
+		tb.Fatal("no invoice lines in the example")
+	}
+	last += len("</cac:InvoiceLine>")
+	lines := s[first:last]
+	per := strings.Count(lines, "<cac:InvoiceLine>")
+	var b strings.Builder
+	b.WriteString(s[:first])
+	for i := 0; i < n/per; i++ {
+		b.WriteString(lines)
+	}
+	b.WriteString(s[last:])
+	return []byte(b.String())
+}
+
+// BenchmarkEN16931UBLScaling is the Schematron step on example 1 scaled to
+// 100 and 1,000 invoice lines: time and bytes per op should grow linearly.
+func BenchmarkEN16931UBLScaling(b *testing.B) {
+	rs := loadEN16931(b, "ubl", ublMain)
+	ctx := context.Background()
+	for _, n := range []int{100, 1000} {
+		doc, err := xmltree.Parse(scaledExample(b, n), xmltree.DefaultLimits())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("lines=%d", n), func(b *testing.B) {
+			cpuLoop(b, func() {
+				if _, err := rs.Validate(ctx, doc); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
 	}
 }
