@@ -76,6 +76,19 @@ func (s *Server) handleUsage(ctx context.Context, w http.ResponseWriter, in *inp
 	return nil
 }
 
+func (s *Server) handleRulesets(_ context.Context, w http.ResponseWriter, _ *input) error {
+	lister, ok := s.cfg.Ops.Validator.(ops.RulesetLister)
+	if !ok {
+		return &ops.NotImplementedError{Operation: "rulesets", Capability: "the validator cannot list its rule sets"}
+	}
+	info := lister.RulesetInfo()
+	if info == nil {
+		info = []wire.RulesetInfo{}
+	}
+	s.writeJSON(w, http.StatusOK, info)
+	return nil
+}
+
 // handleValidate serves validate/ubl, validate/cii, validate/orderx and
 // validate/facturapa through ops.Validate.
 func (s *Server) handleValidate(syntax string) handlerFunc {

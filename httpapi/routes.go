@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
 )
 
@@ -55,6 +56,7 @@ func ConvertDirections() []string { return append([]string(nil), convertDirectio
 // routeTable is THE place every route is registered.
 func (s *Server) routeTable() []*Route {
 	validatorLanded := s.cfg.Ops.Validator != nil
+	_, rulesetsLanded := s.cfg.Ops.Validator.(ops.RulesetLister)
 	const (
 		engineCap  = "the rule engine (engine, rulesets, engine/xsd) has not landed"
 		modelCap   = "the canonical invoice model (formats/model) has not landed"
@@ -81,6 +83,8 @@ func (s *Server) routeTable() []*Route {
 			ResponseType: mediaJSON, Capability: modelCap},
 		{Method: "GET", Path: "/v1/schema/order", OperationID: "schema_order", Tag: "service", Summary: "JSON Schema of the Order-X order model",
 			ResponseType: mediaJSON, Capability: modelCap},
+		{Method: "GET", Path: "/v1/rulesets", OperationID: "rulesets", Tag: "service", Summary: "Every rule set of the catalog: version, source digest, size, profiles, load error",
+			ResponseType: mediaJSON, Response: []wire.RulesetInfo{}, Landed: rulesetsLanded, Capability: engineCap, handle: s.handleRulesets},
 		{Method: "GET", Path: "/v1/usage", OperationID: "usage", Tag: "service", Summary: "The calling key's own usage counts",
 			Protected: true, ResponseType: mediaJSON, Response: wire.Usage{}, Landed: true, handle: s.handleUsage},
 

@@ -13,7 +13,7 @@ import (
 var freeOps = map[string]bool{
 	"validate_ubl": true, "validate_cii": true, "pdfa_validate": true, "validate_facturapa": true,
 	"validate_orderx": true, "health": true, "openapi": true, "docs": true, "metrics": true,
-	"schema_invoice": true, "schema_order": true,
+	"schema_invoice": true, "schema_order": true, "rulesets": true,
 }
 
 // billableOps are the billable operations of DECISIONS.md.
@@ -30,7 +30,7 @@ func routeRequest(t *testing.T, s *Server, rt Route, opts ...reqOpt) *httptest.R
 
 func TestRouteTableAuth(t *testing.T) {
 	s, st := newTestServer(t, nil)
-	if len(s.Routes()) != 39 {
+	if len(s.Routes()) != 40 {
 		t.Fatalf("route table has %d routes", len(s.Routes()))
 	}
 	for _, rt := range s.Routes() {

@@ -39,6 +39,12 @@ type Validator interface {
 	Rulesets() []wire.RulesetRef
 }
 
+// RulesetLister is implemented by validators that can describe every rule
+// set of their catalog (GET /v1/rulesets).
+type RulesetLister interface {
+	RulesetInfo() []wire.RulesetInfo
+}
+
 // Service bundles the operations with their back-ends. A nil back-end means the
 // capability has not landed and its operations return *NotImplementedError.
 type Service struct {

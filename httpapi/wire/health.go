@@ -36,3 +36,20 @@ type UsageRow struct {
 	Billable  bool   `json:"billable"`
 	Count     int64  `json:"count"`
 }
+
+// RulesetInfo describes one rule set of the catalog (GET /v1/rulesets),
+// loaded or not.
+type RulesetInfo struct {
+	Name     string   `json:"name" doc:"e.g. Peppol BIS Billing"`
+	Version  string   `json:"version"`
+	Syntax   string   `json:"syntax" doc:"ubl, cii, or an Order-X / Factur-X flavour"`
+	Source   string   `json:"source" doc:"Main .sch file relative to the official data directory."`
+	SHA256   string   `json:"sha256" doc:"Digest of the .sch and every file it includes, stamped at generation."`
+	Phase    string   `json:"phase"`
+	Patterns int      `json:"patterns"`
+	Rules    int      `json:"rules"`
+	Asserts  int      `json:"asserts"`
+	Reports  int      `json:"reports"`
+	Profiles []string `json:"profiles" doc:"Profiles using it, as syntax/name version."`
+	Error    string   `json:"error,omitempty" doc:"Why the rule set could not be loaded (its profiles then fail closed)."`
+}

@@ -196,6 +196,9 @@ func TestServeEndToEnd(t *testing.T) {
 	if vresp.StatusCode != 200 || !strings.Contains(string(vbody), `"valid":true`) || !strings.Contains(string(vbody), `"rulesets":[{"name":"XSD"`) {
 		t.Fatalf("validate: %d %s", vresp.StatusCode, vbody)
 	}
+	if resp, body := get("/v1/rulesets", nil); resp.StatusCode != 200 || !strings.Contains(body, `"sha256":"`) {
+		t.Fatalf("rulesets: %d %.200s", resp.StatusCode, body)
+	}
 	if resp, body := get("/health", nil); !strings.Contains(body, `"rulesets":[{`) {
 		t.Fatalf("health lists no rule sets: %d %s", resp.StatusCode, body)
 	}

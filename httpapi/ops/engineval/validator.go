@@ -104,6 +104,24 @@ func (v *Validator) Rulesets() []wire.RulesetRef {
 	return append(out, wire.RulesetRef{Name: "FatturaPA XSD", Version: v.fpaDef.Version})
 }
 
+// RulesetInfo describes every rule set the catalog tried to load.
+func (v *Validator) RulesetInfo() []wire.RulesetInfo {
+	info := v.catalog.Info()
+	out := make([]wire.RulesetInfo, len(info))
+	for i, r := range info {
+		profiles := r.Profiles
+		if profiles == nil {
+			profiles = []string{}
+		}
+		out[i] = wire.RulesetInfo{Name: r.Name, Version: r.Version, Syntax: r.Syntax, Source: r.Source, SHA256: r.SHA256,
+			Phase: r.Phase, Patterns: r.Patterns, Rules: r.Rules, Asserts: r.Asserts, Reports: r.Reports,
+			Profiles: profiles, Error: r.Error}
+	}
+	return out
+}
+
+var _ ops.RulesetLister = (*Validator)(nil)
+
 // profile resolves syntax/name/version, answering 422s that name what is
 // available.
 func (v *Validator) profile(req ops.ValidateRequest) (*rulesets.Profile, error) {

@@ -156,6 +156,18 @@ func TestProfileVersions(t *testing.T) {
 	}
 }
 
+func TestRulesetInfo(t *testing.T) {
+	info := testValidator.RulesetInfo()
+	if len(info) == 0 {
+		t.Fatal("no rule-set info")
+	}
+	for _, r := range info {
+		if r.Name == "" || r.Version == "" || r.Source == "" || (r.Error == "" && (len(r.SHA256) != 64 || r.Asserts+r.Reports == 0 || len(r.Profiles) == 0)) {
+			t.Errorf("incomplete info %+v", r)
+		}
+	}
+}
+
 func TestRulesetsListed(t *testing.T) {
 	rs := testValidator.Rulesets()
 	if len(rs) == 0 {
