@@ -71,6 +71,28 @@ type reader struct {
 
 	totalTax, totalTaxInTaxCur *model.Decimal // BT-110, BT-111 from cac:TaxTotal
 
+	// btOf names the business term of a subtree where the path alone
+	// cannot (a cac:PartyTaxScheme is BT-31 or BT-32 by its content).
+	btOf map[xmltree.NodeID]string
+}
+
+// btFor is the BT/BG of an unconsumed node: the nearest override among it
+// and its ancestors, else the binding of its path.
+func (r *reader) btFor(n xmltree.NodeID) string {
+	for a := n; a != xmltree.None && len(r.btOf) > 0; a = r.doc.Parent(a) {
+		if bt, ok := r.btOf[a]; ok {
+			return bt
+		}
+	}
+	return sharedBTIndex().BTFor(r.doc.Path(n))
+}
+
+// setBT records the business term of the subtree under n.
+func (r *reader) setBT(n xmltree.NodeID, bt string) {
+	if r.btOf == nil {
+		r.btOf = map[xmltree.NodeID]string{}
+	}
+	r.btOf[n] = bt
 }
 
 // Read reads a UBL 2.1 Invoice or CreditNote into the model. Its error is
@@ -88,7 +110,7 @@ func Read(doc *xmltree.Document) (res *ReadResult, err error) {
 	}
 	r := &reader{t: xmlio.NewTracker(doc), doc: doc, credit: credit}
 	inv := r.invoice(doc.Root())
-	unc := r.t.Report(func(n xmltree.NodeID) string { return sharedBTIndex().BTFor(doc.Path(n)) })
+	unc := r.t.Report(r.btFor)
 	return &ReadResult{Invoice: inv, CreditNote: credit, Unconsumed: unc, Warnings: r.warnings}, nil
 }
 
@@ -564,7 +586,8 @@ func (r *reader) seller(inv *model.Invoice, p xmltree.NodeID) {
 			if r.taxSchemeIs(ts, taxRegScheme) {
 				r.markTaxScheme(ts)
 			} else {
-				r.warn(ts, "the tax scheme of BT-32 is not carried (written as %s)", taxRegScheme)
+				r.setBT(ts, "BT-32")
+				r.warn(ts, "the tax scheme of BT-32 is not carried (written as %s; CII marks BT-32 by scheme FC)", taxRegScheme)
 			}
 		default:
 			r.warn(ts, "repeated PartyTaxScheme: the model has one of each")
