@@ -20,34 +20,40 @@ import (
 type ruleSource struct {
 	main, name, version, syntax string
 	functions                   func() *vm.Functions
+	// xslFunctions: the set's xsl:functions are compiled from main itself
+	// (BR-FR custom:*), as rulegen and the catalog do.
+	xslFunctions bool
 }
 
 // ruleSources maps an expected/ rule-set folder (single-stage sets) to its
 // main .sch (relative to shared). "ubl"/"cii" are kept as short keys for
 // EN 16931.
 var ruleSources = map[string]ruleSource{
-	"ubl":                    {"rulesets/en16931/1.3.16/ubl/schematron/EN16931-UBL-validation.sch", "EN16931", "1.3.16", "ubl", nil},
-	"cii":                    {"rulesets/en16931/1.3.16/cii/schematron/EN16931-CII-validation.sch", "EN16931", "1.3.16", "cii", nil},
-	"en16931-ubl":            {"rulesets/en16931/1.3.16/ubl/schematron/EN16931-UBL-validation.sch", "EN16931", "1.3.16", "ubl", nil},
-	"en16931-cii":            {"rulesets/en16931/1.3.16/cii/schematron/EN16931-CII-validation.sch", "EN16931", "1.3.16", "cii", nil},
-	"ro-cius-ubl":            {"rulesets/ro-cius/1.0.9/EN16931-CIUS_RO-UBL-validation.sch", "RO_CIUS", "1.0.9", "ubl", nil},
-	"order-x-basic":          {"rulesets/order-x/1.0/basic/SCRDMCCBDACIOMessageStructure_100pD20B_BASIC.sch", "Order-X", "1.0", "basic", nil},
-	"order-x-comfort":        {"rulesets/order-x/1.0/comfort/SCRDMCCBDACIOMessageStructure_100pD20B_COMFORT.sch", "Order-X", "1.0", "comfort", nil},
-	"order-x-extended":       {"rulesets/order-x/1.0/extended/SCRDMCCBDACIOMessageStructure_100pD20B_EXTENDED.sch", "Order-X", "1.0", "extended", nil},
-	"peppol-cen-ubl":         {"rulesets/peppol-bis-billing/3.0.19/sch/CEN-EN16931-UBL.sch", "CEN-EN16931 (Peppol)", "3.0.19", "ubl", nil},
-	"peppol-only-ubl":        {"rulesets/peppol-bis-billing/3.0.19/sch/PEPPOL-EN16931-UBL.sch", "Peppol BIS Billing", "3.0.19", "ubl", xslfunc.Peppol},
-	"peppol-cen-cii":         {"rulesets/peppol-bis-billing/3.0.19/sch/CEN-EN16931-CII.sch", "CEN-EN16931 (Peppol)", "3.0.19", "cii", nil},
-	"peppol-only-cii":        {"rulesets/peppol-bis-billing/3.0.19/sch/PEPPOL-EN16931-CII.sch", "Peppol BIS Billing", "3.0.19", "cii", xslfunc.Peppol},
-	"peppol-cen-ubl-3.0.21":  {"rulesets/peppol-bis-billing/3.0.21/sch/CEN-EN16931-UBL.sch", "CEN-EN16931 (Peppol)", "3.0.21", "ubl", nil},
-	"peppol-only-ubl-3.0.21": {"rulesets/peppol-bis-billing/3.0.21/sch/PEPPOL-EN16931-UBL.sch", "Peppol BIS Billing", "3.0.21", "ubl", xslfunc.Peppol},
-	"peppol-sb-ubl-3.0.21":   {"rulesets/peppol-bis-billing/3.0.21/sch/PEPPOL-EN16931-UBL-SB.sch", "Peppol BIS Self-Billing", "3.0.21", "ubl", xslfunc.Peppol},
-	"xrechnung-only-ubl":     {"rulesets/xrechnung/2.5.0/ubl/XRechnung-UBL-validation.sch", "XRechnung", "3.0.2", "ubl", xslfunc.XRechnung},
-	"xrechnung-only-cii":     {"rulesets/xrechnung/2.5.0/cii/XRechnung-CII-validation.sch", "XRechnung", "3.0.2", "cii", xslfunc.XRechnung},
-	"factur-x-minimum":       {"rulesets/factur-x/1.09.2/MINIMUM/FACTUR-X_MINIMUM.sch", "Factur-X MINIMUM", "1.09.2", "cii", nil},
-	"factur-x-basic-wl":      {"rulesets/factur-x/1.09.2/BASIC-WL/FACTUR-X_BASIC-WL.sch", "Factur-X BASIC-WL", "1.09.2", "cii", nil},
-	"factur-x-basic":         {"rulesets/factur-x/1.09.2/BASIC/FACTUR-X_BASIC.sch", "Factur-X BASIC", "1.09.2", "cii", nil},
-	"factur-x-en16931":       {"rulesets/factur-x/1.09.2/EN16931/FACTUR-X_EN16931.sch", "Factur-X EN16931", "1.09.2", "cii", nil},
-	"factur-x-extended":      {"rulesets/factur-x/1.09.2/EXTENDED/FACTUR-X_EXTENDED.sch", "Factur-X EXTENDED", "1.09.2", "cii", nil},
+	"ubl":                    {"rulesets/en16931/1.3.16/ubl/schematron/EN16931-UBL-validation.sch", "EN16931", "1.3.16", "ubl", nil, false},
+	"cii":                    {"rulesets/en16931/1.3.16/cii/schematron/EN16931-CII-validation.sch", "EN16931", "1.3.16", "cii", nil, false},
+	"en16931-ubl":            {"rulesets/en16931/1.3.16/ubl/schematron/EN16931-UBL-validation.sch", "EN16931", "1.3.16", "ubl", nil, false},
+	"en16931-cii":            {"rulesets/en16931/1.3.16/cii/schematron/EN16931-CII-validation.sch", "EN16931", "1.3.16", "cii", nil, false},
+	"ro-cius-ubl":            {"rulesets/ro-cius/1.0.9/EN16931-CIUS_RO-UBL-validation.sch", "RO_CIUS", "1.0.9", "ubl", nil, false},
+	"order-x-basic":          {"rulesets/order-x/1.0/basic/SCRDMCCBDACIOMessageStructure_100pD20B_BASIC.sch", "Order-X", "1.0", "basic", nil, false},
+	"order-x-comfort":        {"rulesets/order-x/1.0/comfort/SCRDMCCBDACIOMessageStructure_100pD20B_COMFORT.sch", "Order-X", "1.0", "comfort", nil, false},
+	"order-x-extended":       {"rulesets/order-x/1.0/extended/SCRDMCCBDACIOMessageStructure_100pD20B_EXTENDED.sch", "Order-X", "1.0", "extended", nil, false},
+	"peppol-cen-ubl":         {"rulesets/peppol-bis-billing/3.0.19/sch/CEN-EN16931-UBL.sch", "CEN-EN16931 (Peppol)", "3.0.19", "ubl", nil, false},
+	"peppol-only-ubl":        {"rulesets/peppol-bis-billing/3.0.19/sch/PEPPOL-EN16931-UBL.sch", "Peppol BIS Billing", "3.0.19", "ubl", xslfunc.Peppol, false},
+	"peppol-cen-cii":         {"rulesets/peppol-bis-billing/3.0.19/sch/CEN-EN16931-CII.sch", "CEN-EN16931 (Peppol)", "3.0.19", "cii", nil, false},
+	"peppol-only-cii":        {"rulesets/peppol-bis-billing/3.0.19/sch/PEPPOL-EN16931-CII.sch", "Peppol BIS Billing", "3.0.19", "cii", xslfunc.Peppol, false},
+	"peppol-cen-ubl-3.0.21":  {"rulesets/peppol-bis-billing/3.0.21/sch/CEN-EN16931-UBL.sch", "CEN-EN16931 (Peppol)", "3.0.21", "ubl", nil, false},
+	"peppol-only-ubl-3.0.21": {"rulesets/peppol-bis-billing/3.0.21/sch/PEPPOL-EN16931-UBL.sch", "Peppol BIS Billing", "3.0.21", "ubl", xslfunc.Peppol, false},
+	"peppol-sb-ubl-3.0.21":   {"rulesets/peppol-bis-billing/3.0.21/sch/PEPPOL-EN16931-UBL-SB.sch", "Peppol BIS Self-Billing", "3.0.21", "ubl", xslfunc.Peppol, false},
+	"br-fr-en16931-ubl":      {main: "rulesets/br-fr/1.4.0.03/UBL/EN16931/schematron/EN16931-UBL-validation-preprocessed.sch", name: "BR-FR EN16931 base", version: "1.4.0.03", syntax: "ubl"},
+	"br-fr-flux2-ubl":        {main: "rulesets/br-fr/1.4.0.03/UBL/EN16931/schematron/BR-FR-Flux2-Schematron-UBL.sch", name: "BR-FR Flux 2", version: "1.4.0.03", syntax: "ubl", xslFunctions: true},
+	"br-fr-cdar":             {main: "rulesets/br-fr/1.4.0.03/CDAR/schematron/BR-FR-CDV-Schematron-CDAR.sch", name: "BR-FR CDAR", version: "1.4.0.03", syntax: "cdar", xslFunctions: true},
+	"xrechnung-only-ubl":     {"rulesets/xrechnung/2.5.0/ubl/XRechnung-UBL-validation.sch", "XRechnung", "3.0.2", "ubl", xslfunc.XRechnung, false},
+	"xrechnung-only-cii":     {"rulesets/xrechnung/2.5.0/cii/XRechnung-CII-validation.sch", "XRechnung", "3.0.2", "cii", xslfunc.XRechnung, false},
+	"factur-x-minimum":       {"rulesets/factur-x/1.09.2/MINIMUM/FACTUR-X_MINIMUM.sch", "Factur-X MINIMUM", "1.09.2", "cii", nil, false},
+	"factur-x-basic-wl":      {"rulesets/factur-x/1.09.2/BASIC-WL/FACTUR-X_BASIC-WL.sch", "Factur-X BASIC-WL", "1.09.2", "cii", nil, false},
+	"factur-x-basic":         {"rulesets/factur-x/1.09.2/BASIC/FACTUR-X_BASIC.sch", "Factur-X BASIC", "1.09.2", "cii", nil, false},
+	"factur-x-en16931":       {"rulesets/factur-x/1.09.2/EN16931/FACTUR-X_EN16931.sch", "Factur-X EN16931", "1.09.2", "cii", nil, false},
+	"factur-x-extended":      {"rulesets/factur-x/1.09.2/EXTENDED/FACTUR-X_EXTENDED.sch", "Factur-X EXTENDED", "1.09.2", "cii", nil, false},
 }
 
 // stagedSets are the multi-stage rule sets of the reference: the stages run
@@ -57,6 +63,7 @@ var stagedSets = map[string][]string{
 	"peppol-cii":           {"peppol-cen-cii", "peppol-only-cii"},
 	"xrechnung-ubl":        {"en16931-ubl", "xrechnung-only-ubl"},
 	"peppol-ubl-3.0.21":    {"peppol-cen-ubl-3.0.21", "peppol-only-ubl-3.0.21"},
+	"br-fr-ubl":            {"br-fr-en16931-ubl", "br-fr-flux2-ubl"},
 	"peppol-ubl-sb-3.0.21": {"peppol-cen-ubl-3.0.21", "peppol-sb-ubl-3.0.21"},
 	"xrechnung-cii":        {"en16931-cii", "xrechnung-only-cii"},
 }
@@ -100,14 +107,24 @@ func (h *harness) ruleset(t *testing.T, key string) *engine.Ruleset {
 	if rs, ok := h.sets[src.main]; ok {
 		return rs
 	}
+	var fns *vm.Functions
+	if src.functions != nil {
+		fns = src.functions()
+	}
+	if src.xslFunctions {
+		var err error
+		if fns, err = xslfunc.FromSchematron(h.shared, src.main, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
 	u, err := compiler.Compile(context.Background(), compiler.Config{Root: h.shared, Main: src.main,
-		Name: src.name, Version: src.version, Syntax: src.syntax, Package: "p", Func: "generated"}, "lets", nopWriter{})
+		Name: src.name, Version: src.version, Syntax: src.syntax, Package: "p", Func: "generated", Functions: fns}, "lets", nopWriter{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts := []engine.Option{engine.WithDocumentRoot(h.shared)}
-	if src.functions != nil {
-		opts = append(opts, engine.WithFunctions(src.functions()))
+	if fns != nil {
+		opts = append(opts, engine.WithFunctions(fns))
 	}
 	rs, err := engine.Load(u.Tables, opts...)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/einvoice-dev/einvoice/engine"
 	"github.com/einvoice-dev/einvoice/engine/vm"
+	"github.com/einvoice-dev/einvoice/rulesets/brfr"
 	"github.com/einvoice-dev/einvoice/rulesets/en16931"
 	"github.com/einvoice-dev/einvoice/rulesets/facturx"
 	"github.com/einvoice-dev/einvoice/rulesets/orderx"
@@ -26,6 +27,7 @@ const (
 	SyntaxUBL    = "ubl"
 	SyntaxCII    = "cii"
 	SyntaxOrderX = "orderx"
+	SyntaxCDAR   = "cdar" // UN/CEFACT CDAR lifecycle messages (BR-FR)
 )
 
 // XSDRoot is the schema a document with the given root element is validated
@@ -76,6 +78,9 @@ type tableSource func() (*engine.Tables, error)
 type setDef struct {
 	tables    tableSource
 	functions func() *vm.Functions
+	// sharedFunctions, when set, builds the registry from the shared
+	// directory (xsl:functions compiled from the official source: BR-FR).
+	sharedFunctions func(shared string) (*vm.Functions, error)
 }
 
 type profileDef struct {
@@ -189,6 +194,30 @@ func definitions() []profileDef {
 		{syntax: SyntaxOrderX, name: "comfort", version: "1.0", xsd: orderXSD("comfort"), sets: orderXSet("comfort")},
 		{syntax: SyntaxOrderX, name: "extended", version: "1.0", xsd: orderXSD("extended"), sets: orderXSet("extended")},
 	}
+	// BR-FR 1.4.0.03 (France CTC): UBL EN16931 profile = the package's EN
+	// 16931 copy, then Flux 2; CDAR lifecycle messages. The custom:*
+	// functions are compiled from the official files at load.
+	bf := brfr.Set{}
+	brfrSet := func(k string) setDef {
+		d := tables(func() (*engine.Tables, error) { return bf.Tables(k) })
+		if k != "en16931_ubl" {
+			d.sharedFunctions = func(shared string) (*vm.Functions, error) {
+				if shared == "" {
+					return nil, fmt.Errorf("brfr %s: the custom:* functions are read from the shared directory: load with WithShared", k)
+				}
+				return brfr.Functions(shared, k)
+			}
+		}
+		return d
+	}
+	defs = append(defs,
+		profileDef{syntax: SyntaxUBL, name: "br_fr", version: "1.4.0.03", xsd: ublXSD,
+			sets: []setDef{brfrSet("en16931_ubl"), brfrSet("flux2_ubl")}},
+		profileDef{syntax: SyntaxCDAR, name: "br_fr", version: "1.4.0.03",
+			xsd: []XSDRoot{{"urn:un:unece:uncefact:data:standard:CrossDomainAcknowledgementAndResponse:100", "CrossDomainAcknowledgementAndResponse",
+				"rulesets/br-fr/1.4.0.03/CDAR/1xsd-CDAR_D22B_uncoupled/CrossDomainAcknowledgementAndResponse_100pD22B.xsd"}},
+			sets: []setDef{brfrSet("cdar")}},
+	)
 	fx := facturx.Set{}
 	for _, p := range []struct{ profile, key string }{
 		{"facturx_minimum", "minimum"}, {"facturx_basicwl", "basic_wl"}, {"facturx_basic", "basic"},
@@ -224,12 +253,13 @@ func Load(opts ...Option) (*Catalog, error) {
 		defs = definitions()
 	}
 	c := &Catalog{profiles: map[key]*Profile{}, newest: map[key]string{},
-		defaults: map[string]string{SyntaxUBL: "peppol", SyntaxCII: "en16931", SyntaxOrderX: "basic"}}
+		defaults: map[string]string{SyntaxUBL: "peppol", SyntaxCII: "en16931", SyntaxOrderX: "basic", SyntaxCDAR: "br_fr"}}
 	// Pass 1: resolve every profile's tables; a rule set shared by several
 	// profiles (same name, version, syntax and source) is one job.
 	type job struct {
 		t    *engine.Tables
 		opts []engine.Option
+		fns  func(shared string) (*vm.Functions, error)
 		rs   *engine.Ruleset
 		err  error
 	}
@@ -260,6 +290,9 @@ func Load(opts ...Option) (*Catalog, error) {
 				if sd.functions != nil {
 					j.opts = append(j.opts, engine.WithFunctions(sd.functions()))
 				}
+				if sd.sharedFunctions != nil {
+					j.fns = sd.sharedFunctions
+				}
 				byID[id] = j
 				jobs = append(jobs, j)
 			}
@@ -274,6 +307,14 @@ func Load(opts ...Option) (*Catalog, error) {
 		go func() {
 			defer wg.Done()
 			for j := range work {
+				if j.fns != nil {
+					fns, err := j.fns(cfg.shared)
+					if err != nil {
+						j.err = fmt.Errorf("rule set %s %s (%s): functions: %w", j.t.Name, j.t.Version, j.t.Source, err)
+						continue
+					}
+					j.opts = append(j.opts, engine.WithFunctions(fns))
+				}
 				j.rs, j.err = engine.Load(j.t, j.opts...)
 				if j.err != nil {
 					j.err = fmt.Errorf("rule set %s %s (%s): %w", j.t.Name, j.t.Version, j.t.Source, j.err)

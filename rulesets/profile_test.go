@@ -105,8 +105,8 @@ func TestProfileVersions(t *testing.T) {
 func TestInfo(t *testing.T) {
 	c := catalogT(t)
 	infos := c.Info()
-	if len(infos) != 20 {
-		t.Errorf("%d rule sets, want 20", len(infos))
+	if len(infos) != 23 {
+		t.Errorf("%d rule sets, want 23", len(infos))
 	}
 	for _, in := range infos {
 		if in.Error != "" || len(in.SHA256) != 64 || in.Rules == 0 || in.Asserts+in.Reports == 0 || len(in.Profiles) == 0 {
@@ -355,5 +355,28 @@ func TestOrderXFindingIDs(t *testing.T) {
 		if !regexp.MustCompile(`^OX-[0-9a-f]{8}(-[0-9]+)?$`).MatchString(f.RuleID) {
 			t.Errorf("finding without derived id: %+v", f)
 		}
+	}
+}
+
+// BR-FR through the catalog: a French UBL invoice of the corpus is
+// accepted, an EN 16931 example without the French mentions is rejected by
+// Flux 2 rules (custom:* functions compiled from the source).
+func TestBRFRProfile(t *testing.T) {
+	c := catalogT(t)
+	p, ok := c.Profile(SyntaxUBL, "br_fr")
+	if !ok {
+		t.Fatalf("br_fr: %v", p.Err)
+	}
+	r := validate(t, p, readDoc(t, "corpus/br-fr/akretion/ubl-21-en16931.xml", nil))
+	if !r.Valid || len(r.Findings) != 0 {
+		t.Fatalf("French UBL invoice: %+v", r)
+	}
+	r = validate(t, p, readDoc(t, "corpus/en16931/ubl/examples/guide-example2.xml", nil))
+	if r.Valid || len(findingsOf(r, "BR-FR-08_BT-23")) != 1 {
+		t.Fatalf("EN 16931 example under BR-FR: valid=%v findings=%d", r.Valid, len(r.Findings))
+	}
+	cd, ok := c.Profile(SyntaxCDAR, "")
+	if !ok || cd.Name != "br_fr" {
+		t.Fatalf("CDAR default profile: %+v", cd)
 	}
 }

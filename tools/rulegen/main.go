@@ -54,8 +54,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if !ok {
 			return fmt.Errorf("%s/%s: unknown function group %q", rs.Set, rs.Syntax, rs.Functions)
 		}
+		fns, err := mk(*shared, rs.Main)
+		if err != nil {
+			return fmt.Errorf("%s/%s: functions: %w", rs.Set, rs.Syntax, err)
+		}
 		cfg := compiler.Config{Root: *shared, Main: rs.Main, Name: rs.Name, Version: rs.Version, Syntax: rs.Syntax,
-			Phase: rs.Phase, Package: rs.Set, Func: rs.Func, Functions: mk()}
+			Phase: rs.Phase, Package: rs.Set, Func: rs.Func, Functions: fns}
 		if *dump != "" {
 			if _, err := compiler.Compile(ctx, cfg, *dump, stdout); err != nil {
 				return err

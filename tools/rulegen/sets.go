@@ -75,20 +75,32 @@ func ruleSets() []ruleSet {
 			Main: "rulesets/factur-x/1.09.2/EN16931/FACTUR-X_EN16931.sch", Func: "generatedEN16931"},
 		{Set: "facturx", Syntax: "cii", Key: "extended", Name: "Factur-X EXTENDED", Version: "1.09.2",
 			Main: "rulesets/factur-x/1.09.2/EXTENDED/FACTUR-X_EXTENDED.sch", Func: "generatedExtended"},
-		// Next row, once its xsl:function implementations are in
-		// rulesets/xslfunc: br_fr (custom:*).
+		// BR-FR 1.4.0.03 (France CTC, FNFE-MPE): UBL in the EN16931 profile =
+		// the package's EN 16931 copy, then the Flux 2 rules whose custom:*
+		// xsl:functions are compiled from the same file (group "xsl").
+		{Set: "brfr", Syntax: "ubl", Key: "en16931_ubl", Name: "BR-FR EN16931 base", Version: "1.4.0.03",
+			Main: "rulesets/br-fr/1.4.0.03/UBL/EN16931/schematron/EN16931-UBL-validation-preprocessed.sch", Func: "generatedEN16931UBL"},
+		{Set: "brfr", Syntax: "ubl", Key: "flux2_ubl", Name: "BR-FR Flux 2", Version: "1.4.0.03",
+			Main: "rulesets/br-fr/1.4.0.03/UBL/EN16931/schematron/BR-FR-Flux2-Schematron-UBL.sch", Func: "generatedFlux2UBL", Functions: "xsl"},
+		{Set: "brfr", Syntax: "cdar", Key: "cdar", Name: "BR-FR CDAR", Version: "1.4.0.03",
+			Main: "rulesets/br-fr/1.4.0.03/CDAR/schematron/BR-FR-CDV-Schematron-CDAR.sch", Func: "generatedCDAR", Functions: "xsl"},
 	}
 }
 
 // functionGroups maps a group name to a constructor of the extension function
-// registry it needs. The xsl:function implementations live in
-// rulesets/xslfunc, one Go file per function (Peppol u:gln, u:mod11,
-// u:mod97-0208, ...; later BR-FR custom:*), each tested against the
-// reference. EN 16931, RO_CIUS and Order-X need none.
-func functionGroups() map[string]func() *vm.Functions {
-	return map[string]func() *vm.Functions{
-		"":          func() *vm.Functions { return nil },
-		"peppol":    xslfunc.Peppol,
-		"xrechnung": xslfunc.XRechnung,
+// registry it needs, given the shared directory and the row's main .sch.
+// The Peppol / XRechnung u:* functions are Go code in rulesets/xslfunc (one
+// file per function, tested against the reference); group "xsl" compiles
+// the xsl:function definitions of the main file itself (BR-FR custom:*)
+// with xslfunc.FromSchematron, so no official code is copied. EN 16931,
+// RO_CIUS and Order-X need none.
+func functionGroups() map[string]func(shared, main string) (*vm.Functions, error) {
+	return map[string]func(shared, main string) (*vm.Functions, error){
+		"":          func(string, string) (*vm.Functions, error) { return nil, nil },
+		"peppol":    func(string, string) (*vm.Functions, error) { return xslfunc.Peppol(), nil },
+		"xrechnung": func(string, string) (*vm.Functions, error) { return xslfunc.XRechnung(), nil },
+		"xsl": func(shared, main string) (*vm.Functions, error) {
+			return xslfunc.FromSchematron(shared, main, nil)
+		},
 	}
 }

@@ -1,0 +1,315 @@
+package xslfunc
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/einvoice-dev/einvoice/engine/vm"
+	"github.com/einvoice-dev/einvoice/engine/xdm"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+	"github.com/einvoice-dev/einvoice/engine/xpath"
+)
+
+// XSLFunction is one xsl:function read from a Schematron source: params,
+// then variables evaluated in order (each sees the params and the variables
+// before it), then the xsl:sequence result. Nothing of it is copied into Go
+// source: the definitions are read from the official file and compiled with
+// engine/xpath when the rule set is generated and loaded.
+type XSLFunction struct {
+	Space, Local string
+	As           string // declared result type
+	Params       []XSLBinding
+	Vars         []XSLBinding
+	Result       string // the xsl:sequence select
+	Line         int
+}
+
+// XSLBinding is an xsl:param (Expr empty) or xsl:variable.
+type XSLBinding struct {
+	Name string // as written, without '$' (may carry a prefix)
+	As   string
+	Expr string
+}
+
+// ErrXSLFunction marks an xsl:function this package cannot compile
+// (unsupported instruction or type).
+var ErrXSLFunction = errors.New("xslfunc: unsupported xsl:function")
+
+const (
+	nsXSL        = "http://www.w3.org/1999/XSL/Transform"
+	nsSchematron = "http://purl.oclc.org/dsdl/schematron"
+)
+
+// ParseXSLFunctions reads every xsl:function of a Schematron document
+// (commented-out ones are not read) and the namespaces its expressions see:
+// the root's xmlns declarations and the Schematron <ns> elements (which the
+// skeleton turns into stylesheet namespaces).
+func ParseXSLFunctions(data []byte) ([]XSLFunction, map[string]string, error) {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.CharsetReader = func(label string, r io.Reader) (io.Reader, error) {
+		if strings.EqualFold(label, "utf-8") {
+			return r, nil
+		}
+		return nil, fmt.Errorf("xslfunc: charset %s", label)
+	}
+	ns := map[string]string{}
+	var out []XSLFunction
+	var cur *XSLFunction
+	depth, fnDepth := 0, 0
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("xslfunc: parse: %w", err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			if depth == 1 {
+				for _, a := range t.Attr {
+					if a.Name.Space == "xmlns" {
+						ns[a.Name.Local] = a.Value
+					}
+				}
+			}
+			attr := func(n string) string {
+				for _, a := range t.Attr {
+					if a.Name.Space == "" && a.Name.Local == n {
+						return a.Value
+					}
+				}
+				return ""
+			}
+			line, _ := d.InputPos()
+			if t.Name.Space == nsSchematron && t.Name.Local == "ns" && cur == nil {
+				ns[attr("prefix")] = attr("uri")
+				continue
+			}
+			if t.Name.Space == nsXSL && t.Name.Local == "function" && cur == nil {
+				qn := attr("name")
+				prefix, local, ok := strings.Cut(qn, ":")
+				if !ok {
+					return nil, nil, fmt.Errorf("%w: line %d: function name %q without prefix", ErrXSLFunction, line, qn)
+				}
+				space := ""
+				for _, a := range t.Attr {
+					if a.Name.Space == "xmlns" && a.Name.Local == prefix {
+						space = a.Value
+					}
+				}
+				if space == "" {
+					space = ns[prefix]
+				}
+				if space == "" {
+					return nil, nil, fmt.Errorf("%w: line %d: undeclared prefix %s", ErrXSLFunction, line, prefix)
+				}
+				cur = &XSLFunction{Space: space, Local: local, As: attr("as"), Line: line}
+				fnDepth = depth
+				continue
+			}
+			if cur == nil {
+				continue
+			}
+			if depth != fnDepth+1 || t.Name.Space != nsXSL {
+				return nil, nil, fmt.Errorf("%w: line %d: %s in %s", ErrXSLFunction, line, t.Name.Local, cur.Local)
+			}
+			switch t.Name.Local {
+			case "param":
+				if len(cur.Vars) > 0 || cur.Result != "" || attr("select") != "" {
+					return nil, nil, fmt.Errorf("%w: line %d: param after body or with default", ErrXSLFunction, line)
+				}
+				cur.Params = append(cur.Params, XSLBinding{Name: attr("name"), As: attr("as")})
+			case "variable":
+				if attr("select") == "" || cur.Result != "" {
+					return nil, nil, fmt.Errorf("%w: line %d: variable without select or after the result", ErrXSLFunction, line)
+				}
+				cur.Vars = append(cur.Vars, XSLBinding{Name: attr("name"), As: attr("as"), Expr: attr("select")})
+			case "sequence":
+				if cur.Result != "" || attr("select") == "" {
+					return nil, nil, fmt.Errorf("%w: line %d: second or empty xsl:sequence", ErrXSLFunction, line)
+				}
+				cur.Result = attr("select")
+			default:
+				return nil, nil, fmt.Errorf("%w: line %d: xsl:%s", ErrXSLFunction, line, t.Name.Local)
+			}
+		case xml.EndElement:
+			if cur != nil && depth == fnDepth {
+				if cur.Result == "" {
+					return nil, nil, fmt.Errorf("%w: line %d: %s has no xsl:sequence", ErrXSLFunction, cur.Line, cur.Local)
+				}
+				out = append(out, *cur)
+				cur = nil
+			}
+			depth--
+		case xml.CharData:
+			if cur != nil && strings.TrimSpace(string(t)) != "" {
+				return nil, nil, fmt.Errorf("%w: text in %s", ErrXSLFunction, cur.Local)
+			}
+		}
+	}
+	return out, ns, nil
+}
+
+// FromSchematron reads the xsl:functions of a Schematron file (path
+// relative to root) and compiles them into a fresh registry, on top of
+// the functions of base (nil for none).
+func FromSchematron(root, path string, base func() *vm.Functions) (*vm.Functions, error) {
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(path)))
+	if err != nil {
+		return nil, fmt.Errorf("xslfunc: %w", err)
+	}
+	defs, ns, err := ParseXSLFunctions(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	fs := vm.NewFunctions()
+	if base != nil {
+		fs = base()
+	}
+	if err := CompileXSLFunctions(fs, defs, ns); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return fs, nil
+}
+
+// compiled is one compiled function: programs share one variable frame
+// (params first, then variables).
+type compiled struct {
+	def    XSLFunction
+	vars   []*vm.Program
+	result *vm.Program
+	nSlots int
+}
+
+// CompileXSLFunctions registers defs in fs. Every function is registered
+// before any body is compiled, so bodies may call each other.
+func CompileXSLFunctions(fs *vm.Functions, defs []XSLFunction, ns map[string]string) error {
+	cs := make([]*compiled, len(defs))
+	for i, def := range defs {
+		for _, p := range def.Params {
+			if !supportedParamType(p.As) {
+				return fmt.Errorf("%w: %s param $%s as %q", ErrXSLFunction, def.Local, p.Name, p.As)
+			}
+		}
+		if def.As != "xs:boolean" && def.As != "" {
+			return fmt.Errorf("%w: %s as %q", ErrXSLFunction, def.Local, def.As)
+		}
+		c := &compiled{def: def, nSlots: len(def.Params) + len(def.Vars)}
+		cs[i] = c
+		fs.Register(def.Space, def.Local, len(def.Params), c.call)
+	}
+	for _, c := range cs {
+		vars := map[string]int{}
+		for i, p := range c.def.Params {
+			vars[p.Name] = i
+		}
+		sc := func() *xpath.StaticContext {
+			m := make(map[string]int, len(vars))
+			for k, v := range vars {
+				m[k] = v
+			}
+			return &xpath.StaticContext{Namespaces: ns, Variables: m, Functions: fs}
+		}
+		for i, v := range c.def.Vars {
+			p, err := xpath.Compile(v.Expr, sc())
+			if err != nil {
+				return fmt.Errorf("%s: variable $%s: %w", c.def.Local, v.Name, err)
+			}
+			c.vars = append(c.vars, p)
+			vars[v.Name] = len(c.def.Params) + i
+		}
+		p, err := xpath.Compile(c.def.Result, sc())
+		if err != nil {
+			return fmt.Errorf("%s: result: %w", c.def.Local, err)
+		}
+		c.result = p
+	}
+	return nil
+}
+
+func supportedParamType(as string) bool {
+	switch as {
+	case "", "xs:string", "xs:string?", "element()?", "element()":
+		return true
+	}
+	return false
+}
+
+// call evaluates the function: arguments converted by the param types
+// (XSLT 2.0 function conversion rules), variables in order, the result
+// checked against as="xs:boolean". There is no context item inside.
+func (c *compiled) call(ctx context.Context, doc *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, error) {
+	env := &vm.Env{Doc: doc, Vars: make([]xdm.Sequence, c.nSlots)}
+	for i, p := range c.def.Params {
+		v, err := convertParam(doc, args[i], p.As, c.def.Local)
+		if err != nil {
+			return nil, err
+		}
+		env.Vars[i] = v
+	}
+	for i, p := range c.vars {
+		v, err := p.Eval(ctx, env, xmltree.NodeID(0))
+		if err != nil {
+			return nil, err
+		}
+		if c.def.Vars[i].As == "xs:string" {
+			s, _, err := stringParam(doc, v, false, c.def.Local)
+			if err != nil {
+				return nil, err
+			}
+			v = xdm.Sequence{xdm.String(s)}
+		}
+		env.Vars[len(c.def.Params)+i] = v
+	}
+	res, err := c.result.Eval(ctx, env, xmltree.NodeID(0))
+	if err != nil {
+		return nil, err
+	}
+	if c.def.As == "xs:boolean" {
+		if len(res) != 1 || res[0].T != xdm.TBoolean {
+			if len(res) == 1 && atom(doc, res[0]).T == xdm.TUntyped {
+				b, err := xdm.Cast(atom(doc, res[0]), xdm.TBoolean)
+				if err != nil {
+					return nil, err
+				}
+				return xdm.Sequence{b}, nil
+			}
+			return nil, xdm.Errorf(xdm.ErrType, "%s: result is not a single xs:boolean", c.def.Local)
+		}
+	}
+	return res, nil
+}
+
+func convertParam(doc *xmltree.Document, s xdm.Sequence, as, fn string) (xdm.Sequence, error) {
+	switch as {
+	case "":
+		return s, nil
+	case "xs:string", "xs:string?":
+		str, empty, err := stringParam(doc, s, as == "xs:string?", fn)
+		if err != nil {
+			return nil, err
+		}
+		if empty {
+			return nil, nil
+		}
+		return xdm.Sequence{xdm.String(str)}, nil
+	case "element()?", "element()":
+		if len(s) == 0 && as == "element()?" {
+			return nil, nil
+		}
+		if len(s) != 1 || !s[0].IsNode() || (s[0].Doc == 0 && doc.Kind(xmltree.NodeID(s[0].Node)) != xmltree.KindElement) {
+			return nil, xdm.Errorf(xdm.ErrType, "%s: expected %s, got %d items", fn, as, len(s))
+		}
+		return s, nil
+	}
+	return nil, fmt.Errorf("%w: param type %q", ErrXSLFunction, as)
+}
