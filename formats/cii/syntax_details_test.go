@@ -107,3 +107,22 @@ func TestReadCompletesPriceAndTotalVAT(t *testing.T) {
 		t.Errorf("BT-110 = %v, want the sum of BT-117 %s", ta, sum)
 	}
 }
+
+// TestWriteRefusesUBLOnlyDetails: a BT-32 tax scheme other than FC and a
+// card network id have no place in CII; Write names them instead of
+// dropping them.
+func TestWriteRefusesUBLOnlyDetails(t *testing.T) {
+	for bt, edit := range map[string]func(*model.Invoice){
+		"BT-32": func(inv *model.Invoice) { inv.Seller.TaxRegistrationScheme = "LOC" },
+		"BG-18": func(inv *model.Invoice) { inv.PaymentInstructions.Card.NetworkID = "VISA" },
+	} {
+		inv := fullInvoice()
+		if inv.PaymentInstructions.Card == nil {
+			t.Fatal("fullInvoice has no card")
+		}
+		edit(inv)
+		if err := Write(&bytes.Buffer{}, inv, WriteOptions{}); !errors.Is(err, ErrNotRepresentable) || !strings.Contains(err.Error(), bt) {
+			t.Errorf("%s: err = %v, want ErrNotRepresentable naming it", bt, err)
+		}
+	}
+}

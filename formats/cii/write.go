@@ -54,6 +54,12 @@ func representable(inv *model.Invoice) error {
 	if len(inv.PrecedingInvoices) > 1 {
 		return fmt.Errorf("BG-3: %d preceding invoice references, ram:InvoiceReferencedDocument holds one: %w", len(inv.PrecedingInvoices), ErrNotRepresentable)
 	}
+	if sch := inv.Seller.TaxRegistrationScheme; sch != "" {
+		return fmt.Errorf("BT-32: tax scheme %q (CII marks BT-32 by schemeID FC; another scheme would not be BT-32): %w", sch, ErrNotRepresentable)
+	}
+	if pi := inv.PaymentInstructions; pi != nil && pi.Card != nil && pi.Card.NetworkID != "" {
+		return fmt.Errorf("BG-18: card network id %q (ram:ApplicableTradeSettlementFinancialCard has no place for it): %w", pi.Card.NetworkID, ErrNotRepresentable)
+	}
 	if (inv.TaxPointDate != nil || inv.TaxPointDateCode != "") && len(inv.VATBreakdown) == 0 {
 		return fmt.Errorf("BT-7/BT-8: CII carries them in a VAT breakdown (BG-23) and there is none: %w", ErrNotRepresentable)
 	}

@@ -190,6 +190,11 @@ type Seller struct {
 	VATID string `json:"vat_id,omitempty" bt:"BT-31" card:"0..1" doc:"Seller VAT identifier"`
 	// BT-32 Seller tax registration identifier, 0..1.
 	TaxRegistrationID string `json:"tax_registration_id,omitempty" bt:"BT-32" card:"0..1" doc:"Seller tax registration identifier"`
+	// The UBL tax scheme id of BT-32 when it is not FC (e.g. LOC): no
+	// business term (EN 16931 UBL takes any scheme but VAT as BT-32), but
+	// CII marks BT-32 by scheme FC and cannot hold another (its writer
+	// refuses). Empty for FC, which both writers use.
+	TaxRegistrationScheme string `json:"tax_registration_scheme,omitempty" card:"0..1" doc:"UBL tax scheme id of the seller tax registration identifier when not FC (e.g. LOC; not an EN 16931 term, CII cannot hold it)"`
 	// BT-33 Seller additional legal information, 0..1.
 	AdditionalLegalInfo string `json:"additional_legal_info,omitempty" bt:"BT-33" card:"0..1" doc:"Seller additional legal information"`
 	// BT-34 Seller electronic address with BT-34-1 scheme, 0..1.
@@ -296,6 +301,10 @@ type PaymentCard struct {
 	PrimaryAccountNumber string `json:"primary_account_number" bt:"BT-87" card:"1..1" doc:"Payment card primary account number"`
 	// BT-88 Payment card holder name, 0..1.
 	HolderName string `json:"holder_name,omitempty" bt:"BT-88" card:"0..1" doc:"Payment card holder name"`
+	// UBL cac:CardAccount/cbc:NetworkID (mandatory in UBL, no business
+	// term) when it is not the writer's placeholder NA; CII cannot hold it
+	// (its writer refuses).
+	NetworkID string `json:"network_id,omitempty" card:"0..1" doc:"UBL card network id (e.g. VISA; not an EN 16931 term, CII cannot hold it)"`
 }
 
 // DirectDebit is BG-19 Direct debit.

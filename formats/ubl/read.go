@@ -583,11 +583,16 @@ func (r *reader) seller(inv *model.Invoice, p xmltree.NodeID) {
 		case !r.taxSchemeIs(ts, "VAT") && s.TaxRegistrationID == "":
 			r.mark(ts)
 			s.TaxRegistrationID = r.text(ts, "CompanyID")
-			if r.taxSchemeIs(ts, taxRegScheme) {
+			// Any scheme but VAT makes BT-32; one other than the writer's
+			// FC (e.g. LOC) is kept in TaxRegistrationScheme.
+			if id := r.str(r.cbc(r.cac(ts, "TaxScheme"), "ID")); id != "" {
+				if id != taxRegScheme {
+					s.TaxRegistrationScheme = id
+				}
 				r.markTaxScheme(ts)
 			} else {
 				r.setBT(ts, "BT-32")
-				r.warn(ts, "the tax scheme of BT-32 is not carried (written as %s; CII marks BT-32 by scheme FC)", taxRegScheme)
+				r.warn(ts, "BT-32 without a tax scheme id")
 			}
 		default:
 			r.warn(ts, "repeated PartyTaxScheme: the model has one of each")
@@ -718,8 +723,13 @@ func (r *reader) paymentMeans(inv *model.Invoice, root xmltree.NodeID) {
 			} else {
 				r.mark(ca)
 				pi.Card = &model.PaymentCard{PrimaryAccountNumber: r.text(ca, "PrimaryAccountNumberID"), HolderName: r.text(ca, "HolderName")}
-				if nw := r.single(ca, NSCBC, "NetworkID"); r.str(nw) == cardNetworkNA {
-					r.t.Mark(nw)
+				// cbc:NetworkID is required by UBL and has no EN 16931 term:
+				// the writer's placeholder NA is read as absent, another
+				// value is kept in NetworkID.
+				if nw := r.single(ca, NSCBC, "NetworkID"); nw != xmltree.None {
+					if v := r.text(ca, "NetworkID"); v != cardNetworkNA {
+						pi.Card.NetworkID = v
+					}
 				}
 			}
 		}

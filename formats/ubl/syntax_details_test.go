@@ -137,3 +137,31 @@ func TestReadDerivesGrossPrice(t *testing.T) {
 		t.Errorf("BT-148 = %v, want %s", got.GrossPrice, want)
 	}
 }
+
+// TestUBLOnlyDetailsKept: BT-32 under a tax scheme other than FC and a card
+// network id other than NA are carried (model fields without a BT) and
+// written back unchanged, not rewritten as FC / NA.
+func TestUBLOnlyDetailsKept(t *testing.T) {
+	inv := fullInvoice()
+	inv.Seller.TaxRegistrationScheme = "LOC"
+	inv.PaymentInstructions.Card.NetworkID = "VISA"
+	out := roundTrip(t, "UBL-only details", inv)
+	for _, want := range []string{"<cbc:ID>LOC</cbc:ID>", "<cbc:NetworkID>VISA</cbc:NetworkID>"} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("output lacks %s", want)
+		}
+	}
+	// The defaults are written as FC / NA and read back as absent.
+	inv = fullInvoice()
+	out = roundTrip(t, "defaults", inv)
+	for _, want := range []string{"<cbc:ID>" + taxRegScheme + "</cbc:ID>", "<cbc:NetworkID>" + cardNetworkNA + "</cbc:NetworkID>"} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("output lacks %s", want)
+		}
+	}
+	inv.Seller.TaxRegistrationID = ""
+	inv.Seller.TaxRegistrationScheme = "LOC"
+	if err := Write(&bytes.Buffer{}, inv, WriteOptions{}); !errors.Is(err, ErrNotWritable) || !strings.Contains(err.Error(), "BT-32") {
+		t.Errorf("scheme without BT-32: err = %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package ubl
 
 import (
+	"cmp"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -369,7 +370,7 @@ func (w *writer) seller() {
 	w.partyName(s.TradingName)
 	w.address("cac:PostalAddress", &s.Address)
 	w.partyTaxScheme(s.VATID, "VAT")
-	w.partyTaxScheme(s.TaxRegistrationID, taxRegScheme)
+	w.partyTaxScheme(s.TaxRegistrationID, cmp.Or(s.TaxRegistrationScheme, taxRegScheme))
 	w.start("cac:PartyLegalEntity")
 	w.x.Element("cbc:RegistrationName", s.Name)
 	w.ident("cbc:CompanyID", s.LegalRegistrationID)
@@ -487,7 +488,7 @@ func (w *writer) paymentMeans() {
 		if c := pi.Card; c != nil && i == 0 {
 			w.start("cac:CardAccount")
 			w.x.Element("cbc:PrimaryAccountNumberID", c.PrimaryAccountNumber)
-			w.x.Element("cbc:NetworkID", cardNetworkNA)
+			w.x.Element("cbc:NetworkID", cmp.Or(c.NetworkID, cardNetworkNA))
 			w.cbc("cbc:HolderName", c.HolderName)
 			w.end()
 		}
@@ -695,6 +696,9 @@ func (w *writer) line(l *model.Line) {
 // has no place for (they would be lost, and the document altered, if the
 // value were written the UBL way).
 func syntaxDetails(inv *model.Invoice) error {
+	if inv.Seller.TaxRegistrationScheme != "" && inv.Seller.TaxRegistrationID == "" {
+		return fmt.Errorf("BT-32: tax scheme %q without the identifier: %w", inv.Seller.TaxRegistrationScheme, ErrNotWritable)
+	}
 	if inv.ProjectName != "" {
 		return fmt.Errorf("BT-11: project name %q (cac:ProjectReference has no name): %w", inv.ProjectName, ErrNotWritable)
 	}
