@@ -109,12 +109,14 @@ func TestReadCompletesPriceAndTotalVAT(t *testing.T) {
 }
 
 // TestWriteRefusesUBLOnlyDetails: a BT-32 tax scheme other than FC and a
-// card network id have no place in CII; Write names them instead of
-// dropping them.
+// card network id have no place in CII, and BT-6 equal to BT-5 breaks CII's
+// BR-53; Write names them instead of dropping them or writing a
+// non-conformant document.
 func TestWriteRefusesUBLOnlyDetails(t *testing.T) {
 	for bt, edit := range map[string]func(*model.Invoice){
 		"BT-32": func(inv *model.Invoice) { inv.Seller.TaxRegistrationScheme = "LOC" },
 		"BG-18": func(inv *model.Invoice) { inv.PaymentInstructions.Card.NetworkID = "VISA" },
+		"BT-6":  func(inv *model.Invoice) { inv.TaxCurrencyCode = inv.CurrencyCode },
 	} {
 		inv := fullInvoice()
 		if inv.PaymentInstructions.Card == nil {

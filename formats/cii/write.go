@@ -54,6 +54,11 @@ func representable(inv *model.Invoice) error {
 	if len(inv.PrecedingInvoices) > 1 {
 		return fmt.Errorf("BG-3: %d preceding invoice references, ram:InvoiceReferencedDocument holds one: %w", len(inv.PrecedingInvoices), ErrNotRepresentable)
 	}
+	if inv.TaxCurrencyCode != "" && inv.TaxCurrencyCode == inv.CurrencyCode {
+		// UBL accepts it; the CII form of BR-53 requires the two to differ,
+		// so the document would be non-conformant by construction.
+		return fmt.Errorf("BT-6 %q equal to BT-5 (CII's BR-53 requires the VAT accounting currency to differ from the invoice currency): %w", inv.TaxCurrencyCode, ErrNotRepresentable)
+	}
 	if sch := inv.Seller.TaxRegistrationScheme; sch != "" {
 		return fmt.Errorf("BT-32: tax scheme %q (CII marks BT-32 by schemeID FC; another scheme would not be BT-32): %w", sch, ErrNotRepresentable)
 	}
