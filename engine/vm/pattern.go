@@ -38,6 +38,11 @@ type PatternStep struct {
 	// node's siblings collected; otherwise the predicates are tested on the
 	// node alone.
 	Positional bool
+
+	// safePreds is set by NewPattern when no predicate can raise an error
+	// (predicate-free steps and paths, e.g. [@schemeID]): the parent step is
+	// then tested first, since skipping the predicates changes nothing.
+	safePreds bool
 }
 
 // NewPattern wraps compiled path patterns; they must not be modified later.
@@ -68,7 +73,9 @@ func NewPatternIn(src string, alts []PathPattern, nLocals int, fns *Functions, c
 			if cat != nil && namedTest(&st.Test) {
 				st.Test.Slot = cat.slot(st.Test.Space, st.Test.Local)
 			}
+			st.safePreds = true
 			for _, pr := range st.Preds {
+				st.safePreds = st.safePreds && safeNodeExpr(pr)
 				cat.prepare(pr)
 				cat.preparePred(pr)
 				pt.prog.vars = collectVars(pt.prog.vars, pr)
@@ -144,6 +151,9 @@ func (f *frame) matchStep(a *PathPattern, i int, n xmltree.NodeID) (bool, error)
 	}
 	p := f.doc.Parent(n)
 	if p == xmltree.None {
+		return false, nil
+	}
+	if len(st.Preds) > 0 && st.safePreds && i > 0 && !st.Desc && !f.parentStepMay(a, i-1, p) {
 		return false, nil
 	}
 	if len(st.Preds) > 0 {
@@ -307,4 +317,16 @@ func (pt *Pattern) MatchesName(ctx context.Context, env *Env, node xmltree.NodeI
 		}
 	}
 	return false
+}
+
+// parentStepMay is a cheap necessary condition for matchStep(a, i, p): p
+// passes step i's node test and kind.
+func (f *frame) parentStepMay(a *PathPattern, i int, p xmltree.NodeID) bool {
+	st := &a.Steps[i]
+	axis := AxisChild
+	if st.Attr {
+		axis = AxisAttribute
+	}
+	m := f.matcher(&st.Test, axis)
+	return !m.never && f.matches(&m, p) && st.Attr == (f.doc.Kind(p) == xmltree.KindAttribute)
 }

@@ -141,6 +141,9 @@ func TestPatterns(t *testing.T) {
 		{"*:ID", "//*:ID", 4},
 		{"child::cbc:Note", "//cbc:Note", 2},
 		{"ubl:Invoice/*[1]", "/ubl:Invoice/*[1]", 1},
+		// error-free predicates: the parent step is tested first
+		{"cac:InvoiceLine/cbc:LineExtensionAmount[@currencyID]", "//cac:InvoiceLine/cbc:LineExtensionAmount[@currencyID]", 3},
+		{"cac:AllowanceCharge/cbc:LineExtensionAmount[@currencyID]", "//cac:AllowanceCharge/cbc:LineExtensionAmount[@currencyID]", 0},
 	} {
 		sc.Namespaces["cn"] = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"
 		pt, err := CompilePattern(c.pattern, sc)
