@@ -12,5 +12,11 @@
 // 3.0.x; XRechnung — the same functions (merged in with the Peppol rules)
 // plus u:decimalOrZero.
 //
+// Functions whose bodies are plain XPath (params, chained xsl:variables, one
+// xsl:sequence: the BR-FR custom:* helpers) are not rewritten in Go:
+// xsl_source.go reads them from the official .sch (ParseXSLFunctions) and
+// compiles them with engine/xpath into a registry (CompileXSLFunctions,
+// FromSchematron), at generation (rulegen group "xsl") and at load.
+//
 // This package has no generated code, so tools/rulegen can always import it.
 package xslfunc
