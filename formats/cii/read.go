@@ -877,6 +877,14 @@ func (r *reader) line(li xmltree.NodeID) model.Line {
 					l.BaseQuantity = &v
 					r.mark(bq, "BT-149")
 					l.BaseQuantityUnitCode = r.attr(bq, "unitCode", "BT-150")
+				} else if err == nil {
+					// Another base quantity for the gross price: carried
+					// apart (no BT; UBL cannot hold it).
+					l.GrossBaseQuantity = &v
+					r.mark(bq, "BT-148")
+					l.GrossBaseQuantityUnitCode = r.attr(bq, "unitCode", "BT-148")
+				} else {
+					r.warn(bq, "BT-148", "gross price base quantity %q is not a decimal", r.peek(bq))
 				}
 			}
 			if ac := r.get(gp, "AppliedTradeAllowanceCharge"); ac >= 0 {

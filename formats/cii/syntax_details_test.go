@@ -128,3 +128,27 @@ func TestWriteRefusesUBLOnlyDetails(t *testing.T) {
 		}
 	}
 }
+
+// TestGrossBaseQuantityCarried: a gross price on its own base quantity is
+// written and read back as such, and no discount is derived across the two
+// base quantities.
+func TestGrossBaseQuantityCarried(t *testing.T) {
+	inv := fullInvoice()
+	l := &inv.Lines[0]
+	if l.BaseQuantity == nil || l.GrossPrice == nil {
+		t.Fatal("fullInvoice line 1 lacks BT-149 or BT-148")
+	}
+	l.PriceDiscount = nil
+	l.GrossBaseQuantity, l.GrossBaseQuantityUnitCode = model.Dec(model.MustParseDecimal("12")), "C62"
+	res, out := writeRead(t, inv)
+	if !bytes.Contains(out, []byte(`<ram:BasisQuantity unitCode="C62">12</ram:BasisQuantity>`)) {
+		t.Error("gross base quantity not written")
+	}
+	if d := model.Diff(inv, res.Invoice); len(d) > 0 {
+		t.Errorf("model differs after write/read at %v (a discount derived across base quantities?)", d)
+	}
+	l.GrossPrice = nil
+	if err := Write(&bytes.Buffer{}, inv, WriteOptions{}); !errors.Is(err, ErrNotRepresentable) {
+		t.Errorf("gross base quantity without BT-148: err = %v", err)
+	}
+}

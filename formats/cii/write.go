@@ -79,6 +79,9 @@ func representable(inv *model.Invoice) error {
 		if l.BaseQuantityUnitCode != "" && l.BaseQuantity == nil {
 			return fmt.Errorf("line %d: BT-150 without BT-149 (it is the unitCode of ram:BasisQuantity): %w", i+1, ErrNotRepresentable)
 		}
+		if (l.GrossBaseQuantity != nil || l.GrossBaseQuantityUnitCode != "") && (l.GrossPrice == nil || l.GrossBaseQuantity == nil) {
+			return fmt.Errorf("line %d: a gross price base quantity needs BT-148 and its quantity: %w", i+1, ErrNotRepresentable)
+		}
 		if l.PriceDiscount != nil && l.GrossPrice == nil {
 			return fmt.Errorf("line %d: BT-147 without BT-148 (ram:GrossPriceProductTradePrice needs its ram:ChargeAmount): %w", i+1, ErrNotRepresentable)
 		}
@@ -614,7 +617,11 @@ func (w *writer) line(l *model.Line) {
 	if l.GrossPrice != nil || l.PriceDiscount != nil {
 		w.start("ram:GrossPriceProductTradePrice")
 		w.dec("ram:ChargeAmount", l.GrossPrice)
-		w.basisQuantity(l)
+		if l.GrossBaseQuantity != nil {
+			w.dec("ram:BasisQuantity", l.GrossBaseQuantity, opt("unitCode", l.GrossBaseQuantityUnitCode)...)
+		} else {
+			w.basisQuantity(l)
+		}
 		if l.PriceDiscount != nil {
 			w.start("ram:AppliedTradeAllowanceCharge")
 			w.indicator(false)

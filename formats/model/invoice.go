@@ -457,6 +457,14 @@ type Line struct {
 	BaseQuantity *Decimal `json:"base_quantity,omitempty" bt:"BT-149" card:"0..1" doc:"Item price base quantity"`
 	// BT-150 Item price base quantity unit of measure code, 0..1.
 	BaseQuantityUnitCode string `json:"base_quantity_unit_code,omitempty" bt:"BT-150" card:"0..1" doc:"Item price base quantity unit of measure code"`
+	// The base quantity of the gross price when a CII document gives it
+	// apart from BT-149 (ram:GrossPriceProductTradePrice/ram:BasisQuantity
+	// differing from the net price's): no business term (EN 16931 has one
+	// base quantity for BT-146..BT-148); UBL cannot hold it (its writer
+	// refuses), and BT-147 is then not derived from BT-148 − BT-146.
+	GrossBaseQuantity *Decimal `json:"gross_base_quantity,omitempty" card:"0..1" doc:"Base quantity of the gross price when it differs from base_quantity (CII only; not an EN 16931 term)"`
+	// Unit code of GrossBaseQuantity.
+	GrossBaseQuantityUnitCode string `json:"gross_base_quantity_unit_code,omitempty" card:"0..1" doc:"Unit code of gross_base_quantity (CII only; not an EN 16931 term)"`
 
 	// BG-30 Line VAT information, 1..1 (flattened):
 	// BT-151 Invoiced item VAT category code, 1..1 (or its named form in Category).

@@ -14,11 +14,14 @@ package model
 // ram:GrossPriceProductTradePrice, which needs the gross price. Deriving the
 // missing part is a calculation on values of the document, so both syntaxes
 // can hold every line and a conversion round trip gives the same model.
-// Nothing is derived without BT-146, or when the derived discount would be
+// Nothing is derived without BT-146, when the gross price has its own base
+// quantity (GrossBaseQuantity), or when the derived discount would be
 // negative (gross below net); a writer that cannot hold the line then
 // refuses it. PriceParts reports whether it set a value.
 func (l *Line) PriceParts() bool {
-	if l.NetPrice == nil {
+	if l.NetPrice == nil || l.GrossBaseQuantity != nil {
+		// A gross price on another base quantity cannot be compared with
+		// the net price.
 		return false
 	}
 	switch {

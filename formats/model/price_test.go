@@ -76,3 +76,10 @@ func TestTaxPointCodeTranslation(t *testing.T) {
 		}
 	}
 }
+
+func TestLinePricePartsOtherGrossBase(t *testing.T) {
+	l := Line{NetPrice: Dec(MustParseDecimal("1273")), GrossPrice: Dec(MustParseDecimal("1498")), GrossBaseQuantity: Dec(MustParseDecimal("1498"))}
+	if l.PriceParts() || l.PriceDiscount != nil {
+		t.Errorf("discount %v derived across two base quantities", l.PriceDiscount)
+	}
+}

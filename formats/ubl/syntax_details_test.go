@@ -101,7 +101,10 @@ func TestWriteRefusesWhatUBLCannotHold(t *testing.T) {
 		"gross price without discount": {func(inv *model.Invoice) { inv.Lines[0].PriceDiscount = nil }, "BT-148"},
 		"VAT breakdown without BT-110": {func(inv *model.Invoice) { inv.Totals.TaxAmount = nil }, "BT-110"},
 		"project name":                 {func(inv *model.Invoice) { inv.ProjectName = "Bridge" }, "BT-11"},
-		"department contact":           {func(inv *model.Invoice) { inv.Buyer.Contact.NameIsDepartment = true }, "BT-56"},
+		"gross base quantity": {func(inv *model.Invoice) {
+			inv.Lines[0].GrossBaseQuantity = model.Dec(model.MustParseDecimal("12"))
+		}, "BT-148"},
+		"department contact": {func(inv *model.Invoice) { inv.Buyer.Contact.NameIsDepartment = true }, "BT-56"},
 		"proprietary account": {func(inv *model.Invoice) {
 			inv.PaymentInstructions.CreditTransfers[1].ProprietaryAccountID = true
 		}, "BT-84"},

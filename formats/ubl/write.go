@@ -710,6 +710,11 @@ func syntaxDetails(inv *model.Invoice) error {
 			return fmt.Errorf("%s: the contact point is a department (cac:Contact/cbc:Name cannot say so): %w", c.bt, ErrNotWritable)
 		}
 	}
+	for i := range inv.Lines {
+		if l := &inv.Lines[i]; l.GrossBaseQuantity != nil || l.GrossBaseQuantityUnitCode != "" {
+			return fmt.Errorf("line %d: BT-148 on its own base quantity (cac:Price has one cbc:BaseQuantity, BT-149): %w", i+1, ErrNotWritable)
+		}
+	}
 	if pi := inv.PaymentInstructions; pi != nil {
 		for i := range pi.CreditTransfers {
 			if pi.CreditTransfers[i].ProprietaryAccountID {
