@@ -661,9 +661,19 @@ func (r *reader) settlement(inv *model.Invoice, st xmltree.NodeID) {
 			pi.MeansCode = r.str(pm, "TypeCode", "BT-81")
 			pi.MeansText = r.str(pm, "Information", "BT-82")
 		} else {
-			// BT-81/BT-82 are 1..1 / 0..1: repeated equal values carry nothing new.
-			r.fixed(pm, "TypeCode", pi.MeansCode)
-			r.fixed(pm, "Information", pi.MeansText)
+			// BT-81/BT-82 are single in EN 16931: repeated equal values carry
+			// nothing new, a value absent from an earlier payment means is
+			// taken from a later one, a differing one is left unconsumed.
+			if pi.MeansCode == "" {
+				pi.MeansCode = r.str(pm, "TypeCode", "BT-81")
+			} else {
+				r.fixed(pm, "TypeCode", pi.MeansCode)
+			}
+			if pi.MeansText == "" {
+				pi.MeansText = r.str(pm, "Information", "BT-82")
+			} else {
+				r.fixed(pm, "Information", pi.MeansText)
+			}
 		}
 		i++
 		if c := r.get(pm, "ApplicableTradeSettlementFinancialCard"); c >= 0 && pi.Card == nil {

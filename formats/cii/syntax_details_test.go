@@ -152,3 +152,33 @@ func TestGrossBaseQuantityCarried(t *testing.T) {
 		t.Errorf("gross base quantity without BT-148: err = %v", err)
 	}
 }
+
+// TestPaymentMeansSpread: BT-82 given on a later payment means only is
+// carried; a later payment means with another BT-81 is left unconsumed.
+func TestPaymentMeansSpread(t *testing.T) {
+	inv := fullInvoice()
+	if len(inv.PaymentInstructions.CreditTransfers) < 2 || inv.PaymentInstructions.MeansText == "" {
+		t.Fatal("fullInvoice needs two credit transfers and BT-82")
+	}
+	_, out := writeRead(t, inv)
+	info := "<ram:Information>" + inv.PaymentInstructions.MeansText + "</ram:Information>"
+	if bytes.Count(out, []byte(info)) != 2 {
+		t.Fatalf("expected BT-82 on both payment means:\n%s", out)
+	}
+	res, err := Read(parse(t, strings.Replace(string(out), info, "", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Invoice.PaymentInstructions.MeansText != inv.PaymentInstructions.MeansText || len(res.Unconsumed) != 0 {
+		t.Errorf("BT-82 on the second only: text %q, unconsumed %v", res.Invoice.PaymentInstructions.MeansText, res.Unconsumed)
+	}
+	code := "<ram:TypeCode>" + inv.PaymentInstructions.MeansCode + "</ram:TypeCode>"
+	i := bytes.LastIndex(out, []byte(code))
+	other := string(out[:i]) + "<ram:TypeCode>30</ram:TypeCode>" + string(out[i+len(code):])
+	if res, err = Read(parse(t, other)); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Unconsumed) != 1 || !strings.HasSuffix(res.Unconsumed[0].Path, "/TypeCode[1]") {
+		t.Errorf("differing BT-81: unconsumed %v", res.Unconsumed)
+	}
+}
