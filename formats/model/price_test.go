@@ -1,6 +1,10 @@
 package model
 
-import "testing"
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+)
 
 func TestLinePriceParts(t *testing.T) {
 	d := func(s string) *Decimal { return Dec(MustParseDecimal(s)) }
@@ -81,5 +85,39 @@ func TestLinePricePartsOtherGrossBase(t *testing.T) {
 	l := Line{NetPrice: Dec(MustParseDecimal("1273")), GrossPrice: Dec(MustParseDecimal("1498")), GrossBaseQuantity: Dec(MustParseDecimal("1498"))}
 	if l.PriceParts() || l.PriceDiscount != nil {
 		t.Errorf("discount %v derived across two base quantities", l.PriceDiscount)
+	}
+}
+
+// TestSyntaxDetailFieldsJSON: the fields without a business term decode
+// from and encode to their documented JSON names, and Diff sees them.
+func TestSyntaxDetailFieldsJSON(t *testing.T) {
+	inv := RandomInvoice(rand.New(rand.NewPCG(1, 2)), RandomOptions{})
+	inv.ProjectName = "Bridge"
+	inv.Seller.TaxRegistrationID, inv.Seller.TaxRegistrationScheme = "T1", "LOC"
+	inv.Seller.Contact = &Contact{Name: "Accounts", NameIsDepartment: true}
+	inv.PaymentInstructions = &PaymentInstructions{MeansCode: "58",
+		CreditTransfers: []CreditTransfer{{AccountID: "12345", ProprietaryAccountID: true}},
+		Card:            &PaymentCard{PrimaryAccountNumber: "1234", NetworkID: "VISA"}}
+	inv.Lines[0].GrossPrice, inv.Lines[0].GrossBaseQuantity, inv.Lines[0].GrossBaseQuantityUnitCode = Dec(MustParseDecimal("5")), Dec(MustParseDecimal("10")), "C62"
+	b, err := EncodeInvoice(inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{`"project_name":"Bridge"`, `"tax_registration_scheme":"LOC"`, `"name_is_department":true`,
+		`"proprietary_account_id":true`, `"network_id":"VISA"`, `"gross_base_quantity":"10"`, `"gross_base_quantity_unit_code":"C62"`} {
+		if !bytes.Contains(b, []byte(name)) {
+			t.Errorf("encoding lacks %s", name)
+		}
+	}
+	back, ignored, ps, err := DecodeInvoice(b)
+	if err != nil || len(ignored) != 0 {
+		t.Fatalf("decode: %v %v ignored %v", err, ps, ignored)
+	}
+	if d := Diff(inv, back); len(d) != 0 {
+		t.Errorf("differs after the JSON round trip at %v", d)
+	}
+	back.Seller.Contact.NameIsDepartment = false
+	if d := Diff(inv, back); len(d) != 1 || d[0] != "/seller/contact/name_is_department" {
+		t.Errorf("Diff = %v, want the department flag", d)
 	}
 }
