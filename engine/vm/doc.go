@@ -21,5 +21,12 @@
 // The frame keeps the focus node's document current, so axes work on ids
 // of that document.
 //
+// Programs of one rule set share a Catalog (catalog.go): numbered name
+// slots, resolved once per document, and the fingerprints of the
+// sub-expressions the Env memoises per document (memo.go: variable-free
+// absolute paths; predmemo.go: repeated predicates and relative paths, per
+// node). Named descendant and child steps use the document's name index
+// (xmltree.Document.NamedIn).
+//
 // Long evaluations check ctx every 1024 steps.
 package vm

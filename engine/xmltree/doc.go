@@ -6,7 +6,9 @@
 // expanded names (namespace URI + local name) so that name tests are integer
 // comparisons. Values are substrings of one immutable copy of the input, or of
 // one owned buffer for values that needed entity expansion or line-end
-// normalisation, so reading a value never allocates.
+// normalisation, so reading a value never allocates. A per-document name
+// index (index.go), built on first use, lists the elements and attributes of
+// each expanded name in document order.
 //
 // The parser is hand-written, single-pass and iterative (no recursion). It
 // rejects DTDs and every entity but the five predefined ones, enforces the
