@@ -200,7 +200,7 @@ func definitions() []profileDef {
 	bf := brfr.Set{}
 	brfrSet := func(k string) setDef {
 		d := tables(func() (*engine.Tables, error) { return bf.Tables(k) })
-		if k != "en16931_ubl" {
+		if brfr.HasFunctions(k) {
 			d.sharedFunctions = func(shared string) (*vm.Functions, error) {
 				if shared == "" {
 					return nil, fmt.Errorf("brfr %s: the custom:* functions are read from the shared directory: load with WithShared", k)
@@ -210,9 +210,18 @@ func definitions() []profileDef {
 		}
 		return d
 	}
+	// BR-FR CII is D22B (the package's uncoupled XSD).
+	brfrCII := []XSDRoot{{"urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100", "CrossIndustryInvoice",
+		"rulesets/br-fr/1.4.0.03/CII/1xsd-CII_D22B_uncoupled/CrossIndustryInvoice_100pD22B.xsd"}}
 	defs = append(defs,
 		profileDef{syntax: SyntaxUBL, name: "br_fr", version: "1.4.0.03", xsd: ublXSD,
 			sets: []setDef{brfrSet("en16931_ubl"), brfrSet("flux2_ubl")}},
+		profileDef{syntax: SyntaxCII, name: "br_fr", version: "1.4.0.03", xsd: brfrCII,
+			sets: []setDef{brfrSet("en16931_cii"), brfrSet("flux2_cii")}},
+		profileDef{syntax: SyntaxUBL, name: "br_fr_extended", version: "1.4.0.03", xsd: ublXSD,
+			sets: []setDef{brfrSet("extended_ubl"), brfrSet("flux2_ubl")}},
+		profileDef{syntax: SyntaxCII, name: "br_fr_extended", version: "1.4.0.03", xsd: brfrCII,
+			sets: []setDef{brfrSet("extended_cii"), brfrSet("flux2_cii")}},
 		profileDef{syntax: SyntaxCDAR, name: "br_fr", version: "1.4.0.03",
 			xsd: []XSDRoot{{"urn:un:unece:uncefact:data:standard:CrossDomainAcknowledgementAndResponse:100", "CrossDomainAcknowledgementAndResponse",
 				"rulesets/br-fr/1.4.0.03/CDAR/1xsd-CDAR_D22B_uncoupled/CrossDomainAcknowledgementAndResponse_100pD22B.xsd"}},

@@ -31,7 +31,7 @@ func TestCatalog(t *testing.T) {
 	if _, ok := c.Profile(SyntaxUBL, "nope"); ok {
 		t.Fatal("unknown profile found")
 	}
-	if got := c.Profiles(SyntaxUBL); !reflect.DeepEqual(got, []string{"br_fr", "en16931", "peppol", "ro_cius", "xrechnung"}) {
+	if got := c.Profiles(SyntaxUBL); !reflect.DeepEqual(got, []string{"br_fr", "br_fr_extended", "en16931", "peppol", "ro_cius", "xrechnung"}) {
 		t.Fatalf("profiles %v", got)
 	}
 	if got := c.Profiles(SyntaxOrderX); !reflect.DeepEqual(got, []string{"basic", "comfort", "extended"}) {
@@ -42,8 +42,8 @@ func TestCatalog(t *testing.T) {
 	if ro.Rulesets[0].Label() != "RO_CIUS 1.0.9" || ox.Name != "basic" || ox.Rulesets[0].Label() != "Order-X 1.0" {
 		t.Fatalf("ro_cius %v, orderx default %v", ro.Rulesets[0].Label(), ox.Name)
 	}
-	if n := len(c.Rulesets()); n != 23 {
-		t.Fatalf("%d distinct rule sets, want 23", n)
+	if n := len(c.Rulesets()); n != 27 {
+		t.Fatalf("%d distinct rule sets, want 27", n)
 	}
 	xu, _ := c.Profile(SyntaxUBL, "xrechnung")
 	if len(xu.Rulesets) != 2 || xu.Rulesets[0] != ubl.Rulesets[0] || xu.Rulesets[1].Label() != "XRechnung 3.0.2" {
@@ -90,7 +90,7 @@ func TestCatalogFacturX(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"en16931", "facturx_basic", "facturx_basicwl", "facturx_en16931", "facturx_extended", "facturx_minimum", "peppol", "xrechnung"}
+	want := []string{"br_fr", "br_fr_extended", "en16931", "facturx_basic", "facturx_basicwl", "facturx_en16931", "facturx_extended", "facturx_minimum", "peppol", "xrechnung"}
 	if got := c.Profiles(SyntaxCII); !reflect.DeepEqual(got, want) {
 		t.Fatalf("CII profiles %v, want %v", got, want)
 	}

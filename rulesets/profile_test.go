@@ -105,8 +105,8 @@ func TestProfileVersions(t *testing.T) {
 func TestInfo(t *testing.T) {
 	c := catalogT(t)
 	infos := c.Info()
-	if len(infos) != 23 {
-		t.Errorf("%d rule sets, want 23", len(infos))
+	if len(infos) != 27 {
+		t.Errorf("%d rule sets, want 27", len(infos))
 	}
 	for _, in := range infos {
 		if in.Error != "" || len(in.SHA256) != 64 || in.Rules == 0 || in.Asserts+in.Reports == 0 || len(in.Profiles) == 0 {
@@ -374,6 +374,27 @@ func TestBRFRProfile(t *testing.T) {
 	r = validate(t, p, readDoc(t, "corpus/en16931/ubl/examples/guide-example2.xml", nil))
 	if r.Valid || len(findingsOf(r, "BR-FR-08_BT-23")) != 1 {
 		t.Fatalf("EN 16931 example under BR-FR: valid=%v findings=%d", r.Valid, len(r.Findings))
+	}
+	// CII and the EXTENDED-CTC-FR flavours load and run their Flux 2 rules.
+	for _, k := range []struct{ syntax, name, doc string }{
+		{SyntaxCII, "br_fr", "corpus/en16931/cii/examples/CII_example1.xml"},
+		{SyntaxCII, "br_fr_extended", "corpus/en16931/cii/examples/CII_example1.xml"},
+		{SyntaxUBL, "br_fr_extended", "corpus/en16931/ubl/examples/guide-example2.xml"},
+	} {
+		p, ok := c.Profile(k.syntax, k.name)
+		if !ok {
+			t.Fatalf("%s/%s: %v", k.syntax, k.name, p.Err)
+		}
+		r := validate(t, p, readDoc(t, k.doc, nil))
+		flux := 0
+		for _, f := range r.Findings {
+			if strings.HasPrefix(f.RuleID, "BR-FR-") {
+				flux++
+			}
+		}
+		if !r.Complete || r.Valid || flux == 0 {
+			t.Errorf("%s/%s on an EN 16931 example: complete=%v valid=%v BR-FR findings=%d errors=%v", k.syntax, k.name, r.Complete, r.Valid, flux, r.Errors)
+		}
 	}
 	cd, ok := c.Profile(SyntaxCDAR, "")
 	if !ok || cd.Name != "br_fr" {

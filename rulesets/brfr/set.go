@@ -12,20 +12,32 @@ import (
 // shared directory.
 func Sources() map[string]string {
 	return map[string]string{
-		"en16931_ubl": "rulesets/br-fr/1.4.0.03/UBL/EN16931/schematron/EN16931-UBL-validation-preprocessed.sch",
-		"flux2_ubl":   "rulesets/br-fr/1.4.0.03/UBL/EN16931/schematron/BR-FR-Flux2-Schematron-UBL.sch",
-		"cdar":        "rulesets/br-fr/1.4.0.03/CDAR/schematron/BR-FR-CDV-Schematron-CDAR.sch",
+		"en16931_ubl":  "rulesets/br-fr/1.4.0.03/UBL/EN16931/schematron/EN16931-UBL-validation-preprocessed.sch",
+		"flux2_ubl":    "rulesets/br-fr/1.4.0.03/UBL/EN16931/schematron/BR-FR-Flux2-Schematron-UBL.sch",
+		"en16931_cii":  "rulesets/br-fr/1.4.0.03/CII/EN16931/schematron/EN16931-CII-validation-preprocessed.sch",
+		"flux2_cii":    "rulesets/br-fr/1.4.0.03/CII/EN16931/schematron/BR-FR-Flux2-Schematron-CII.sch",
+		"extended_ubl": "rulesets/br-fr/1.4.0.03/UBL/EXTENDED-CTC-FR/schematron/EXTENDED-CTC-FR-UBL.sch",
+		"extended_cii": "rulesets/br-fr/1.4.0.03/CII/EXTENDED-CTC-FR/schematron/EXTENDED-CTC-FR-CII.sch",
+		"cdar":         "rulesets/br-fr/1.4.0.03/CDAR/schematron/BR-FR-CDV-Schematron-CDAR.sch",
 	}
 }
 
 func funcs() map[string]string {
-	return map[string]string{"en16931_ubl": "generatedEN16931UBL", "flux2_ubl": "generatedFlux2UBL", "cdar": "generatedCDAR"}
+	return map[string]string{"en16931_ubl": "generatedEN16931UBL", "flux2_ubl": "generatedFlux2UBL",
+		"en16931_cii": "generatedEN16931CII", "flux2_cii": "generatedFlux2CII",
+		"extended_ubl": "generatedExtendedUBL", "extended_cii": "generatedExtendedCII", "cdar": "generatedCDAR"}
+}
+
+// HasFunctions says whether a key's source declares xsl:functions (Flux 2
+// and CDAR; the EN 16931 and EXTENDED-CTC-FR bases declare none).
+func HasFunctions(key string) bool {
+	return key == "flux2_ubl" || key == "flux2_cii" || key == "cdar"
 }
 
 // Functions compiles the xsl:functions of a key's source (nil registry for
-// the EN 16931 copy, which declares none).
+// a source that declares none).
 func Functions(shared, key string) (*vm.Functions, error) {
-	if key == "en16931_ubl" {
+	if !HasFunctions(key) {
 		return nil, nil
 	}
 	src, ok := Sources()[key]
@@ -50,6 +62,22 @@ func (s Set) Tables(key string) (*engine.Tables, error) {
 	case "flux2_ubl":
 		if g, ok := any(s).(interface{ generatedFlux2UBL() *engine.Tables }); ok {
 			t = g.generatedFlux2UBL()
+		}
+	case "en16931_cii":
+		if g, ok := any(s).(interface{ generatedEN16931CII() *engine.Tables }); ok {
+			t = g.generatedEN16931CII()
+		}
+	case "flux2_cii":
+		if g, ok := any(s).(interface{ generatedFlux2CII() *engine.Tables }); ok {
+			t = g.generatedFlux2CII()
+		}
+	case "extended_ubl":
+		if g, ok := any(s).(interface{ generatedExtendedUBL() *engine.Tables }); ok {
+			t = g.generatedExtendedUBL()
+		}
+	case "extended_cii":
+		if g, ok := any(s).(interface{ generatedExtendedCII() *engine.Tables }); ok {
+			t = g.generatedExtendedCII()
 		}
 	case "cdar":
 		if g, ok := any(s).(interface{ generatedCDAR() *engine.Tables }); ok {

@@ -82,6 +82,16 @@ func ruleSets() []ruleSet {
 			Main: "rulesets/br-fr/1.4.0.03/UBL/EN16931/schematron/EN16931-UBL-validation-preprocessed.sch", Func: "generatedEN16931UBL"},
 		{Set: "brfr", Syntax: "ubl", Key: "flux2_ubl", Name: "BR-FR Flux 2", Version: "1.4.0.03",
 			Main: "rulesets/br-fr/1.4.0.03/UBL/EN16931/schematron/BR-FR-Flux2-Schematron-UBL.sch", Func: "generatedFlux2UBL", Functions: "xsl"},
+		{Set: "brfr", Syntax: "cii", Key: "en16931_cii", Name: "BR-FR EN16931 base", Version: "1.4.0.03",
+			Main: "rulesets/br-fr/1.4.0.03/CII/EN16931/schematron/EN16931-CII-validation-preprocessed.sch", Func: "generatedEN16931CII"},
+		{Set: "brfr", Syntax: "cii", Key: "flux2_cii", Name: "BR-FR Flux 2", Version: "1.4.0.03",
+			Main: "rulesets/br-fr/1.4.0.03/CII/EN16931/schematron/BR-FR-Flux2-Schematron-CII.sch", Func: "generatedFlux2CII", Functions: "xsl"},
+		// EXTENDED-CTC-FR: the extended base, then Flux 2 (the EXTENDED-CTC-FR
+		// folder's Flux 2 files are byte-identical to the EN16931 ones).
+		{Set: "brfr", Syntax: "ubl", Key: "extended_ubl", Name: "BR-FR EXTENDED-CTC-FR", Version: "1.4.0.03",
+			Main: "rulesets/br-fr/1.4.0.03/UBL/EXTENDED-CTC-FR/schematron/EXTENDED-CTC-FR-UBL.sch", Func: "generatedExtendedUBL"},
+		{Set: "brfr", Syntax: "cii", Key: "extended_cii", Name: "BR-FR EXTENDED-CTC-FR", Version: "1.4.0.03",
+			Main: "rulesets/br-fr/1.4.0.03/CII/EXTENDED-CTC-FR/schematron/EXTENDED-CTC-FR-CII.sch", Func: "generatedExtendedCII"},
 		{Set: "brfr", Syntax: "cdar", Key: "cdar", Name: "BR-FR CDAR", Version: "1.4.0.03",
 			Main: "rulesets/br-fr/1.4.0.03/CDAR/schematron/BR-FR-CDV-Schematron-CDAR.sch", Func: "generatedCDAR", Functions: "xsl"},
 	}
