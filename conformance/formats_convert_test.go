@@ -183,7 +183,14 @@ func convertBothWays(ctx context.Context, t *testing.T, data []byte, src, there 
 		return "error", cell(err.Error())
 	}
 	// The converter itself checks each leg; this checks the whole trip.
-	if d := model.Diff(srcModel, final); len(d) > 0 {
+	// Terms the converter changed on purpose and reported (Result.Changes,
+	// e.g. BT-6 equal to BT-5 removed) are not round-trip differences.
+	reported := map[string]bool{}
+	for _, c := range append(append([]convert.Change(nil), first.Changes...), second.Changes...) {
+		reported[c.Location] = true
+	}
+	d := slices.DeleteFunc(model.Diff(srcModel, final), func(p string) bool { return reported[p] })
+	if len(d) > 0 {
 		t.Errorf("model differs after %s-to-%s-to-%s at %v", src, there, src, d)
 		return "model differs", cell(strings.Join(d, ", "))
 	}

@@ -388,6 +388,22 @@ func applyChanges(d Direction, srcSyntax, target string, inv *model.Invoice) []C
 		}
 	}
 	inv.ProcessControl = &pc
+	if target == CII && inv.Seller.TaxRegistrationScheme != "" {
+		// Lead's decision (a): the UBL TaxScheme/ID of a non-VAT seller
+		// tax registration is syntax-only in the EN 16931 UBL binding.
+		changes = append(changes, Change{Location: "/seller/tax_registration_scheme", BT: "BT-32",
+			From: inv.Seller.TaxRegistrationScheme, To: "FC",
+			Reason: "UBL tax scheme " + inv.Seller.TaxRegistrationScheme + " has no EN 16931 meaning; CII marks BT-32 with FC"})
+		inv.Seller.TaxRegistrationScheme = ""
+	}
+	if inv.TaxCurrencyCode != "" && inv.TaxCurrencyCode == inv.CurrencyCode {
+		// Lead's decision (b): EN 16931 uses BT-6 only when it differs
+		// from BT-5 (and CII's BR-53 requires them to differ).
+		changes = append(changes, Change{Location: "/tax_currency_code", BT: "BT-6",
+			From: inv.TaxCurrencyCode, To: "",
+			Reason: "BT-6 equal to BT-5 is redundant (EN 16931 uses BT-6 only when it differs); removed"})
+		inv.TaxCurrencyCode = ""
+	}
 	return changes
 }
 

@@ -137,10 +137,10 @@ func TestConvertUnconsumedNodeIsLoss(t *testing.T) {
 
 func TestConvertWriterRefusalIsLoss(t *testing.T) {
 	inv, _ := convertible(t, "")
-	// BT-147 (item price discount) without BT-148 (gross price) cannot be
-	// written in CII.
-	inv.Lines[0].PriceDiscount = model.Dec(model.MustParseDecimal("1.00"))
-	inv.Lines[0].GrossPrice = nil
+	// Two preceding invoice references (BG-3, 0..n in EN 16931): CII D16B
+	// holds only one ram:InvoiceReferencedDocument, so the CII writer
+	// refuses the model.
+	inv.PrecedingInvoices = []model.PrecedingInvoice{{ID: "INV-1"}, {ID: "INV-2"}}
 	var buf bytes.Buffer
 	if err := ubl.Write(&buf, inv, ubl.WriteOptions{}); err != nil {
 		t.Fatal(err)
@@ -149,7 +149,7 @@ func TestConvertWriterRefusalIsLoss(t *testing.T) {
 	if err != nil || res != nil || len(losses) != 1 {
 		t.Fatalf("res %v losses %+v err %v", res, losses, err)
 	}
-	if losses[0].BT != "BT-147" || !strings.Contains(losses[0].Reason, "CII writer") {
+	if losses[0].BT != "BG-3" || !strings.Contains(losses[0].Reason, "CII writer") {
 		t.Errorf("loss %+v", losses[0])
 	}
 }
@@ -283,5 +283,35 @@ func TestGateIsCalled(t *testing.T) {
 	}
 	if _, _, err := Convert(context.Background(), Direction{UBL, CII}, src, Options{Gate: failing}); err == nil || !strings.Contains(err.Error(), "engine down") {
 		t.Errorf("gate error not passed: %v", err)
+	}
+}
+
+func TestConvertReportedChanges(t *testing.T) {
+	inv, _ := convertible(t, "")
+	inv.TaxCurrencyCode = inv.CurrencyCode
+	inv.Seller.TaxRegistrationID = "123/456/7890"
+	inv.Seller.TaxRegistrationScheme = "LOC"
+	var buf bytes.Buffer
+	if err := ubl.Write(&buf, inv, ubl.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	res, losses, err := Convert(context.Background(), Direction{UBL, CII}, buf.Bytes(), Options{})
+	if err != nil || res == nil {
+		t.Fatalf("res %v losses %+v err %v", res, losses, err)
+	}
+	byLoc := map[string]Change{}
+	for _, c := range res.Changes {
+		byLoc[c.Location] = c
+	}
+	if c, ok := byLoc["/seller/tax_registration_scheme"]; !ok || c.BT != "BT-32" || c.From != "LOC" || c.To != "FC" ||
+		c.Reason != "UBL tax scheme LOC has no EN 16931 meaning; CII marks BT-32 with FC" {
+		t.Errorf("BT-32 change missing or wrong: %+v", res.Changes)
+	}
+	if c, ok := byLoc["/tax_currency_code"]; !ok || c.BT != "BT-6" || c.From != inv.CurrencyCode || c.To != "" {
+		t.Errorf("BT-6 change missing or wrong: %+v", res.Changes)
+	}
+	back := readAny(t, res.XML)
+	if back.TaxCurrencyCode != "" || back.Seller.TaxRegistrationID != "123/456/7890" {
+		t.Errorf("CII target: BT-6 %q, BT-32 %q", back.TaxCurrencyCode, back.Seller.TaxRegistrationID)
 	}
 }
