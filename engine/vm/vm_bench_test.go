@@ -14,6 +14,7 @@ import (
 // Real rule shapes from the EN 16931 UBL rule set, evaluated with the
 // invoice element of ubl-tc434-example1.xml as context.
 var benchExprs = []struct{ name, expr string }{
+	{"overhead", "true()"}, // the fixed cost of one EvalBool (frame acquire/release, one call)
 	{"exists", "exists(cbc:IssueDate)"},
 	{"child-eq", "cbc:InvoiceTypeCode = '380'"},
 	{"codelist", "(some $c in cbc:InvoiceTypeCode satisfies contains(' 80 82 84 130 202 203 204 211 295 325 326 380 383 384 385 386 387 388 389 390 393 394 395 456 457 527 575 623 633 751 780 875 876 877 935 ', concat(' ', normalize-space($c), ' ')))"},
