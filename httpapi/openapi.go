@@ -179,6 +179,7 @@ func (s *Server) buildOpenAPI() map[string]any {
 		}
 		item[strings.ToLower(rt.Method)] = op
 	}
+	embedModelSchemas(g.components)
 	// Schemas every client needs even when no route returns them directly.
 	g.ref(wire.Report{})
 	return map[string]any{

@@ -80,7 +80,7 @@ func (s *Server) routeTable() []*Route {
 		{Method: "GET", Path: "/metrics", OperationID: "metrics", Tag: "service", Summary: "Prometheus metrics",
 			ResponseType: mediaText, Landed: true, handle: s.handleMetrics},
 		{Method: "GET", Path: "/v1/schema/invoice", OperationID: "schema_invoice", Tag: "service", Summary: "JSON Schema of the canonical invoice model",
-			ResponseType: mediaJSON, Capability: modelCap},
+			ResponseType: mediaJSON, Landed: true, Capability: modelCap, handle: s.handleSchemaInvoice},
 		{Method: "GET", Path: "/v1/schema/order", OperationID: "schema_order", Tag: "service", Summary: "JSON Schema of the Order-X order model",
 			ResponseType: mediaJSON, Capability: modelCap},
 		{Method: "GET", Path: "/v1/rulesets", OperationID: "rulesets", Tag: "service", Summary: "Every rule set of the catalog: version, source digest, size, profiles, load error",
@@ -90,9 +90,9 @@ func (s *Server) routeTable() []*Route {
 
 		// Generate
 		{Method: "POST", Path: "/v1/generate/ubl", OperationID: "generate_ubl", Tag: "generate", Summary: "Generate pre-validated UBL 2.1 invoice XML",
-			Protected: true, Params: wire.GenerateUBLParams{}, RequestTypes: jsonIn, RequestBody: wire.GenerateRequest{}, ResponseType: mediaXML, Capability: modelCap},
+			Protected: true, Params: wire.GenerateUBLParams{}, RequestTypes: jsonIn, RequestBody: wire.GenerateRequest{}, ResponseType: mediaXML, Landed: true, Capability: modelCap, handle: s.handleGenerate("ubl")},
 		{Method: "POST", Path: "/v1/generate/cii", OperationID: "generate_cii", Tag: "generate", Summary: "Generate pre-validated CII D16B invoice XML",
-			Protected: true, Params: wire.GenerateCIIParams{}, RequestTypes: jsonIn, RequestBody: wire.GenerateRequest{}, ResponseType: mediaXML, Capability: modelCap},
+			Protected: true, Params: wire.GenerateCIIParams{}, RequestTypes: jsonIn, RequestBody: wire.GenerateRequest{}, ResponseType: mediaXML, Landed: true, Capability: modelCap, handle: s.handleGenerate("cii")},
 		{Method: "POST", Path: "/v1/generate/facturx", OperationID: "generate_facturx", Tag: "generate", Summary: "Generate a Factur-X PDF with EN 16931 CII XML embedded",
 			Protected: true, RequestTypes: jsonIn, RequestBody: wire.GenerateRequest{}, ResponseType: mediaPDF, Capability: modelCap},
 		{Method: "POST", Path: "/v1/generate/facturapa", OperationID: "generate_facturapa", Tag: "generate", Summary: "Generate Italian FatturaPA XML",
@@ -130,9 +130,9 @@ func (s *Server) routeTable() []*Route {
 
 		// Repair
 		{Method: "POST", Path: "/v1/repair/ubl", OperationID: "repair_ubl", Tag: "repair", Summary: "Repair dates and totals of a UBL invoice",
-			Protected: true, Billable: true, Params: wire.RepairUBLParams{}, RequestTypes: xmlIn, ResponseType: mediaJSON, Capability: repairCap},
+			Protected: true, Billable: true, Params: wire.RepairUBLParams{}, RequestTypes: xmlIn, ResponseType: mediaJSON, Response: wire.RepairResponse{}, Landed: validatorLanded, Capability: engineCap, handle: s.handleRepair("ubl")},
 		{Method: "POST", Path: "/v1/repair/cii", OperationID: "repair_cii", Tag: "repair", Summary: "Recalculate totals of a CII invoice",
-			Protected: true, Billable: true, Params: wire.RepairCIIParams{}, RequestTypes: xmlIn, ResponseType: mediaJSON, Capability: repairCap},
+			Protected: true, Billable: true, Params: wire.RepairCIIParams{}, RequestTypes: xmlIn, ResponseType: mediaJSON, Response: wire.RepairResponse{}, Landed: validatorLanded, Capability: engineCap, handle: s.handleRepair("cii")},
 
 		// PDF tools
 		{Method: "POST", Path: "/v1/pdfa/convert", OperationID: "pdfa_convert", Tag: "pdf", Summary: "Convert a PDF to PDF/A-3b with attachments",
@@ -146,7 +146,7 @@ func (s *Server) routeTable() []*Route {
 		src, dst, _ := strings.Cut(dir, "-to-")
 		var params any = wire.ConvertParams{}
 		if dst == "xrechnung" {
-			params = wire.ConvertToXRechnungParams{}
+			params = wire.ConvertXRechnungTargetParams{}
 		}
 		in, out := xmlIn, mediaXML
 		if src == "facturx" {
@@ -160,6 +160,10 @@ func (s *Server) routeTable() []*Route {
 			Tag: "convert", Summary: "Convert " + src + " to " + dst + " (lossless or 422)",
 			Protected: true, Params: params, RequestTypes: in, ResponseType: out, Capability: convertCap,
 		})
+		if src != "facturx" && dst != "facturx" {
+			rt := rs[len(rs)-1]
+			rt.Landed, rt.Capability, rt.handle = validatorLanded, engineCap, s.handleConvert(dir)
+		}
 	}
 	return rs
 }

@@ -1,0 +1,150 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/einvoice-dev/einvoice/formats/model"
+	"github.com/einvoice-dev/einvoice/httpapi/ops"
+	"github.com/einvoice-dev/einvoice/httpapi/wire"
+)
+
+// Response headers of the model operations (documented in docs/API.md).
+const (
+	// HeaderIgnoredProperties lists the unknown request members that were
+	// ignored, as comma-separated JSON Pointers ("/invoice/foo").
+	HeaderIgnoredProperties = "X-Ignored-Properties"
+	// HeaderComputedFields lists the values model.Complete derived, as
+	// comma-separated JSON Pointers into the request ("/invoice/totals/payable_amount").
+	HeaderComputedFields = "X-Computed-Fields"
+	// HeaderValidationFindings is the number of findings (all flags) of the
+	// generated document's validation report.
+	HeaderValidationFindings = "X-Validation-Findings"
+	// HeaderConversionChanges is the JSON array of the deliberate changes a
+	// conversion made ([{location, bt, from, to, reason}]).
+	HeaderConversionChanges = "X-Conversion-Changes"
+	// HeaderProfile names the profile a generated or converted document
+	// was validated for.
+	HeaderProfile = "X-Profile"
+)
+
+// handleSchemaInvoice serves the JSON Schema of the canonical invoice model.
+func (s *Server) handleSchemaInvoice(_ context.Context, w http.ResponseWriter, _ *input) error {
+	w.Header().Set("Content-Type", mediaJSON)
+	_, _ = w.Write(model.InvoiceSchema())
+	return nil
+}
+
+// handleGenerate serves generate/ubl and generate/cii through ops.Generate.
+func (s *Server) handleGenerate(syntax string) handlerFunc {
+	return func(ctx context.Context, w http.ResponseWriter, in *input) error {
+		var profile string
+		var validate bool
+		switch p := in.params.(type) {
+		case *wire.GenerateUBLParams:
+			profile, validate = p.Profile, p.Validate
+		case *wire.GenerateCIIParams:
+			profile, validate = p.Profile, p.Validate
+		default:
+			return fmt.Errorf("generate: unexpected params type %T", in.params)
+		}
+		res, err := s.cfg.Ops.Generate(ctx, ops.GenerateRequest{Syntax: syntax, Profile: profile, Validate: validate, Body: in.body})
+		if err != nil {
+			return err
+		}
+		h := w.Header()
+		if len(res.Ignored) > 0 {
+			h.Set(HeaderIgnoredProperties, strings.Join(res.Ignored, ","))
+		}
+		if len(res.Computed) > 0 {
+			h.Set(HeaderComputedFields, strings.Join(res.Computed, ","))
+		}
+		if res.Report != nil {
+			h.Set(HeaderValidationFindings, strconv.Itoa(len(res.Report.Findings)))
+			h.Set(HeaderProfile, res.Report.Profile)
+		}
+		h.Set("Content-Type", mediaXML+"; charset=utf-8")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(res.XML)
+		return nil
+	}
+}
+
+// handleConvert serves /v1/convert/{dir} through ops.Convert.
+func (s *Server) handleConvert(dir string) handlerFunc {
+	return func(ctx context.Context, w http.ResponseWriter, in *input) error {
+		req := ops.ConvertRequest{Direction: dir, Body: in.body}
+		switch p := in.params.(type) {
+		case *wire.ConvertParams:
+			req.Profile = p.Profile
+		case *wire.ConvertToXRechnungParams:
+			req.Profile, req.Syntax = p.Profile, p.Syntax
+		case *wire.ConvertXRechnungTargetParams:
+			req.Profile, req.Syntax = p.Profile, p.Syntax
+		default:
+			return fmt.Errorf("convert: unexpected params type %T", in.params)
+		}
+		res, err := s.cfg.Ops.Convert(ctx, req)
+		if err != nil {
+			return err
+		}
+		changes, err := json.Marshal(res.Changes)
+		if err != nil {
+			return fmt.Errorf("convert: encoding changes: %w", err)
+		}
+		h := w.Header()
+		h.Set(HeaderConversionChanges, string(changes))
+		h.Set(HeaderProfile, res.Profile)
+		h.Set(HeaderValidationFindings, strconv.Itoa(len(res.Report.Findings)))
+		h.Set("Content-Type", mediaXML+"; charset=utf-8")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(res.XML)
+		return nil
+	}
+}
+
+// handleRepair serves repair/ubl and repair/cii through ops.Repair.
+func (s *Server) handleRepair(syntax string) handlerFunc {
+	return func(ctx context.Context, w http.ResponseWriter, in *input) error {
+		var profile string
+		switch p := in.params.(type) {
+		case *wire.RepairUBLParams:
+			profile = p.Profile
+		case *wire.RepairCIIParams:
+			profile = p.Profile
+		default:
+			return fmt.Errorf("repair: unexpected params type %T", in.params)
+		}
+		res, err := s.cfg.Ops.Repair(ctx, ops.RepairRequest{Syntax: syntax, Profile: profile, Body: in.body})
+		if err != nil {
+			return err
+		}
+		s.writeJSON(w, http.StatusOK, res)
+		return nil
+	}
+}
+
+// modelSchemaPrefix prefixes the component names of the canonical model's
+// definitions in the OpenAPI document ("ModelInvoice", "ModelAddress", ...).
+const modelSchemaPrefix = "Model"
+
+// embedModelSchemas adds the canonical invoice model's definitions
+// (model.InvoiceSchemaDefinitions) to the OpenAPI components and makes the
+// invoice member of GenerateRequest refer to them.
+func embedModelSchemas(components map[string]any) {
+	const refPrefix = "#/components/schemas/"
+	for name, def := range model.InvoiceSchemaDefinitions(refPrefix, modelSchemaPrefix) {
+		components[name] = def
+	}
+	components["GenerateRequest"] = map[string]any{
+		"type": "object", "title": "GenerateRequest", "required": []string{"invoice"},
+		"properties": map[string]any{"invoice": map[string]any{
+			"allOf":       []any{map[string]any{"$ref": refPrefix + modelSchemaPrefix + "Invoice"}},
+			"description": "The canonical EN 16931 invoice model (also served as JSON Schema by GET /v1/schema/invoice). Unknown properties are ignored and listed in the X-Ignored-Properties response header.",
+		}},
+	}
+}
