@@ -56,6 +56,8 @@ type Profile struct {
 	Err error
 
 	scenarios *scenarioSet // nil: Rulesets apply to every document, no overrides
+	build     func()       // assembles the fields above (once)
+	once      sync.Once
 }
 
 // Catalog maps (syntax, profile, version) to a Profile. It is immutable
@@ -65,7 +67,8 @@ type Catalog struct {
 	// newest maps (syntax, profile) to its newest version (the default).
 	newest   map[key]string
 	defaults map[string]string
-	infos    []RulesetInfo
+	jobs     []*job // every distinct rule set, sorted by name, version, syntax, source
+	shared   string
 }
 
 type key struct{ syntax, profile, version string }
@@ -100,6 +103,7 @@ type Option func(*loadConfig)
 
 type loadConfig struct {
 	shared string
+	lazy   bool
 	// defs replaces the catalog table (tests).
 	defs []profileDef
 }
@@ -240,15 +244,54 @@ func definitions() []profileDef {
 	return defs
 }
 
-// Load compiles every rule set of every profile. A rule set shared by
-// several profiles is loaded once. Without WithShared, the profiles that
-// need the shared directory at load (facturx_*) are left out.
+// job is one distinct rule set: its tables, how to load it, and the
+// result (set once, by load).
+type job struct {
+	t        *engine.Tables
+	opts     []engine.Option
+	fns      func(shared string) (*vm.Functions, error)
+	profiles []string
+
+	once sync.Once
+	rs   *engine.Ruleset
+	err  error
+}
+
+func (j *job) load(shared string) {
+	j.once.Do(func() {
+		opts := j.opts
+		if j.fns != nil {
+			fns, err := j.fns(shared)
+			if err != nil {
+				j.err = fmt.Errorf("rule set %s %s (%s): functions: %w", j.t.Name, j.t.Version, j.t.Source, err)
+				return
+			}
+			opts = append(slices.Clip(opts), engine.WithFunctions(fns))
+		}
+		j.rs, j.err = engine.Load(j.t, opts...)
+		if j.err != nil {
+			j.err = fmt.Errorf("rule set %s %s (%s): %w", j.t.Name, j.t.Version, j.t.Source, j.err)
+		}
+	})
+}
+
+// WithLazy defers compiling a profile's rule sets to its first use
+// (Catalog.Profile); Info and Rulesets compile everything. Start-up then
+// only resolves the generated tables (missing tables are still reported at
+// once, on the profile). For one-shot processes (CLI) that use one profile.
+func WithLazy() Option { return func(c *loadConfig) { c.lazy = true } }
+
+// Load compiles every rule set of every profile (distinct sets in parallel;
+// a set shared by several profiles is loaded once), or with WithLazy each
+// profile's on first use. Without a shared directory, the profiles that
+// need it at load (facturx_*) are left out.
 //
 // Load fails closed per profile: a rule set that cannot be loaded (tables
 // missing, an expression that does not compile, a document it reads is
 // absent) sets Err on every profile using it, which then reports every
 // document incomplete and invalid, and is listed by Info with its error.
-// The returned error is nil unless no profile at all could be loaded.
+// The returned error is nil unless no profile at all could be loaded
+// (eager mode).
 func Load(opts ...Option) (*Catalog, error) {
 	cfg := loadConfig{}
 	for _, o := range opts {
@@ -265,28 +308,19 @@ func Load(opts ...Option) (*Catalog, error) {
 		defaults: map[string]string{SyntaxUBL: "peppol", SyntaxCII: "en16931", SyntaxOrderX: "basic", SyntaxCDAR: "br_fr"}}
 	// Pass 1: resolve every profile's tables; a rule set shared by several
 	// profiles (same name, version, syntax and source) is one job.
-	type job struct {
-		t    *engine.Tables
-		opts []engine.Option
-		fns  func(shared string) (*vm.Functions, error)
-		rs   *engine.Ruleset
-		err  error
-	}
-	var jobs []*job
 	byID := map[string]*job{}
-	type resolved struct {
-		j   *job
-		err error // the tables could not be obtained
-	}
-	perDef := make([][]resolved, len(defs))
-	for i, d := range defs {
+	for _, d := range defs {
 		if d.needsShared && cfg.shared == "" {
 			continue
 		}
+		p := &Profile{Name: d.name, Syntax: d.syntax, Version: d.version, XSD: d.xsd}
+		label := d.syntax + "/" + d.name + " " + d.version
+		var mine []*job
+		var resolveErr error
 		for _, sd := range d.sets {
 			t, err := sd.tables()
 			if err != nil {
-				perDef[i] = append(perDef[i], resolved{err: err})
+				resolveErr = errors.Join(resolveErr, fmt.Errorf("rulesets: profile %s: %w", label, err))
 				continue
 			}
 			id := t.Name + " " + t.Version + " " + t.Syntax + " " + t.Source
@@ -299,87 +333,79 @@ func Load(opts ...Option) (*Catalog, error) {
 				if sd.functions != nil {
 					j.opts = append(j.opts, engine.WithFunctions(sd.functions()))
 				}
-				if sd.sharedFunctions != nil {
-					j.fns = sd.sharedFunctions
-				}
+				j.fns = sd.sharedFunctions
 				byID[id] = j
-				jobs = append(jobs, j)
+				c.jobs = append(c.jobs, j)
 			}
-			perDef[i] = append(perDef[i], resolved{j: j})
+			if !slices.Contains(j.profiles, label) {
+				j.profiles = append(j.profiles, label)
+			}
+			mine = append(mine, j)
+		}
+		shared, scen := cfg.shared, d.scenarios
+		p.build = func() {
+			p.Err = resolveErr
+			var sets []*engine.Ruleset
+			for _, j := range mine {
+				j.load(shared)
+				if j.err != nil {
+					p.Err = errors.Join(p.Err, fmt.Errorf("rulesets: profile %s: %w", label, j.err))
+					continue
+				}
+				sets = append(sets, j.rs)
+			}
+			if p.Err == nil && scen != nil {
+				sc, err := scen(shared, sets)
+				if err != nil {
+					p.Err = fmt.Errorf("rulesets: profile %s: scenarios: %w", label, err)
+				} else {
+					p.scenarios = sc
+					sets = sc.defaultSets(sets)
+				}
+			}
+			if p.Err == nil {
+				p.Rulesets = sets
+			}
+		}
+		c.profiles[key{d.syntax, d.name, d.version}] = p
+		nk := key{d.syntax, d.name, ""}
+		if cur, has := c.newest[nk]; !has || compareVersions(d.version, cur) > 0 {
+			c.newest[nk] = d.version
 		}
 	}
-	// Pass 2: compile the distinct rule sets in parallel (start-up time).
+	c.shared = cfg.shared
+	sort.Slice(c.jobs, func(i, j int) bool {
+		a, b := c.jobs[i].t, c.jobs[j].t
+		if a.Name+" "+a.Version != b.Name+" "+b.Version {
+			return a.Name+" "+a.Version < b.Name+" "+b.Version
+		}
+		return a.Syntax+a.Source < b.Syntax+b.Source
+	})
+	if cfg.lazy {
+		return c, nil
+	}
+	// Pass 2: compile the distinct rule sets in parallel (start-up time),
+	// then assemble the profiles.
 	work := make(chan *job)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(jobs), 1)) {
+	for range min(runtime.GOMAXPROCS(0), max(len(c.jobs), 1)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range work {
-				if j.fns != nil {
-					fns, err := j.fns(cfg.shared)
-					if err != nil {
-						j.err = fmt.Errorf("rule set %s %s (%s): functions: %w", j.t.Name, j.t.Version, j.t.Source, err)
-						continue
-					}
-					j.opts = append(j.opts, engine.WithFunctions(fns))
-				}
-				j.rs, j.err = engine.Load(j.t, j.opts...)
-				if j.err != nil {
-					j.err = fmt.Errorf("rule set %s %s (%s): %w", j.t.Name, j.t.Version, j.t.Source, j.err)
-				}
+				j.load(cfg.shared)
 			}
 		}()
 	}
-	for _, j := range jobs {
+	for _, j := range c.jobs {
 		work <- j
 	}
 	close(work)
 	wg.Wait()
-	infoIdx := map[*job]int{}
-	for _, j := range jobs {
-		infoIdx[j] = len(c.infos)
-		c.infos = append(c.infos, newInfo(j.t, j.err))
-	}
-	// Pass 3: the profiles.
 	ok := 0
-	for i, d := range defs {
-		if d.needsShared && cfg.shared == "" {
-			continue
-		}
-		p := &Profile{Name: d.name, Syntax: d.syntax, Version: d.version, XSD: d.xsd}
-		label := d.syntax + "/" + d.name + " " + d.version
-		var sets []*engine.Ruleset
-		for _, r := range perDef[i] {
-			if r.err != nil {
-				p.Err = errors.Join(p.Err, fmt.Errorf("rulesets: profile %s: %w", label, r.err))
-				continue
-			}
-			c.infos[infoIdx[r.j]].addProfile(label)
-			if r.j.err != nil {
-				p.Err = errors.Join(p.Err, fmt.Errorf("rulesets: profile %s: %w", label, r.j.err))
-				continue
-			}
-			sets = append(sets, r.j.rs)
-		}
-		if p.Err == nil && d.scenarios != nil {
-			sc, err := d.scenarios(cfg.shared, sets)
-			if err != nil {
-				p.Err = fmt.Errorf("rulesets: profile %s: scenarios: %w", label, err)
-			} else {
-				p.scenarios = sc
-				sets = sc.defaultSets(sets)
-			}
-		}
-		if p.Err == nil {
-			p.Rulesets = sets
+	for _, p := range c.profiles {
+		if p.ensure(); p.Err == nil {
 			ok++
-		}
-		k := key{d.syntax, d.name, d.version}
-		c.profiles[k] = p
-		nk := key{d.syntax, d.name, ""}
-		if cur, has := c.newest[nk]; !has || compareVersions(d.version, cur) > 0 {
-			c.newest[nk] = d.version
 		}
 	}
 	if ok == 0 && len(c.profiles) > 0 {
@@ -389,14 +415,14 @@ func Load(opts ...Option) (*Catalog, error) {
 		}
 		return nil, fmt.Errorf("rulesets: no profile could be loaded: %w", errors.Join(all...))
 	}
-	sort.Slice(c.infos, func(i, j int) bool {
-		a, b := c.infos[i], c.infos[j]
-		if a.Name+" "+a.Version != b.Name+" "+b.Version {
-			return a.Name+" "+a.Version < b.Name+" "+b.Version
-		}
-		return a.Syntax+a.Source < b.Syntax+b.Source
-	})
 	return c, nil
+}
+
+// ensure assembles the profile (compiling its rule sets if still needed).
+func (p *Profile) ensure() {
+	if p.build != nil {
+		p.once.Do(p.build)
+	}
 }
 
 // Profile returns a profile of a syntax; name "" means the syntax's default
@@ -417,7 +443,11 @@ func (c *Catalog) Profile(syntax, name string, version ...string) (*Profile, boo
 		v = c.newest[key{syntax, name, ""}]
 	}
 	p, ok := c.profiles[key{syntax, name, v}]
-	return p, ok && p.Err == nil
+	if !ok {
+		return nil, false
+	}
+	p.ensure()
+	return p, p.Err == nil
 }
 
 // Profiles lists the profile names of a syntax, sorted.
@@ -451,6 +481,9 @@ func (c *Catalog) Versions(syntax, name string) []string {
 // Rulesets lists every distinct loaded rule set (for /health), sorted by
 // label and syntax. Rule sets that failed to load are not in it (see Info).
 func (c *Catalog) Rulesets() []*engine.Ruleset {
+	for _, p := range c.profiles {
+		p.ensure()
+	}
 	seen := map[*engine.Ruleset]bool{}
 	var out []*engine.Ruleset
 	for _, p := range c.profiles {

@@ -35,3 +35,18 @@ func BenchmarkProfileValidateXRechnung(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoadLazyOneProfile: start-up of a one-shot process that uses
+// one profile (xrechnung UBL: two rule sets).
+func BenchmarkLoadLazyOneProfile(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		c, err := Load(WithShared(sharedDir()), WithLazy())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, ok := c.Profile(SyntaxUBL, "xrechnung"); !ok {
+			b.Fatal("xrechnung not loaded")
+		}
+	}
+}

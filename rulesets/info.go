@@ -45,19 +45,16 @@ func newInfo(t *engine.Tables, err error) RulesetInfo {
 	return in
 }
 
-func (in *RulesetInfo) addProfile(label string) {
-	if !slices.Contains(in.Profiles, label) {
-		in.Profiles = append(in.Profiles, label)
-	}
-}
-
-// Info lists every rule set the catalog tried to load, loaded or not,
-// sorted by name, version, syntax and source. The slice is a copy.
+// Info lists every rule set the catalog knows, loaded or not (with
+// WithLazy, this compiles the ones not used yet), sorted by name, version,
+// syntax and source.
 func (c *Catalog) Info() []RulesetInfo {
-	out := make([]RulesetInfo, len(c.infos))
-	for i, in := range c.infos {
-		in.Profiles = slices.Clone(in.Profiles)
-		out[i] = in
+	out := make([]RulesetInfo, 0, len(c.jobs))
+	for _, j := range c.jobs {
+		j.load(c.shared)
+		in := newInfo(j.t, j.err)
+		in.Profiles = slices.Clone(j.profiles)
+		out = append(out, in)
 	}
 	return out
 }

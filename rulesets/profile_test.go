@@ -401,3 +401,62 @@ func TestBRFRProfile(t *testing.T) {
 		t.Fatalf("CDAR default profile: %+v", cd)
 	}
 }
+
+// WithLazy compiles nothing at Load; a profile compiles on first use and
+// then behaves as in eager mode; a broken rule set still fails closed.
+func TestLazy(t *testing.T) {
+	c, err := Load(WithShared(sharedDir()), WithLazy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range c.jobs {
+		if j.rs != nil {
+			t.Fatalf("%s compiled at Load", j.t.Name)
+		}
+	}
+	p, ok := c.Profile(SyntaxUBL, "xrechnung")
+	if !ok {
+		t.Fatal(p.Err)
+	}
+	r := validate(t, p, readDoc(t, xrUBL, nil))
+	if !r.Valid || r.Scenario != "EN16931 XRechnung (UBL Invoice)" {
+		t.Fatalf("lazy xrechnung: %+v", r)
+	}
+	compiled := 0
+	for _, j := range c.jobs {
+		if j.rs != nil {
+			compiled++
+		}
+	}
+	if compiled != 2 {
+		t.Fatalf("%d rule sets compiled after one profile, want 2", compiled)
+	}
+	// Concurrent first uses of other profiles (run with -race).
+	var wg sync.WaitGroup
+	for _, name := range []string{"en16931", "peppol", "ro_cius", "en16931", "peppol"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if p, ok := c.Profile(SyntaxUBL, name); !ok {
+				t.Errorf("%s: %v", name, p.Err)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := len(c.Info()); n != 27 {
+		t.Fatalf("lazy Info: %d", n)
+	}
+	good := &engine.Tables{Name: "Good", Version: "1", Syntax: "ubl", Source: "good.sch", Phase: "#ALL",
+		Patterns: []engine.Pattern{{ID: "p", NumRules: 1}}, Rules: []engine.Rule{{Context: "/*", NumChecks: 1}},
+		Checks: []engine.Check{{ID: "B-1", Test: "1 +"}}}
+	c, err = Load(WithLazy(), func(cfg *loadConfig) {
+		cfg.defs = []profileDef{{syntax: SyntaxUBL, name: "broken", version: "1",
+			sets: []setDef{{tables: func() (*engine.Tables, error) { return good, nil }}}}}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := c.Profile(SyntaxUBL, "broken"); ok || p.Err == nil {
+		t.Fatal("lazy broken profile did not fail closed")
+	}
+}

@@ -41,6 +41,7 @@ type Result struct {
 // incomplete and invalid; the other sets still run. The error is non-nil
 // only when ctx ends.
 func (p *Profile) Validate(ctx context.Context, doc *xmltree.Document) (*Result, error) {
+	p.ensure()
 	res := &Result{Profile: p.Name, Syntax: p.Syntax, Version: p.Version, Complete: true}
 	if p.Err != nil {
 		res.Complete = false
@@ -115,6 +116,7 @@ func anyFatal(fs []Finding) bool {
 // Scenarios lists the profile's scenarios in selection order (nil for a
 // profile without scenarios).
 func (p *Profile) Scenarios() []Scenario {
+	p.ensure()
 	if p.scenarios == nil {
 		return nil
 	}
