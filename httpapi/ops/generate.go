@@ -218,29 +218,52 @@ func applyProfile(inv *model.Invoice, profile string) error {
 }
 
 // BodyLoc returns the request-body loc of a finding of a generated
-// document: the model field its first mappable business term names, with
-// the line index taken from the finding's location, else ["body","invoice"].
+// document: the model field of the first business term (BT before BG) the
+// finding names whose path resolves completely (a line index is taken from
+// the finding's location); else the array of the first term that resolves
+// partly; else ["body","invoice"].
 func BodyLoc(f wire.Finding) []any {
-	loc := []any{"body", "invoice"}
-	for _, term := range f.Terms {
-		path, ok := btPaths[term]
-		if !ok {
-			continue
-		}
-		for _, step := range path {
-			if step != wildcard {
-				loc = append(loc, step)
+	var partial []any
+	for _, kind := range []string{"BT-", "BG-"} {
+		for _, term := range f.Terms {
+			if !strings.HasPrefix(term, kind) {
 				continue
 			}
-			idx, ok := lineIndex(f.Location)
-			if !ok || loc[len(loc)-1] != "lines" {
-				return loc // points at the array
+			path, ok := btPaths[term]
+			if !ok {
+				continue
 			}
-			loc = append(loc, idx)
+			loc, complete := resolve(path, f.Location)
+			if complete {
+				return loc
+			}
+			if partial == nil {
+				partial = loc
+			}
 		}
-		return loc
 	}
-	return loc
+	if partial != nil {
+		return partial
+	}
+	return []any{"body", "invoice"}
+}
+
+// resolve turns a btPaths entry into a body loc, filling a line index from
+// location; it stops at an index it cannot tell (complete is then false).
+func resolve(path []any, location string) (loc []any, complete bool) {
+	loc = []any{"body", "invoice"}
+	for _, step := range path {
+		if step != wildcard {
+			loc = append(loc, step)
+			continue
+		}
+		idx, ok := lineIndex(location)
+		if !ok || loc[len(loc)-1] != "lines" {
+			return loc, false
+		}
+		loc = append(loc, idx)
+	}
+	return loc, true
 }
 
 // RuleViolations turns the fatal findings of rep into 422 entries (and one
