@@ -80,3 +80,21 @@ func compareVersions(a, b string) int {
 	}
 	return len(pa) - len(pb)
 }
+
+// XSDRoots lists every distinct XSD root of every profile, sorted by path,
+// without compiling any rule set (for callers that compile schemas at
+// start-up while the catalog is lazy).
+func (c *Catalog) XSDRoots() []XSDRoot {
+	seen := map[XSDRoot]bool{}
+	var out []XSDRoot
+	for _, p := range c.profiles {
+		for _, x := range p.XSD {
+			if !seen[x] {
+				seen[x] = true
+				out = append(out, x)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b XSDRoot) int { return strings.Compare(a.Path+"\x00"+a.Local, b.Path+"\x00"+b.Local) })
+	return out
+}

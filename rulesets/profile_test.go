@@ -409,9 +409,18 @@ func TestLazy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	roots := c.XSDRoots()
 	for _, j := range c.jobs {
 		if j.rs != nil {
-			t.Fatalf("%s compiled at Load", j.t.Name)
+			t.Fatalf("%s compiled at Load or by XSDRoots", j.t.Name)
+		}
+	}
+	if len(roots) < 10 || !slices.ContainsFunc(roots, func(x XSDRoot) bool { return x.Path == ublInvoiceXSD }) {
+		t.Fatalf("XSD roots %v", roots)
+	}
+	for _, x := range roots {
+		if _, err := os.Stat(filepath.Join(sharedDir(), x.Path)); err != nil {
+			t.Errorf("XSD root %s: %v", x.Path, err)
 		}
 	}
 	p, ok := c.Profile(SyntaxUBL, "xrechnung")
