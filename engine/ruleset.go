@@ -45,6 +45,11 @@ type Ruleset struct {
 	gate   []int32
 	nGates int
 
+	// absNames are the names of the checks' absence verdicts; absIdx maps
+	// them back to their index.
+	absNames []xdm.QName
+	absIdx   map[xdm.QName]int32
+
 	pool sync.Pool // *state
 }
 
@@ -56,6 +61,11 @@ type compiledCheck struct {
 	static      bool
 	staticMsg   string
 	staticTerms []string
+	// absent lists indexes into Ruleset.absNames whose absence from the
+	// document decides the test (vm.Program.AbsenceVerdict) as absentVal;
+	// only for checks that reference no variable.
+	absent    []int32
+	absentVal bool
 }
 
 type compiledPart struct {
@@ -189,6 +199,9 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 				if err != nil {
 					return nil, wrap(c.Pos, c.Kind.String()+" "+c.ID+" message", "", err)
 				}
+				if names, val, ok := prog.AbsenceVerdict(); ok && len(cc.refs) == 0 {
+					cc.absent, cc.absentVal = r.absenceIndexes(names), val
+				}
 				if isStatic(cc.msg) {
 					cc.static = true
 					cc.staticMsg = NormalizeSpace(joinText(cc.msg))
@@ -245,6 +258,24 @@ func joinText(parts []compiledPart) string {
 		s += p.text
 	}
 	return s
+}
+
+// absenceIndexes interns names into r.absNames.
+func (r *Ruleset) absenceIndexes(names []xdm.QName) []int32 {
+	if r.absIdx == nil {
+		r.absIdx = map[xdm.QName]int32{}
+	}
+	out := make([]int32, 0, len(names))
+	for _, q := range names {
+		i, ok := r.absIdx[q]
+		if !ok {
+			i = int32(len(r.absNames))
+			r.absIdx[q] = i
+			r.absNames = append(r.absNames, q)
+		}
+		out = append(out, i)
+	}
+	return out
 }
 
 // buildIndex builds the context index from the compiled patterns.

@@ -27,6 +27,8 @@ type state struct {
 	// and per (qualified name as written, kind): 0 unknown, 1 may match,
 	// 2 cannot match.
 	gates [][]uint8
+	// present[i] tells whether Ruleset.absNames[i] occurs in the document.
+	present []bool
 }
 
 // EvalError is a dynamic error that aborted a validation.
@@ -93,6 +95,19 @@ func (st *state) reset(r *Ruleset, doc *xmltree.Document) {
 	st.anyLetErr = false
 	st.env.Doc = doc
 	st.env.Vars = st.vars
+	if cap(st.present) < len(r.absNames) {
+		st.present = make([]bool, len(r.absNames))
+	}
+	st.present = st.present[:len(r.absNames)]
+	clear(st.present)
+	if len(r.absNames) > 0 {
+		// From the document's side: it has far fewer names than the checks.
+		for id := xmltree.NameID(0); int(id) < doc.NameCount(); id++ {
+			if i, ok := r.absIdx[xdm.QName{Space: doc.NameSpace(id), Local: doc.NameLocal(id)}]; ok {
+				st.present[i] = true
+			}
+		}
+	}
 	if len(st.gates) < r.nGates {
 		st.gates = make([][]uint8, r.nGates)
 	}
@@ -212,6 +227,17 @@ func (v *validation) mayMatch(ctx context.Context, ri, g int32, node xmltree.Nod
 	return c[k] == 1
 }
 
+// absent reports whether one of the names (Ruleset.absNames indexes) does
+// not occur in the document.
+func (v *validation) absent(names []int32) bool {
+	for _, i := range names {
+		if !v.st.present[i] {
+			return true
+		}
+	}
+	return false
+}
+
 // fire evaluates the lets and checks of rule ri on node.
 func (v *validation) fire(ctx context.Context, ri int32, node xmltree.NodeID) error {
 	r, t := v.r, v.r.tables
@@ -222,9 +248,14 @@ func (v *validation) fire(ctx context.Context, ri int32, node xmltree.NodeID) er
 	for ci := rule.FirstCheck; ci < rule.FirstCheck+rule.NumChecks; ci++ {
 		c := &t.Checks[ci]
 		cc := &r.checks[ci]
-		ok, err := v.evalBool(ctx, cc.test, cc.refs, node)
-		if err != nil {
-			return v.fail(c.Kind.String()+" "+c.ID, node, err)
+		var ok bool
+		if v.absent(cc.absent) {
+			ok = cc.absentVal // decided by a name the document lacks
+		} else {
+			var err error
+			if ok, err = v.evalBool(ctx, cc.test, cc.refs, node); err != nil {
+				return v.fail(c.Kind.String()+" "+c.ID, node, err)
+			}
 		}
 		if ok == (c.Kind == KindReport) {
 			if err := v.emit(ctx, c, cc, node); err != nil {

@@ -235,3 +235,46 @@ func TestLetErrorsAreLazy(t *testing.T) {
 		t.Fatalf("want the let's FORG0001 at assert B2, got %v", err)
 	}
 }
+
+// TestAbsenceVerdicts: checks decided by a name the document lacks
+// (vm.Program.AbsenceVerdict) give the same findings as evaluating them, for
+// names present and absent, not/empty/exists, steps and paths.
+func TestAbsenceVerdicts(t *testing.T) {
+	checks := []Check{
+		{ID: "N1", Kind: KindAssert, Test: "not(t:missing)"},         // absent: true, no finding
+		{ID: "N2", Kind: KindAssert, Test: "not(t:line/t:missing)"},  // absent: true
+		{ID: "N3", Kind: KindAssert, Test: "not(t:line/t:amt)"},      // present: false, fires
+		{ID: "E1", Kind: KindAssert, Test: "exists(t:line/t:gone)"},  // absent: false, fires
+		{ID: "E2", Kind: KindAssert, Test: "exists(t:line[@id])"},    // present: true
+		{ID: "M1", Kind: KindReport, Test: "empty(p:none[1 div 0])"}, // absent: true, fires (predicate never evaluated)
+		{ID: "M2", Kind: KindReport, Test: "empty(p:note)"},          // present: false
+	}
+	for i := range checks {
+		checks[i].Flag = "fatal"
+		checks[i].Message = []MessagePart{txt(checks[i].ID)}
+	}
+	tb := &Tables{
+		Name: "Abs", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"a.sch"},
+		Namespaces: []Namespace{{"t", "urn:t"}, {"p", "urn:p"}},
+		Patterns:   []Pattern{{ID: "P", FirstRule: 0, NumRules: 1}},
+		Rules:      []Rule{{Context: "t:inv", Pattern: 0, FirstCheck: 0, NumChecks: int32(len(checks))}},
+		Checks:     checks,
+	}
+	rs := mustLoad(t, tb)
+	if len(rs.absNames) == 0 {
+		t.Fatal("no absence verdicts were derived")
+	}
+	for round := 0; round < 2; round++ { // pooled state reused
+		got, err := rs.Validate(context.Background(), parseFile(t, "testdata/small.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, f := range got {
+			ids = append(ids, f.RuleID)
+		}
+		if want := "N3 E1 M1"; strings.Join(ids, " ") != want {
+			t.Fatalf("round %d: findings %v, want %s", round, ids, want)
+		}
+	}
+}
