@@ -176,11 +176,9 @@ func TestConvertDirections(t *testing.T) {
 		}
 	}
 	w := do(t, s, "POST", "/v1/convert/ubl-to-ksef", []byte("<a/>"), withHeader("x-api-key", goodKey))
-	if w.Code != http.StatusNotFound {
-		t.Fatalf("unknown direction: %d, want 404", w.Code)
-	}
-	if d := detailString(t, w); !strings.Contains(d, "ubl-to-cii") || !strings.Contains(d, "ubl-to-ksef") {
-		t.Errorf("404 detail %q should name the direction and the supported ones", d)
+	fs := fieldErrors(t, w) // 422 (DECISIONS.md, "Conversion"): the entry lists the supported directions
+	if len(fs) != 1 || fs[0]["input"] != "ubl-to-ksef" || !strings.Contains(fs[0]["msg"].(string), "ubl-to-cii") {
+		t.Errorf("422 entry %v should name the direction and the supported ones", fs)
 	}
 }
 

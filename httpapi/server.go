@@ -140,8 +140,9 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 	byMethod, ok := s.byPath[r.URL.Path]
 	if !ok {
 		if dir, isConvert := strings.CutPrefix(r.URL.Path, "/v1/convert/"); isConvert {
-			s.writeError(w, r, &Error{Kind: KindNotFound, Detail: fmt.Sprintf(
-				"unknown conversion direction %q; supported: %s", dir, strings.Join(ConvertDirections(), ", "))})
+			s.writeError(w, r, invalid(wire.ValidationError{Loc: []any{"path", "direction"}, Type: wire.TypeEnum, Input: dir,
+				Msg: "unknown conversion direction; supported: " + strings.Join(ConvertDirections(), ", "),
+				Ctx: map[string]any{"expected": ConvertDirections()}}))
 			return
 		}
 		s.writeError(w, r, &Error{Kind: KindNotFound, Detail: "no such route: " + r.URL.Path + " (see /docs)"})
