@@ -241,13 +241,16 @@ func TestLetErrorsAreLazy(t *testing.T) {
 // names present and absent, not/empty/exists, steps and paths.
 func TestAbsenceVerdicts(t *testing.T) {
 	checks := []Check{
-		{ID: "N1", Kind: KindAssert, Test: "not(t:missing)"},         // absent: true, no finding
-		{ID: "N2", Kind: KindAssert, Test: "not(t:line/t:missing)"},  // absent: true
-		{ID: "N3", Kind: KindAssert, Test: "not(t:line/t:amt)"},      // present: false, fires
-		{ID: "E1", Kind: KindAssert, Test: "exists(t:line/t:gone)"},  // absent: false, fires
-		{ID: "E2", Kind: KindAssert, Test: "exists(t:line[@id])"},    // present: true
-		{ID: "M1", Kind: KindReport, Test: "empty(p:none[1 div 0])"}, // absent: true, fires (predicate never evaluated)
-		{ID: "M2", Kind: KindReport, Test: "empty(p:note)"},          // present: false
+		{ID: "N1", Kind: KindAssert, Test: "not(t:missing)"},            // absent: true, no finding
+		{ID: "N2", Kind: KindAssert, Test: "not(t:line/t:missing)"},     // absent: true
+		{ID: "N3", Kind: KindAssert, Test: "not(t:line/t:amt)"},         // present: false, fires
+		{ID: "E1", Kind: KindAssert, Test: "exists(t:line/t:gone)"},     // absent: false, fires
+		{ID: "E2", Kind: KindAssert, Test: "exists(t:line[@id])"},       // present: true
+		{ID: "M1", Kind: KindReport, Test: "empty(p:none[1 div 0])"},    // absent: true, fires (predicate never evaluated)
+		{ID: "M2", Kind: KindReport, Test: "empty(p:note)"},             // present: false
+		{ID: "C1", Kind: KindAssert, Test: "count(t:line/t:gone) <= 1"}, // absent: 0 <= 1 true
+		{ID: "C2", Kind: KindAssert, Test: "count(t:gone) >= 1"},        // absent: false, fires
+		{ID: "C3", Kind: KindAssert, Test: "count(t:line) = 1"},         // present (2 lines): fires
 	}
 	for i := range checks {
 		checks[i].Flag = "fatal"
@@ -261,8 +264,10 @@ func TestAbsenceVerdicts(t *testing.T) {
 		Checks:     checks,
 	}
 	rs := mustLoad(t, tb)
-	if len(rs.absNames) == 0 {
-		t.Fatal("no absence verdicts were derived")
+	for i, c := range checks {
+		if len(rs.checks[i].absent) == 0 {
+			t.Fatalf("%s (%s): no absence verdict derived", c.ID, c.Test)
+		}
 	}
 	for round := 0; round < 2; round++ { // pooled state reused
 		got, err := rs.Validate(context.Background(), parseFile(t, "testdata/small.xml"))
@@ -273,7 +278,7 @@ func TestAbsenceVerdicts(t *testing.T) {
 		for _, f := range got {
 			ids = append(ids, f.RuleID)
 		}
-		if want := "N3 E1 M1"; strings.Join(ids, " ") != want {
+		if want := "N3 E1 M1 C2 C3"; strings.Join(ids, " ") != want {
 			t.Fatalf("round %d: findings %v, want %s", round, ids, want)
 		}
 	}

@@ -156,23 +156,32 @@ func (c *Catalog) resolve(doc *xmltree.Document, ids []xmltree.NameID) []xmltree
 // as context: for not(P), empty(P) (value true) and exists(P) (value false),
 // where P is a named step or a path with killers (PathKillers), the value
 // is known as soon as one of names does not occur in the document, without
-// evaluating anything (and nothing could have raised an error). ok is false
+// evaluating anything (and nothing could have raised an error); likewise
+// count(P) compared with an integer literal (count(P) <= 1). ok is false
 // for other programs. The Schematron engine uses it to skip the ~600
 // EN 16931 checks of the form not(cac:X/cbc:Y) on documents without cbc:Y.
 func (p *Program) AbsenceVerdict() (names []xdm.QName, value, ok bool) {
 	e := p.root
-	if e == nil || len(e.Args) != 1 {
+	if e == nil {
 		return nil, false, false
 	}
-	switch e.Op {
-	case OpNot, OpEmpty:
-		value = true
-	case OpExists:
-		value = false
+	var a *Expr
+	switch {
+	case (e.Op == OpNot || e.Op == OpEmpty) && len(e.Args) == 1:
+		value, a = true, e.Args[0]
+	case e.Op == OpExists && len(e.Args) == 1:
+		value, a = false, e.Args[0]
+	case e.Op == OpGenCmp && e.Set == nil && len(e.Args) == 2 && e.Args[0].Op == OpCount &&
+		e.Args[1].Op == OpConst && len(e.Args[1].Seq) == 1 && e.Args[1].Seq[0].T == xdm.TInteger:
+		// count(P) <= 1 and the like: with P empty, count is 0.
+		v, err := xdm.CompareGeneral(e.Cmp, xdm.Integer(0), e.Args[1].Seq[0])
+		if err != nil {
+			return nil, false, false
+		}
+		value, a = v, e.Args[0].Args[0]
 	default:
 		return nil, false, false
 	}
-	a := e.Args[0]
 	switch {
 	case a.Op == OpStep && namedTest(&a.Test):
 		names = append(names, xdm.QName{Space: a.Test.Space, Local: a.Test.Local})
