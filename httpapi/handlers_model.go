@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
@@ -97,7 +98,7 @@ func (s *Server) handleConvert(dir string) handlerFunc {
 			return fmt.Errorf("convert: encoding changes: %w", err)
 		}
 		h := w.Header()
-		h.Set(HeaderConversionChanges, string(changes))
+		h.Set(HeaderConversionChanges, asciiJSON(changes))
 		h.Set(HeaderProfile, res.Profile)
 		h.Set(HeaderValidationFindings, strconv.Itoa(len(res.Report.Findings)))
 		h.Set("Content-Type", mediaXML+"; charset=utf-8")
@@ -147,4 +148,22 @@ func embedModelSchemas(components map[string]any) {
 			"description": "The canonical EN 16931 invoice model (also served as JSON Schema by GET /v1/schema/invoice). Unknown properties are ignored and listed in the X-Ignored-Properties response header.",
 		}},
 	}
+}
+
+// asciiJSON escapes every non-ASCII character of a JSON text as \uXXXX so
+// that it travels safely in an HTTP header.
+func asciiJSON(b []byte) string {
+	var sb strings.Builder
+	for _, r := range string(b) {
+		switch {
+		case r < 0x80:
+			sb.WriteRune(r)
+		case r > 0xFFFF:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&sb, "\\u%04x\\u%04x", r1, r2)
+		default:
+			fmt.Fprintf(&sb, "\\u%04x", r)
+		}
+	}
+	return sb.String()
 }

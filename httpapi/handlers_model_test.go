@@ -240,3 +240,18 @@ func TestRepairRoutes(t *testing.T) {
 		t.Errorf("UBL to repair/cii: %v", fs)
 	}
 }
+
+func TestASCIIJSON(t *testing.T) {
+	in, _ := json.Marshal([]string{"Größe", "€", "😀", "plain"})
+	out := asciiJSON(in)
+	for _, r := range out {
+		if r > 0x7f {
+			t.Fatalf("non-ASCII left in %q", out)
+		}
+	}
+	var back []string
+	mustJSON(t, []byte(out), &back)
+	if !slices.Equal(back, []string{"Größe", "€", "😀", "plain"}) {
+		t.Fatalf("round trip %q -> %v", out, back)
+	}
+}
