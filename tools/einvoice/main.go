@@ -48,6 +48,9 @@ commands:
   serve      run the HTTP API (einvoice serve --help)
   keys       create, list and revoke API keys (einvoice keys --help)
   validate   validate invoice files (einvoice validate --help)
+  generate   write UBL or CII from canonical-model JSON (einvoice generate --help)
+  convert    convert between UBL, CII and XRechnung (einvoice convert --help)
+  repair     repair dates and totals of a UBL or CII invoice (einvoice repair --help)
   version    print the build version (also --version)
 `
 
@@ -92,6 +95,12 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		return cmdKeys(ctx, args[1:], stdout, getenv)
 	case "validate":
 		return cmdValidate(ctx, args[1:], stdout, stderr, getenv)
+	case "generate":
+		return cmdGenerate(ctx, args[1:], stdout, stderr, getenv)
+	case "convert":
+		return cmdConvert(ctx, args[1:], stdout, stderr, getenv)
+	case "repair":
+		return cmdRepair(ctx, args[1:], stdout, stderr, getenv)
 	}
 	return usagef("unknown command %q; run einvoice --help", args[0])
 }
