@@ -58,6 +58,7 @@ type frame struct {
 	// Memoised predicate values and relative path values of predDoc
 	// (predmemo.go); path values are copies in nodeArena.
 	predDoc   *xmltree.Document
+	predCat   *Catalog
 	predMemo  map[predKey]bool
 	nodeMemo  map[predKey]xdm.Sequence
 	nodeArena []xdm.Item

@@ -108,10 +108,11 @@ func (f *frame) predMemoLookup(p *Expr, fc focus) (val, found, use bool) {
 	return v, ok, true
 }
 
-// nodeMemoReady resets the per-node memos when the Env's document changed.
+// nodeMemoReady resets the per-node memos when the Env's document or the
+// program's catalog (whose slots key them) changed.
 func (f *frame) nodeMemoReady() {
-	if f.predDoc != f.env.Doc {
-		f.predDoc = f.env.Doc
+	if f.predDoc != f.env.Doc || f.predCat != f.prog.cat {
+		f.predDoc, f.predCat = f.env.Doc, f.prog.cat
 		clear(f.predMemo)
 		clear(f.nodeMemo)
 		// Values of the previous document are no longer referenced

@@ -98,3 +98,27 @@ func TestNodePathMemo(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoAcrossCatalogs: one Env evaluating programs of two catalogs on
+// one document must not mix their memo slots (slot 1 of each catalog is a
+// different predicate / path).
+func TestMemoAcrossCatalogs(t *testing.T) {
+	d := parse(t, `<r><a><b>x</b><c>1</c></a><a><b>y</b><c>2</c></a></r>`)
+	var progs []*vm.Program
+	for _, src := range []string{"string-join(a[normalize-space(b) = 'x']/c, ',')", "string-join(a[normalize-space(b) = 'y']/c, ',')"} {
+		cat := vm.NewCatalog()
+		for i := 0; i < 2; i++ { // used twice: memoised
+			progs = append(progs, compile(t, src, &xpath.StaticContext{Catalog: cat}))
+		}
+	}
+	env := &vm.Env{Doc: d}
+	want := []string{"1", "1", "2", "2"}
+	for round := 0; round < 2; round++ {
+		for i, p := range progs {
+			got, err := p.EvalString(context.Background(), env, d.Root())
+			if err != nil || got != want[i] {
+				t.Fatalf("round %d, %s: %q, %v; want %s", round, p.Source(), got, err, want[i])
+			}
+		}
+	}
+}
