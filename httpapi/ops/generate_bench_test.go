@@ -1,0 +1,56 @@
+package ops_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/einvoice-dev/einvoice/formats/model"
+	"github.com/einvoice-dev/einvoice/httpapi/ops"
+)
+
+// BenchmarkGenerate is generate/ubl (and cii) of a 10-line invoice
+// including decoding, completion, writing and validation with the engine.
+func BenchmarkGenerate(b *testing.B) {
+	s := engineService(b)
+	body := randomBody(b, 42, model.RandomOptions{Lines: 10})
+	for _, c := range []struct{ syntax, profile string }{{"ubl", "en16931"}, {"ubl", "peppol"}, {"cii", "en16931"}} {
+		b.Run(c.syntax+"_"+c.profile, func(b *testing.B) {
+			req := ops.GenerateRequest{Syntax: c.syntax, Profile: c.profile, Validate: true, Body: body}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := s.Generate(context.Background(), req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkConvert is ubl-to-cii of an official example including the gate.
+func BenchmarkConvert(b *testing.B) {
+	s := engineService(b)
+	src := readShared(b, "corpus/en16931/ubl/examples/ubl-tc434-example1.xml")
+	req := ops.ConvertRequest{Direction: "ubl-to-cii", Body: src}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		if _, err := s.Convert(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRepair is repair/ubl of an official example including the
+// re-validation.
+func BenchmarkRepair(b *testing.B) {
+	s := engineService(b)
+	src := readShared(b, "corpus/en16931/ubl/examples/ubl-tc434-example1.xml")
+	req := ops.RepairRequest{Syntax: "ubl", Profile: "en16931", Body: src}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		if _, err := s.Repair(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
