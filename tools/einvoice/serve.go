@@ -86,7 +86,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 			err = fmt.Errorf("serve: close store: %w", cerr)
 		}
 	}()
-	svc, rulesetsErr := newService(cfg.sharedDir)
+	svc, rulesetsErr := newServerService(ctx, cfg.sharedDir, logger)
 	if rulesetsErr != nil {
 		logger.Warn("validation not available", "error", rulesetsErr)
 	}

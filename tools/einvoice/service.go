@@ -1,21 +1,48 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
+	"time"
 
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/httpapi/ops/engineval"
 )
 
-// newService builds the operations with every capability that has landed.
-// Validation needs the engine-backed validator, which loads the generated
-// rule tables and the official schemas under sharedDir; when that fails the
-// service is returned without a validator (validate operations answer 501,
-// the CLI reports an error) together with the reason.
+// newService builds the operations with every capability that has landed,
+// for a one-shot CLI command: rule sets and schemas are compiled lazily, so
+// a command compiles only the profile and schema its document needs (the
+// cold start of `einvoice validate FILE` is the whole-process figure of
+// docs/PERFORMANCE.md). Validation needs the engine-backed validator, which
+// loads the generated rule tables and the official schemas under sharedDir;
+// when that fails the service is returned without a validator (validate
+// operations answer 501, the CLI reports an error) together with the reason.
 func newService(sharedDir string) (*ops.Service, error) {
-	v, err := engineval.New(sharedDir)
+	v, err := engineval.New(sharedDir, engineval.Lazy())
 	if err != nil {
 		return &ops.Service{}, fmt.Errorf("validation engine not available: %w", err)
 	}
 	return &ops.Service{Validator: v}, nil
+}
+
+// newServerService is newService for `einvoice serve`: the server listens at
+// once and compiles every profile and schema in the background, so start-up
+// does not wait for the whole catalog while no request pays for it after the
+// warm-up (a request arriving earlier compiles just what it needs, once).
+func newServerService(ctx context.Context, sharedDir string, logger *slog.Logger) (*ops.Service, error) {
+	svc, err := newService(sharedDir)
+	if err != nil {
+		return svc, err
+	}
+	v := svc.Validator.(*engineval.Validator)
+	go func() {
+		start := time.Now()
+		if err := v.Warm(ctx); err != nil {
+			logger.Error("rule sets and schemas: warm-up failed; affected operations answer errors", "error", err)
+			return
+		}
+		logger.Info("rule sets and schemas compiled", "duration_ms", time.Since(start).Milliseconds())
+	}()
+	return svc, nil
 }

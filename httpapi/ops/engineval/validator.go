@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/einvoice-dev/einvoice/engine"
@@ -19,79 +21,155 @@ import (
 )
 
 // Validator validates UBL, CII, Order-X and FatturaPA documents with the
-// catalog's profiles and schemas. It is immutable after New and safe for
-// concurrent use.
+// catalog's profiles and schemas. It is safe for concurrent use; with Lazy,
+// rule sets and schemas are compiled on first use (each exactly once).
 type Validator struct {
-	catalog   *rulesets.Catalog
-	schemas   map[string]*xsd.Schema // by XSDRoot.Path
-	fatturapa *xsd.Schema
-	fpaDef    rulesets.SchemaDef
-	limits    xmltree.Limits
+	catalog *rulesets.Catalog
+	shared  string
+	fpaDef  rulesets.SchemaDef
+	limits  xmltree.Limits
+
+	mu      sync.Mutex
+	schemas map[string]*schemaEntry // by XSDRoot.Path, or the FatturaPA path
+}
+
+// schemaEntry is one compiled schema, loaded at most once.
+type schemaEntry struct {
+	once sync.Once
+	s    *xsd.Schema
+	err  error
 }
 
 var _ ops.Validator = (*Validator)(nil)
 
+// Option configures New.
+type Option func(*config)
+
+type config struct{ lazy bool }
+
+// Lazy defers compiling rule sets and schemas to their first use: a
+// one-document CLI run then compiles only the profile and schema that
+// document needs. Without it New compiles everything before returning.
+func Lazy() Option { return func(c *config) { c.lazy = true } }
+
 // New loads the rule-set catalog (with the shared directory, so that the
-// profiles reading official data at load are available) and compiles every
-// XSD its UBL, CII and Order-X profiles name, plus the FatturaPA schema. It
-// fails when the catalog or any schema cannot be loaded.
-func New(sharedDir string) (_ *Validator, err error) {
+// profiles reading official data at load are available) and, unless Lazy is
+// given, compiles every rule set and every XSD the UBL, CII and Order-X
+// profiles name, plus the FatturaPA schema (see Warm). It fails when the
+// catalog, or (eagerly) any schema, cannot be loaded.
+func New(sharedDir string, opts ...Option) (_ *Validator, err error) {
 	defer func() {
 		if err != nil {
 			err = fmt.Errorf("engineval.New(%s): %w", sharedDir, err)
 		}
 	}()
-	cat, err := rulesets.Load(rulesets.WithShared(sharedDir))
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
+	ropts := []rulesets.Option{rulesets.WithShared(sharedDir)}
+	if cfg.lazy {
+		ropts = append(ropts, rulesets.WithLazy())
+	}
+	cat, err := rulesets.Load(ropts...)
 	if err != nil {
 		return nil, err
 	}
-	v := &Validator{catalog: cat, schemas: map[string]*xsd.Schema{}, limits: xmltree.DefaultLimits()}
-	abs := func(rel string) string { return filepath.Join(sharedDir, filepath.FromSlash(rel)) }
-	for _, syntax := range []string{rulesets.SyntaxUBL, rulesets.SyntaxCII, rulesets.SyntaxOrderX} {
-		for _, name := range cat.Profiles(syntax) {
-			for _, version := range cat.Versions(syntax, name) {
-				p, _ := cat.Profile(syntax, name, version)
-				if p == nil {
-					continue
-				}
-				for _, root := range p.XSD {
-					if _, done := v.schemas[root.Path]; done {
-						continue
-					}
-					s, err := xsd.Load(abs(root.Path), xsd.Options{})
-					if err != nil {
-						v.Close()
-						return nil, fmt.Errorf("schema %s: %w", root.Path, err)
-					}
-					v.schemas[root.Path] = s
-				}
-			}
-		}
-	}
+	v := &Validator{catalog: cat, shared: sharedDir, schemas: map[string]*schemaEntry{}, limits: xmltree.DefaultLimits()}
 	for _, d := range rulesets.Schemas() {
 		if d.Name == ops.SyntaxFatturaPA {
 			v.fpaDef = d
 		}
 	}
 	if v.fpaDef.Path == "" {
-		v.Close()
 		return nil, errors.New("the catalog has no FatturaPA schema")
 	}
-	v.fatturapa, err = xsd.Load(abs(v.fpaDef.Path), xsd.Options{CatalogFiles: []string{abs(v.fpaDef.Catalog)}, Root: abs(v.fpaDef.Dir)})
-	if err != nil {
-		v.Close()
-		return nil, fmt.Errorf("schema %s: %w", v.fpaDef.Path, err)
+	if cfg.lazy {
+		// Fail early and clearly when the official data is not there, instead
+		// of on the first document: every schema file must exist.
+		for _, r := range cat.XSDRoots() {
+			if _, err := os.Stat(v.abs(r.Path)); err != nil {
+				return nil, fmt.Errorf("schema %s: %w", r.Path, err)
+			}
+		}
+		if _, err := os.Stat(v.abs(v.fpaDef.Path)); err != nil {
+			return nil, fmt.Errorf("schema %s: %w", v.fpaDef.Path, err)
+		}
+	} else {
+		if err := v.Warm(context.Background()); err != nil {
+			v.Close()
+			return nil, err
+		}
 	}
 	return v, nil
 }
 
+// Warm compiles every profile's rule sets and every schema now, so that no
+// request pays for it. The server calls it in the background after it starts
+// listening. Rule sets that fail to load are not an error here: their
+// profiles answer errors (fail closed) and /v1/rulesets lists why. A schema
+// that fails to compile is.
+func (v *Validator) Warm(ctx context.Context) error {
+	for _, syntax := range []string{rulesets.SyntaxUBL, rulesets.SyntaxCII, rulesets.SyntaxOrderX} {
+		for _, name := range v.catalog.Profiles(syntax) {
+			for _, version := range v.catalog.Versions(syntax, name) {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				p, _ := v.catalog.Profile(syntax, name, version) // compiles a lazy profile
+				if p == nil {
+					continue
+				}
+				for _, root := range p.XSD {
+					if _, err := v.schema(root.Path); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	_, err := v.fatturaPA()
+	return err
+}
+
+// schema returns the compiled schema at path (relative to the shared
+// directory), compiling it on first use.
+func (v *Validator) schema(rel string, opts ...xsd.Options) (*xsd.Schema, error) {
+	v.mu.Lock()
+	e := v.schemas[rel]
+	if e == nil {
+		e = &schemaEntry{}
+		v.schemas[rel] = e
+	}
+	v.mu.Unlock()
+	e.once.Do(func() {
+		var o xsd.Options
+		if len(opts) > 0 {
+			o = opts[0]
+		}
+		e.s, e.err = xsd.Load(v.abs(rel), o)
+		if e.err != nil {
+			e.err = fmt.Errorf("schema %s: %w", rel, e.err)
+		}
+	})
+	return e.s, e.err
+}
+
+func (v *Validator) fatturaPA() (*xsd.Schema, error) {
+	return v.schema(v.fpaDef.Path, xsd.Options{CatalogFiles: []string{v.abs(v.fpaDef.Catalog)}, Root: v.abs(v.fpaDef.Dir)})
+}
+
+func (v *Validator) abs(rel string) string { return filepath.Join(v.shared, filepath.FromSlash(rel)) }
+
 // Close releases the compiled schemas.
 func (v *Validator) Close() {
-	for _, s := range v.schemas {
-		s.Close()
-	}
-	if v.fatturapa != nil {
-		v.fatturapa.Close()
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for _, e := range v.schemas {
+		e.once.Do(func() {}) // a schema never loaded stays unloaded
+		if e.s != nil {
+			e.s.Close()
+		}
 	}
 }
 
@@ -168,14 +246,13 @@ func (v *Validator) Validate(ctx context.Context, req ops.ValidateRequest) (*wir
 	}
 	root := doc.Root()
 	ns, local := doc.NameSpace(doc.Name(root)), doc.NameLocal(doc.Name(root))
-	var schema *xsd.Schema
-	var schemaPath string
+	schemaPath := ""
 	for _, r := range p.XSD {
 		if r.Namespace == ns && r.Local == local {
-			schema, schemaPath = v.schemas[r.Path], r.Path
+			schemaPath = r.Path
 		}
 	}
-	if schema == nil {
+	if schemaPath == "" {
 		var want []string
 		for _, r := range p.XSD {
 			want = append(want, "{"+r.Namespace+"}"+r.Local)
@@ -185,6 +262,10 @@ func (v *Validator) Validate(ctx context.Context, req ops.ValidateRequest) (*wir
 			Msg: fmt.Sprintf("Value error, root element {%s}%s is not a %s document; expected %s", ns, local, strings.ToUpper(req.Syntax), strings.Join(want, " or ")),
 			Ctx: map[string]any{"expected": want, "line": doc.Line(root)},
 		}}}
+	}
+	schema, err := v.schema(schemaPath)
+	if err != nil {
+		return nil, err
 	}
 	rep := &wire.Report{Profile: p.Name, Syntax: req.Syntax, Complete: true,
 		Rulesets: []wire.RulesetRef{{Name: "XSD", Version: schemaPath}}}
@@ -252,7 +333,11 @@ func (v *Validator) validateFatturaPA(ctx context.Context, body []byte, start ti
 	if _, err := xmltree.Parse(body, v.limits); err != nil {
 		return nil, xmlError(err)
 	}
-	fs, err := xsdFindings(ctx, v.fatturapa, body)
+	schema, err := v.fatturaPA()
+	if err != nil {
+		return nil, err
+	}
+	fs, err := xsdFindings(ctx, schema, body)
 	if err != nil {
 		return nil, err
 	}
