@@ -54,3 +54,18 @@ func BenchmarkRepair(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGenerateNoGate is the same 10-line generate/ubl without a
+// validator (decode, complete, write only), to split the cost.
+func BenchmarkGenerateNoGate(b *testing.B) {
+	s := &ops.Service{}
+	body := randomBody(b, 42, model.RandomOptions{Lines: 10})
+	req := ops.GenerateRequest{Syntax: "ubl", Profile: "en16931", Validate: false, Body: body}
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := s.Generate(context.Background(), req)
+		if err != nil || len(res.XML) == 0 {
+			b.Fatal(err)
+		}
+	}
+}
