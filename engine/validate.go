@@ -190,7 +190,16 @@ func (v *validation) run(ctx context.Context) error {
 				}
 				ok, err := v.matches(ctx, r.rules[ri], r.ruleRefs[ri], node)
 				if err != nil {
-					return v.fail("rule context "+t.Rules[ri].Context, node, err)
+					// XSLT 2.0 (§6.2): a dynamic error while matching a
+					// pattern is recoverable, and the recovery the reference
+					// (Saxon) takes is to treat the pattern as not matching
+					// this node (it logs a warning and goes on). Anything
+					// that is not an XPath dynamic error still aborts.
+					var xe *xdm.Error
+					if ctx.Err() != nil || !errors.As(err, &xe) {
+						return v.fail("rule context "+t.Rules[ri].Context, node, err)
+					}
+					ok = false
 				}
 				if ok {
 					if err := v.fire(ctx, ri, node); err != nil {

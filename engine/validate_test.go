@@ -283,3 +283,30 @@ func TestAbsenceVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateContextErrorIsNoMatch: a dynamic error while matching a rule
+// context makes the rule not match that node, as the reference (Saxon,
+// XSLT 2.0 recoverable error) does; the stage goes on and is complete. The
+// oracle diff found this on an emptied udt:Indicator in a CII context
+// predicate (ram:ChargeIndicator/udt:Indicator = false()).
+func TestValidateContextErrorIsNoMatch(t *testing.T) {
+	tb := smallTables()
+	tb.Namespaces = append(tb.Namespaces, Namespace{"xs", "http://www.w3.org/2001/XMLSchema"})
+	// amt "x" raises FORG0001 in the context predicate; amt "10" matches.
+	tb.Rules[3].Context = "t:amt[xs:integer(.) > 0]"
+	tb.Checks[4].Test = "false()" // B2 fires wherever the rule matches
+	rs := mustLoad(t, tb)
+	got, err := rs.Validate(context.Background(), parseFile(t, "testdata/small.xml"))
+	if err != nil {
+		t.Fatalf("context error aborted the stage: %v", err)
+	}
+	var b []string
+	for _, f := range got {
+		if f.RuleID == "B1" || f.RuleID == "B2" {
+			b = append(b, f.RuleID+"@"+f.Location)
+		}
+	}
+	if len(b) != 1 || b[0] != "B2@/inv[1]/line[1]/amt[1]" {
+		t.Fatalf("pattern B findings %v, want only B2 on the first amt", b)
+	}
+}
