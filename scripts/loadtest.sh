@@ -55,5 +55,25 @@ for r in "${want[@]}"; do
       doc=${doc:-../shared/corpus/en16931/ubl/examples/ubl-tc434-example1.xml}
       post_lua application/xml "$doc" "" >"$work/v.lua"
       run "POST /v1/validate/ubl?profile=en16931 ($(basename "$doc"))" -s "$work/v.lua" "$base/v1/validate/ubl?profile=en16931" ;;
+    generate) # a 10-line invoice in the canonical model; totals computed by the server
+      python3 - "$work/g.json" <<'PY'
+import json, sys
+lines = [{"id": str(i), "quantity": str(i), "unit_code": "H87", "net_price": "%d.50" % (10 + i),
+          "vat_category_code": "S", "vat_rate": "19", "item": {"name": "Item %d" % i}} for i in range(1, 11)]
+inv = {"id": "LOAD-1", "issue_date": "2026-11-21", "type_code": "380", "currency_code": "EUR",
+       "due_date": "2026-12-21", "buyer_reference": "LOAD", "payment_terms": "Net 30 days",
+       "seller": {"name": "Seller GmbH", "vat_id": "DE123456789", "electronic_address": {"id": "4000001000005", "scheme_id": "0088"},
+                  "address": {"line1": "Hauptstr. 1", "city": "Berlin", "post_code": "10115", "country_code": "DE"}},
+       "buyer": {"name": "Buyer BV", "electronic_address": {"id": "4000001000012", "scheme_id": "0088"},
+                 "address": {"line1": "Kade 2", "city": "Amsterdam", "post_code": "1011", "country_code": "NL"}},
+       "payment_instructions": {"means_code": "58", "credit_transfers": [{"account_id": "DE89370400440532013000"}]},
+       "lines": lines}
+json.dump({"invoice": inv}, open(sys.argv[1], "w"))
+PY
+      post_lua application/json "$work/g.json" "$key" >"$work/g.lua"
+      IFS=, read -ra profs <<<"${GEN_PROFILES:-en16931,peppol}"
+      for prof in "${profs[@]}"; do
+        run "POST /v1/generate/ubl?profile=$prof (10 lines, validated)" -s "$work/g.lua" "$base/v1/generate/ubl?profile=$prof"
+      done ;;
   esac
 done
