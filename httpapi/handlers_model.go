@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf16"
 
+	"github.com/einvoice-dev/einvoice/formats/convert"
 	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
@@ -93,7 +94,11 @@ func (s *Server) handleConvert(dir string) handlerFunc {
 		if err != nil {
 			return err
 		}
-		changes, err := json.Marshal(res.Changes)
+		list := res.Changes
+		if list == nil {
+			list = []convert.Change{}
+		}
+		changes, err := json.Marshal(list)
 		if err != nil {
 			return fmt.Errorf("convert: encoding changes: %w", err)
 		}
