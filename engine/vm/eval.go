@@ -541,6 +541,16 @@ func (f *frame) predicate(p *Expr, fc focus) (bool, error) {
 	case OpAnd, OpOr, OpGenCmp, OpValCmp, OpNot, OpExists, OpEmpty, OpSome, OpEvery,
 		OpCodeSet, OpChildEq, OpCastable, OpInstanceOf:
 		return f.evalBool(p, fc)
+	case OpStep:
+		if len(p.Preds) == 0 {
+			// [@schemeID], [cbc:ID]: a node sequence, true when not empty;
+			// stop at the first node.
+			n, err := f.contextNode(fc)
+			if err != nil {
+				return false, err
+			}
+			return f.stepAny(p, n)
+		}
 	}
 	r, err := f.eval(p, fc)
 	if err != nil {
