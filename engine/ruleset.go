@@ -39,6 +39,10 @@ type Ruleset struct {
 	names    []xdm.QName
 	byName   [][][]int32
 	anyRules [][]int32
+	// sure[q][p][k] is set when rule byName[q][p][k] matches every element
+	// named names[q] that has a parent (vm.Pattern.MatchesEveryElement):
+	// its context is then not evaluated for such an element.
+	sure [][][]bool
 	// gate[ri] is, for a rule that can match any element or attribute and
 	// whose context has a name-only necessary condition
 	// (vm.Pattern.MatchesName), its index into state.gates; -1 otherwise.
@@ -329,6 +333,16 @@ func (r *Ruleset) buildIndex() {
 				if len(l) == 0 || l[len(l)-1] != ri {
 					r.byName[q][pi] = append(l, ri)
 				}
+			}
+		}
+	}
+	r.sure = make([][][]bool, len(r.names))
+	for q := range r.byName {
+		r.sure[q] = make([][]bool, len(t.Patterns))
+		for pi, l := range r.byName[q] {
+			r.sure[q][pi] = make([]bool, len(l))
+			for k, ri := range l {
+				r.sure[q][pi][k] = r.rules[ri].MatchesEveryElement(r.names[q])
 			}
 		}
 	}

@@ -175,16 +175,26 @@ func (v *validation) run(ctx context.Context) error {
 				}
 			}
 			cands := anyRules
-			switch doc.Kind(node) {
+			var sure []bool // see Ruleset.sure; nil: none is sure
+			switch kind := doc.Kind(node); kind {
 			case xmltree.KindElement, xmltree.KindAttribute:
 				if id := doc.Name(node); id >= 0 && int(id) < len(nameMap) && nameMap[id] != 0 {
 					cands = r.byName[nameMap[id]-1][pi]
+					if kind == xmltree.KindElement && doc.Parent(node) != xmltree.None {
+						sure = r.sure[nameMap[id]-1][pi]
+					}
 				}
 			case xmltree.KindDocument:
 			default:
 				continue
 			}
-			for _, ri := range cands {
+			for k, ri := range cands {
+				if sure != nil && sure[k] {
+					if err := v.fire(ctx, ri, node); err != nil {
+						return err
+					}
+					break
+				}
 				if g := r.gate[ri]; g >= 0 && !v.mayMatch(ctx, ri, g, node) {
 					continue
 				}

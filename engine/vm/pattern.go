@@ -330,3 +330,29 @@ func (f *frame) parentStepMay(a *PathPattern, i int, p xmltree.NodeID) bool {
 	m := f.matcher(&st.Test, axis)
 	return !m.never && f.matches(&m, p) && st.Attr == (f.doc.Kind(p) == xmltree.KindAttribute)
 }
+
+// MatchesEveryElement reports whether every element named q that has a
+// parent matches the pattern, whatever its ancestors and content: some
+// alternative is the single predicate-free step q (or //q), as the rule
+// contexts "cac:Delivery" or "cbc:InvoiceTypeCode | cbc:CreditNoteTypeCode".
+// A caller that found the node through q (a name index) then need not call
+// Matches. Decided from the pattern alone, so it may be cached at load.
+func (pt *Pattern) MatchesEveryElement(q xdm.QName) bool {
+	for i := range pt.alts {
+		a := &pt.alts[i]
+		if len(a.Steps) != 1 {
+			continue
+		}
+		st := &a.Steps[0]
+		if st.Attr || len(st.Preds) > 0 || st.Test.Kind != TestName {
+			continue
+		}
+		if a.Absolute && !st.Desc {
+			continue // "/q": only the document element
+		}
+		if st.Test.Space == q.Space && st.Test.Local == q.Local {
+			return true
+		}
+	}
+	return false
+}
