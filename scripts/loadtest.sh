@@ -26,7 +26,26 @@ for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&
 key=$("$BIN" keys create --name loadtest --data-dir "$work/data" | tail -n 1)
 base="http://127.0.0.1:$port"
 
+# Every run counts responses per HTTP status (the summary's "Non-2xx" line
+# cannot tell an expected 501 from a 401 or a 5xx).
+status_lua() {
+  cat <<'LUA'
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+function init(args) statuses = {} end
+function response(status, headers, body) statuses[status] = (statuses[status] or 0) + 1 end
+function done(summary, latency, requests)
+  local total = {}
+  for _, t in ipairs(threads) do
+    for k, v in pairs(t:get("statuses")) do total[k] = (total[k] or 0) + v end
+  end
+  for k, v in pairs(total) do io.write(string.format("status %d: %d\n", k, v)) end
+end
+LUA
+}
+
 post_lua() { # $1 content type, $2 body file, $3 api key (may be empty)
+  status_lua
   cat <<LUA
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "$1"
@@ -38,14 +57,16 @@ LUA
 run() { # $1 label, rest: wrk args
   local label=$1; shift
   echo "== $label ($DURATION, $THREADS threads, $CONNS connections)"
-  wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency "$@" | sed -n '1,/Requests\/sec/p;/Non-2xx/p;/Transfer/p'
+  wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency "$@"
 }
 
 ROUTES=${ROUTES:-health,protected501,validate}
 IFS=, read -ra want <<<"$ROUTES"
 for r in "${want[@]}"; do
   case $r in
-    health) run "GET /health" "$base/health" ;;
+    health)
+      status_lua >"$work/h.lua"
+      run "GET /health" -s "$work/h.lua" "$base/health" ;;
     protected501)
       echo '{"invoice":{}}' >"$work/body.json"
       post_lua application/json "$work/body.json" "$key" >"$work/p.lua"
