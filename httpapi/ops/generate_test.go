@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -163,32 +164,37 @@ func TestBodyLoc(t *testing.T) {
 }
 
 func FuzzGenerate(f *testing.F) {
-	f.Add([]byte(`{"invoice": {}}`))
-	f.Add([]byte(`{"invoice": {"id": "1", "lines": [{"quantity": "x"}]}}`))
-	f.Add([]byte(`[]`))
-	f.Add([]byte(`{"invoice": null}`))
-	f.Add([]byte(`{"invoice": {"process_control": {"specification_id": 5}}}`))
-	f.Fuzz(func(t *testing.T, body []byte) {
-		inv, _, err := ops.DecodeGenerateBody(body)
+	f.Add([]byte(`{"invoice": {}}`), false)
+	f.Add([]byte(`{"invoice": {"id": "1", "lines": [{"quantity": "x"}]}}`), true)
+	f.Add([]byte(`[]`), false)
+	f.Add([]byte(`{"invoice": null}`), true)
+	f.Add([]byte(`{"invoice": {"process_control": {"specification_id": 5}}}`), false)
+	inv, err := model.EncodeInvoice(model.RandomInvoice(rand.New(rand.NewPCG(9, 9)), model.RandomOptions{Lines: 2, Incomplete: true}))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(append(append([]byte(`{"invoice":`), inv...), '}'), true)
+	// The whole generate path without a validator (validate=false returns
+	// the document): decoding, completion, profile, both writers. Every
+	// failure must be a caller-facing *RequestError (a 422), never another
+	// error (a 500) or a panic.
+	s := &ops.Service{}
+	f.Fuzz(func(t *testing.T, body []byte, cii bool) {
+		syntax := "ubl"
+		if cii {
+			syntax = "cii"
+		}
+		res, err := s.Generate(context.Background(), ops.GenerateRequest{Syntax: syntax, Profile: "en16931", Body: body})
 		var re *ops.RequestError
 		switch {
-		case err == nil && inv == nil:
-			t.Fatal("nil invoice without error")
+		case err == nil && (res == nil || len(res.XML) == 0):
+			t.Fatal("no document without error")
 		case err != nil && !errors.As(err, &re):
 			t.Fatalf("unexpected error type %T: %v", err, err)
 		case err != nil:
 			for _, fe := range re.Fields {
 				if len(fe.Loc) == 0 || fe.Loc[0] != "body" || fe.Type == "" || fe.Msg == "" {
 					t.Fatalf("malformed entry %+v", fe)
-				}
-			}
-		default:
-			// A decoded invoice must survive completion and both writers
-			// without a panic; refusals are typed.
-			if _, err := inv.Complete("body", "invoice"); err != nil {
-				var ps model.Problems
-				if !errors.As(err, &ps) {
-					t.Fatalf("Complete: unexpected error type %T", err)
 				}
 			}
 		}
