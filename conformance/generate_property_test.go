@@ -20,10 +20,13 @@ import (
 )
 
 // generateModels is the number of random models per profile:
-// EINVOICE_GENERATE_MODELS, default 1000.
+// EINVOICE_GENERATE_MODELS, default 1000 (50 with -short).
 func generateModels(t *testing.T) int {
 	t.Helper()
 	n := 1000
+	if testing.Short() {
+		n = 50
+	}
 	if s := os.Getenv("EINVOICE_GENERATE_MODELS"); s != "" {
 		v, err := strconv.Atoi(s)
 		if err != nil || v < 1 {
