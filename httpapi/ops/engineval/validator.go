@@ -27,6 +27,7 @@ type Validator struct {
 	catalog *rulesets.Catalog
 	shared  string
 	fpaDef  rulesets.SchemaDef
+	roots   []rulesets.XSDRoot // every schema root the catalog's profiles name
 	limits  xmltree.Limits
 
 	mu      sync.Mutex
@@ -75,7 +76,7 @@ func New(sharedDir string, opts ...Option) (_ *Validator, err error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &Validator{catalog: cat, shared: sharedDir, schemas: map[string]*schemaEntry{}, limits: xmltree.DefaultLimits()}
+	v := &Validator{catalog: cat, shared: sharedDir, schemas: map[string]*schemaEntry{}, roots: cat.XSDRoots(), limits: xmltree.DefaultLimits()}
 	for _, d := range rulesets.Schemas() {
 		if d.Name == ops.SyntaxFatturaPA {
 			v.fpaDef = d
@@ -87,7 +88,7 @@ func New(sharedDir string, opts ...Option) (_ *Validator, err error) {
 	if cfg.lazy {
 		// Fail early and clearly when the official data is not there, instead
 		// of on the first document: every schema file must exist.
-		for _, r := range cat.XSDRoots() {
+		for _, r := range v.roots {
 			if _, err := os.Stat(v.abs(r.Path)); err != nil {
 				return nil, fmt.Errorf("schema %s: %w", r.Path, err)
 			}
@@ -153,6 +154,32 @@ func (v *Validator) schema(rel string, opts ...xsd.Options) (*xsd.Schema, error)
 		}
 	})
 	return e.s, e.err
+}
+
+// prefetchSchema starts compiling, in the background, the one schema whose
+// root element is {ns}local, when exactly one known schema has it and it is
+// not compiled yet: a lazy validator (a one-shot CLI run) then compiles the
+// schema on one core while the profile's rule sets compile on the other.
+// The schema's once makes the later lookup wait for this result.
+func (v *Validator) prefetchSchema(ns, local string) {
+	path := ""
+	for _, r := range v.roots {
+		if r.Namespace == ns && r.Local == local {
+			if path != "" && path != r.Path {
+				return // several candidates: let the profile decide
+			}
+			path = r.Path
+		}
+	}
+	if path == "" {
+		return
+	}
+	v.mu.Lock()
+	_, started := v.schemas[path]
+	v.mu.Unlock()
+	if !started {
+		go func() { _, _ = v.schema(path) }()
+	}
 }
 
 func (v *Validator) fatturaPA() (*xsd.Schema, error) {
@@ -236,16 +263,17 @@ func (v *Validator) Validate(ctx context.Context, req ops.ValidateRequest) (*wir
 	if req.Syntax == ops.SyntaxOrderX && req.Profile == "" {
 		req.Profile = orderXProfile(req.Body)
 	}
-	p, err := v.profile(req)
-	if err != nil {
-		return nil, err
-	}
 	doc, err := xmltree.Parse(req.Body, v.limits)
 	if err != nil {
 		return nil, xmlError(err)
 	}
 	root := doc.Root()
 	ns, local := doc.NameSpace(doc.Name(root)), doc.NameLocal(doc.Name(root))
+	v.prefetchSchema(ns, local)
+	p, err := v.profile(req)
+	if err != nil {
+		return nil, err
+	}
 	schemaPath := ""
 	for _, r := range p.XSD {
 		if r.Namespace == ns && r.Local == local {
