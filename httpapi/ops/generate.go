@@ -218,13 +218,13 @@ func applyProfile(inv *model.Invoice, profile string) error {
 }
 
 // BodyLoc returns the request-body loc of a finding of a generated
-// document: the model field of the first business term (BT before BG) the
-// finding names whose path resolves completely (a line index is taken from
-// the finding's location); else the array of the first term that resolves
-// partly; else ["body","invoice"].
+// document: the model field of the first business term the finding names
+// whose path resolves completely (a line index is taken from the finding's
+// location), else the array of the first one that resolves partly - BT
+// terms first, then BG terms; else ["body","invoice"].
 func BodyLoc(f wire.Finding) []any {
-	var partial []any
 	for _, kind := range []string{"BT-", "BG-"} {
+		var partial []any
 		for _, term := range f.Terms {
 			if !strings.HasPrefix(term, kind) {
 				continue
@@ -241,9 +241,9 @@ func BodyLoc(f wire.Finding) []any {
 				partial = loc
 			}
 		}
-	}
-	if partial != nil {
-		return partial
+		if partial != nil {
+			return partial
+		}
 	}
 	return []any{"body", "invoice"}
 }

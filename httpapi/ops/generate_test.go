@@ -155,6 +155,9 @@ func TestBodyLoc(t *testing.T) {
 		{wire.Finding{Terms: []string{"BT-131"}, Location: "/Invoice"}, []any{"body", "invoice", "lines"}},
 		{wire.Finding{Terms: []string{"XX-1", "BT-9"}}, []any{"body", "invoice", "due_date"}},
 		{wire.Finding{Terms: []string{"BT-31"}}, []any{"body", "invoice", "seller", "vat_id"}},
+		{wire.Finding{Terms: []string{"BG-25", "BT-151", "BT-31"}, Location: "/Invoice[1]"}, []any{"body", "invoice", "seller", "vat_id"}},
+		{wire.Finding{Terms: []string{"BT-22", "BG-3"}, Location: "/Invoice[1]"}, []any{"body", "invoice", "notes"}},
+		{wire.Finding{Terms: []string{"BG-4"}}, []any{"body", "invoice", "seller"}},
 		{wire.Finding{}, []any{"body", "invoice"}},
 	} {
 		if got := ops.BodyLoc(c.f); !slices.Equal(got, c.want) {
