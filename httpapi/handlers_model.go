@@ -60,10 +60,10 @@ func (s *Server) handleGenerate(syntax string) handlerFunc {
 		}
 		h := w.Header()
 		if len(res.Ignored) > 0 {
-			h.Set(HeaderIgnoredProperties, strings.Join(res.Ignored, ","))
+			h.Set(HeaderIgnoredProperties, joinCapped(res.Ignored))
 		}
 		if len(res.Computed) > 0 {
-			h.Set(HeaderComputedFields, strings.Join(res.Computed, ","))
+			h.Set(HeaderComputedFields, joinCapped(res.Computed))
 		}
 		if res.Report != nil {
 			h.Set(HeaderValidationFindings, strconv.Itoa(len(res.Report.Findings)))
@@ -169,6 +169,28 @@ func asciiJSON(b []byte) string {
 		default:
 			fmt.Fprintf(&sb, "\\u%04x", r)
 		}
+	}
+	return sb.String()
+}
+
+// maxListHeader bounds a pointer-list header (X-Ignored-Properties,
+// X-Computed-Fields) so that a body with thousands of unknown members
+// cannot produce a header clients and proxies refuse.
+const maxListHeader = 4096
+
+// joinCapped joins pointers with commas; past maxListHeader bytes the rest
+// is replaced by ",...(+N more)".
+func joinCapped(ptrs []string) string {
+	var sb strings.Builder
+	for i, p := range ptrs {
+		if sb.Len()+len(p)+1 > maxListHeader {
+			fmt.Fprintf(&sb, ",...(+%d more)", len(ptrs)-i)
+			break
+		}
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(p)
 	}
 	return sb.String()
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -253,5 +254,23 @@ func TestASCIIJSON(t *testing.T) {
 	mustJSON(t, []byte(out), &back)
 	if !slices.Equal(back, []string{"Größe", "€", "😀", "plain"}) {
 		t.Fatalf("round trip %q -> %v", out, back)
+	}
+}
+
+func TestJoinCapped(t *testing.T) {
+	if got := joinCapped([]string{"/invoice/a", "/invoice/b"}); got != "/invoice/a,/invoice/b" {
+		t.Errorf("short list: %q", got)
+	}
+	many := make([]string, 2000)
+	for i := range many {
+		many[i] = "/invoice/unknown_member_" + strconv.Itoa(i)
+	}
+	got := joinCapped(many)
+	if len(got) > maxListHeader+32 || !strings.HasPrefix(got, "/invoice/unknown_member_0,") || !strings.HasSuffix(got, " more)") {
+		t.Errorf("capped list: %d bytes, ends %q", len(got), got[len(got)-40:])
+	}
+	kept := strings.Count(got, "/invoice/")
+	if !strings.HasSuffix(got, ",...(+"+strconv.Itoa(2000-kept)+" more)") {
+		t.Errorf("count of the rest wrong: kept %d, ends %q", kept, got[len(got)-30:])
 	}
 }
