@@ -27,9 +27,26 @@ type state struct {
 	// and per (qualified name as written, kind): 0 unknown, 1 may match,
 	// 2 cannot match.
 	gates [][]uint8
+	// spelled keeps the verdicts of gates across documents (they depend on
+	// the spelling and kind only), so a new document pays a map lookup per
+	// distinct name instead of a MatchesName evaluation; at most
+	// maxSpelled entries.
+	spelled map[spellKey]uint8
 	// present[i] tells whether Ruleset.absNames[i] occurs in the document.
 	present []bool
 }
+
+// spellKey identifies a gate verdict: gate, kind (attribute or not) and the
+// name as written.
+type spellKey struct {
+	gate int32
+	attr bool
+	name string
+}
+
+// maxSpelled bounds state.spelled (a document with many distinct names
+// must not grow it without limit).
+const maxSpelled = 1 << 12
 
 // EvalError is a dynamic error that aborted a validation.
 type EvalError struct {
@@ -233,14 +250,26 @@ func (v *validation) mayMatch(ctx context.Context, ri, g int32, node xmltree.Nod
 		return true
 	}
 	k := 2 * int(q)
-	if v.doc.Kind(node) == xmltree.KindAttribute {
+	attr := v.doc.Kind(node) == xmltree.KindAttribute
+	if attr {
 		k++
 	}
 	c := v.st.gates[g]
 	if c[k] == 0 {
-		c[k] = 2
-		if v.r.rules[ri].MatchesName(ctx, &v.st.env, node) {
-			c[k] = 1
+		key := spellKey{gate: g, attr: attr, name: v.doc.QualifiedName(node)}
+		if verdict, ok := v.st.spelled[key]; ok {
+			c[k] = verdict
+		} else {
+			c[k] = 2
+			if v.r.rules[ri].MatchesName(ctx, &v.st.env, node) {
+				c[k] = 1
+			}
+			if v.st.spelled == nil {
+				v.st.spelled = make(map[spellKey]uint8)
+			}
+			if len(v.st.spelled) < maxSpelled {
+				v.st.spelled[key] = c[k]
+			}
 		}
 	}
 	return c[k] == 1
