@@ -1,0 +1,108 @@
+package fatturapa
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/einvoice-dev/einvoice/formats/model"
+)
+
+// carried lists the model's JSON members (array indexes as *) that
+// FatturaPA holds; docs/FATTURAPA.md gives the element of each. Any other
+// member the caller gives is refused by notCarried.
+var carried = map[string]bool{
+	"/id": true, "/issue_date": true, "/type_code": true, "/currency_code": true,
+	"/notes/*/text":             true,
+	"/purchase_order_reference": true, "/contract_reference": true,
+	"/preceding_invoices/*/id": true, "/preceding_invoices/*/issue_date": true,
+	"/due_date": true,
+
+	"/seller/name": true, "/seller/vat_id": true, "/seller/tax_registration_id": true,
+	"/seller/address/line1": true, "/seller/address/city": true, "/seller/address/post_code": true,
+	"/seller/address/subdivision": true, "/seller/address/country_code": true,
+	"/seller/contact/telephone": true, "/seller/contact/email": true,
+	"/buyer/name": true, "/buyer/vat_id": true, "/buyer/legal_registration_id/id": true,
+	"/buyer/address/line1": true, "/buyer/address/city": true, "/buyer/address/post_code": true,
+	"/buyer/address/subdivision": true, "/buyer/address/country_code": true,
+
+	"/payment_instructions/means_code":                             true,
+	"/payment_instructions/credit_transfers/*/account_id":          true,
+	"/payment_instructions/credit_transfers/*/account_name":        true,
+	"/payment_instructions/credit_transfers/*/service_provider_id": true,
+
+	"/lines/*/id": true, "/lines/*/quantity": true, "/lines/*/unit_code": true,
+	"/lines/*/net_price": true, "/lines/*/net_amount": true, "/lines/*/base_quantity": true,
+	"/lines/*/base_quantity_unit_code": true,
+	"/lines/*/vat_category_code":       true, "/lines/*/category": true, "/lines/*/vat_rate": true,
+	"/lines/*/period/start": true, "/lines/*/period/end": true,
+	"/lines/*/item/name": true,
+
+	// Computed by FatturaPA's own rules and compared (see checkGivenTotals).
+	"/totals/line_net_total": true, "/totals/tax_exclusive_amount": true, "/totals/tax_amount": true,
+	"/totals/tax_inclusive_amount": true, "/totals/payable_amount": true, "/totals/rounding_amount": true,
+	"/vat_breakdown/*/taxable_amount": true, "/vat_breakdown/*/tax_amount": true,
+	"/vat_breakdown/*/vat_category_code": true, "/vat_breakdown/*/category": true,
+	"/vat_breakdown/*/vat_rate": true, "/vat_breakdown/*/exemption_reason": true,
+	"/vat_breakdown/*/exemption_reason_code": true,
+}
+
+// notCarried returns one problem per member of inv (as the caller gave it,
+// before Complete) that FatturaPA cannot hold.
+func notCarried(inv *model.Invoice, prefix []any) (model.Problems, error) {
+	data, err := model.EncodeInvoice(inv)
+	if err != nil {
+		return nil, fmt.Errorf("fatturapa: encode the model: %w", err)
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, fmt.Errorf("fatturapa: re-read the model: %w", err)
+	}
+	var ps model.Problems
+	walk(v, nil, func(loc []any) {
+		var b strings.Builder
+		for _, x := range loc {
+			b.WriteByte('/')
+			if _, ok := x.(int); ok {
+				b.WriteByte('*')
+			} else {
+				b.WriteString(x.(string))
+			}
+		}
+		if carried[b.String()] {
+			return
+		}
+		ps = append(ps, model.Problem{Loc: append(slices.Clone(prefix), loc...), Type: ProblemNotCarried,
+			Msg: "FatturaPA 1.2.2 cannot carry this field (see docs/FATTURAPA.md)"})
+	})
+	return ps, nil
+}
+
+// ProblemNotCarried is the type of a model field FatturaPA cannot hold.
+const ProblemNotCarried = "not_carried"
+
+func walk(v any, loc []any, leaf func([]any)) {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			walk(x[k], append(slices.Clone(loc), k), leaf)
+		}
+	case []any:
+		for i, e := range x {
+			walk(e, append(slices.Clone(loc), i), leaf)
+		}
+	case nil:
+	case bool:
+		if x {
+			leaf(loc)
+		}
+	default:
+		leaf(loc)
+	}
+}

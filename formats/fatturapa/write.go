@@ -1,0 +1,603 @@
+package fatturapa
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/einvoice-dev/einvoice/formats/model"
+	"github.com/einvoice-dev/einvoice/formats/xmlio"
+)
+
+// Namespace is the FatturaPA 1.2 namespace.
+const Namespace = "http://ivaservizi.agenziaentrate.gov.it/docs/xsd/fatture/v1.2"
+
+// Result is a generated document and the figures computed by FatturaPA's
+// own rules.
+type Result struct {
+	XML                    []byte
+	TipoDocumento          string
+	FormatoTrasmissione    string
+	ImportoTotaleDocumento model.Decimal
+	ImportoRitenuta        *model.Decimal
+	ImportoContributoCassa *model.Decimal
+	// Computed lists the model values Complete derived (JSON Pointers).
+	Computed []string
+}
+
+// riepilogo is one DatiRiepilogo group: a rate, a Natura, an esigibilità.
+type riepilogo struct {
+	rate        model.Decimal
+	natura      string
+	esigibilita string
+	imponibile  model.Decimal
+	imposta     model.Decimal
+	riferimento string
+}
+
+type line struct {
+	l      *model.Line
+	natura string
+	rate   model.Decimal
+}
+
+type gen struct {
+	inv      *model.Invoice
+	ex       *Extras
+	invLoc   []any
+	exLoc    []any
+	problems model.Problems
+}
+
+func (g *gen) bad(loc []any, typ, msg string, input any) {
+	g.problems = append(g.problems, model.Problem{Loc: loc, Type: typ, Msg: msg, Input: input})
+}
+
+func (g *gen) il(k ...any) []any { return at(g.invLoc, k...) }
+func (g *gen) xl(k ...any) []any { return at(g.exLoc, k...) }
+
+// Generate writes inv (completed in place by model.Complete) with ex as a
+// FatturaPA 1.2.2 document. Problems (a model.Problems error, an HTTP 422)
+// are located under locPrefix + "invoice" or locPrefix + "extras": a field
+// FatturaPA cannot carry, a type code without TD mapping, a zero-rate line
+// without Natura, totals inconsistent with FatturaPA's own. Any other
+// error is internal.
+func Generate(inv *model.Invoice, ex *Extras, locPrefix ...any) (*Result, error) {
+	g := &gen{inv: inv, ex: ex, invLoc: at(locPrefix, "invoice"), exLoc: at(locPrefix, "extras")}
+	ps, err := notCarried(inv, g.invLoc)
+	if err != nil {
+		return nil, err
+	}
+	if len(ps) > 0 {
+		return nil, ps
+	}
+	computed, err := inv.Complete(g.invLoc...)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Computed: computed}
+	res.TipoDocumento = g.tipoDocumento()
+	lines := g.lines()
+	g.parties()
+	if len(g.problems) > 0 {
+		return nil, g.problems
+	}
+
+	// Cassa previdenziale: the contribution and its VAT.
+	lineSum := model.DecimalFromInt(0)
+	for _, l := range lines {
+		lineSum = lineSum.Add(*l.l.NetAmount)
+	}
+	var cassaAmt, cassaBase model.Decimal
+	if c := ex.Cassa; c != nil {
+		cassaBase = lineSum
+		if c.Imponibile != nil {
+			cassaBase = *c.Imponibile
+		}
+		cassaAmt = pct(cassaBase, c.Aliquota)
+		res.ImportoContributoCassa = &cassaAmt
+	}
+	groups := g.riepilogo(lines, cassaAmt)
+	var ritAmt model.Decimal
+	if r := ex.Ritenuta; r != nil {
+		base := lineSum
+		if ex.Cassa != nil && ex.Cassa.Ritenuta {
+			base = base.Add(cassaAmt)
+		}
+		ritAmt = pct(base, r.Aliquota)
+		res.ImportoRitenuta = &ritAmt
+	}
+	total := model.DecimalFromInt(0)
+	for _, r := range groups {
+		total = total.Add(r.imponibile).Add(r.imposta)
+	}
+	g.checkTotals(total, ex.Cassa != nil)
+	if inv.Totals != nil && inv.Totals.RoundingAmount != nil {
+		total = total.Add(*inv.Totals.RoundingAmount)
+	}
+	res.ImportoTotaleDocumento = total
+	if len(g.problems) > 0 {
+		return nil, g.problems
+	}
+	res.FormatoTrasmissione = "FPR12"
+	if len(ex.CodiceDestinatario) == 6 {
+		res.FormatoTrasmissione = "FPA12"
+	}
+	var buf bytes.Buffer
+	w := xmlio.NewWriter(&buf, xmlio.Options{Indent: "  "})
+	g.write(w, res, lines, groups, cassaBase, ritAmt)
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("fatturapa: write: %w", err)
+	}
+	res.XML = buf.Bytes()
+	return res, nil
+}
+
+// pct is base × rate / 100 rounded to 2 decimals (halves away from zero).
+func pct(base, rate model.Decimal) model.Decimal {
+	return base.Mul(rate).Mul(model.NewDecimal(1, 2)).Round(2).WithScale(2)
+}
+
+func (g *gen) tipoDocumento() string {
+	if g.ex.TipoDocumento != "" {
+		return g.ex.TipoDocumento
+	}
+	switch g.inv.TypeCode {
+	case "380":
+		return "TD01"
+	case "381":
+		return "TD04"
+	}
+	g.bad(g.il("type_code"), model.ProblemValueError,
+		"type code "+string(g.inv.TypeCode)+" has no FatturaPA TipoDocumento: give extras.tipo_documento (380 -> TD01, 381 -> TD04)", string(g.inv.TypeCode))
+	return ""
+}
+
+func (g *gen) lines() []line {
+	out := make([]line, len(g.inv.Lines))
+	used := map[string]bool{}
+	for i := range g.inv.Lines {
+		l := &g.inv.Lines[i]
+		rate := model.DecimalFromInt(0)
+		if l.VATRate != nil {
+			rate = *l.VATRate
+		}
+		out[i] = line{l: l, rate: rate}
+		code := l.CategoryCode()
+		override, has := g.ex.Natura[l.ID]
+		if has {
+			used[l.ID] = true
+		}
+		if !rate.Round(2).Equal(rate) || rate.Sign() < 0 || rate.Cmp(model.DecimalFromInt(100)) > 0 {
+			g.bad(g.il("lines", i, "vat_rate"), model.ProblemValueError, "FatturaPA AliquotaIVA is a percentage with at most 2 decimals", rate.String())
+		}
+		switch {
+		case rate.IsZero() && has:
+			out[i].natura = override
+		case rate.IsZero():
+			n, ok := NaturaFor(code)
+			if !ok {
+				g.bad(g.il("lines", i, "category"), model.ProblemValueError,
+					"a zero-rate line needs a category with a Natura (EXEMPT, INTRA_COMMUNITY, EXPORT, REVERSE_CHARGE, OUT_OF_SCOPE) or extras.natura for its id", string(code))
+			}
+			out[i].natura = n
+		case has:
+			g.bad(g.xl("natura", l.ID), model.ProblemValueError, "Natura is only for lines at VAT rate 0", override)
+		case code != model.VATStandard && code != model.VATSplitPayment:
+			g.bad(g.il("lines", i, "category"), model.ProblemValueError, "FatturaPA taxes a non-zero rate only as STANDARD (S) or split payment (B)", string(code))
+		}
+		if l.Quantity.Sign() < 0 || l.Quantity.Scale() > 8 {
+			g.bad(g.il("lines", i, "quantity"), model.ProblemValueError, "FatturaPA Quantita is non-negative with at most 8 decimals", l.Quantity.String())
+		}
+		if len(l.ID) > 60 {
+			g.bad(g.il("lines", i, "id"), model.ProblemValueError, "a line id is carried in AltriDatiGestionali/RiferimentoTesto: at most 60 characters", l.ID)
+		}
+	}
+	ids := make([]string, 0, len(g.ex.Natura))
+	for id := range g.ex.Natura {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if !used[id] {
+			g.bad(g.xl("natura", id), model.ProblemValueError, "no invoice line has this id", id)
+		}
+	}
+	return out
+}
+
+func (g *gen) parties() {
+	s, b := &g.inv.Seller, &g.inv.Buyer
+	if s.VATID == "" {
+		g.bad(g.il("seller", "vat_id"), model.ProblemMissing, "FatturaPA requires the seller's VAT identifier (IdFiscaleIVA)", nil)
+	} else if !vatIDOK(s.VATID) {
+		g.bad(g.il("seller", "vat_id"), model.ProblemValueError, "a VAT identifier is a 2-letter country prefix and 1 to 28 characters", s.VATID)
+	}
+	if b.VATID != "" && !vatIDOK(b.VATID) {
+		g.bad(g.il("buyer", "vat_id"), model.ProblemValueError, "a VAT identifier is a 2-letter country prefix and 1 to 28 characters", b.VATID)
+	}
+	if b.VATID == "" && b.LegalRegistrationID == nil {
+		g.bad(g.il("buyer", "vat_id"), model.ProblemMissing, "FatturaPA requires the buyer's VAT identifier or codice fiscale (legal_registration_id)", nil)
+	}
+	for _, p := range []struct {
+		who string
+		a   *model.Address
+	}{{"seller", &s.Address}, {"buyer", &b.Address}} {
+		if p.a.Line1 == "" {
+			g.bad(g.il(p.who, "address", "line1"), model.ProblemMissing, "FatturaPA requires Sede/Indirizzo", nil)
+		}
+		if p.a.City == "" {
+			g.bad(g.il(p.who, "address", "city"), model.ProblemMissing, "FatturaPA requires Sede/Comune", nil)
+		}
+		if !isDigits(p.a.PostCode, 5) {
+			g.bad(g.il(p.who, "address", "post_code"), model.ProblemValueError, "FatturaPA Sede/CAP is 5 digits (00000 abroad)", p.a.PostCode)
+		}
+	}
+	if len(g.inv.ID) > 20 {
+		g.bad(g.il("id"), model.ProblemValueError, "FatturaPA Numero is at most 20 characters", g.inv.ID)
+	}
+	if pi := g.inv.PaymentInstructions; pi != nil {
+		if _, ok := modalita[pi.MeansCode]; !ok {
+			g.bad(g.il("payment_instructions", "means_code"), model.ProblemValueError, "no FatturaPA ModalitaPagamento for this payment means code (see docs/FATTURAPA.md)", pi.MeansCode)
+		}
+		if len(pi.CreditTransfers) > 1 {
+			g.bad(g.il("payment_instructions", "credit_transfers", 1), model.ProblemValueError, "FatturaPA carries one account per payment detail: give at most one credit transfer", nil)
+		}
+	} else if g.inv.DueDate != nil {
+		g.bad(g.il("due_date"), model.ProblemValueError, "FatturaPA carries the due date in DettaglioPagamento, which needs payment_instructions.means_code", g.inv.DueDate.String())
+	}
+}
+
+// modalita maps UNTDID 4461 payment means to ModalitaPagamento.
+var modalita = map[string]string{
+	"10": "MP01", "20": "MP02", "30": "MP05", "31": "MP05", "42": "MP05", "58": "MP05",
+	"48": "MP08", "54": "MP08", "55": "MP08", "49": "MP19", "59": "MP19",
+}
+
+func vatIDOK(s string) bool {
+	return len(s) > 2 && len(s) <= 30 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'A' && s[1] <= 'Z'
+}
+
+func isDigits(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func (g *gen) riepilogo(lines []line, cassaAmt model.Decimal) []*riepilogo {
+	var out []*riepilogo
+	find := func(rate model.Decimal, natura, esig string) *riepilogo {
+		for _, r := range out {
+			if r.rate.Equal(rate) && r.natura == natura && r.esigibilita == esig {
+				return r
+			}
+		}
+		r := &riepilogo{rate: rate, natura: natura, esigibilita: esig, imponibile: model.NewDecimal(0, 2)}
+		out = append(out, r)
+		return r
+	}
+	for _, l := range lines {
+		esig := "I"
+		if l.l.CategoryCode() == model.VATSplitPayment {
+			esig = "S"
+		}
+		r := find(l.rate, l.natura, esig)
+		r.imponibile = r.imponibile.Add(*l.l.NetAmount)
+		if r.natura != "" && r.riferimento == "" {
+			r.riferimento = g.exemptionReason(l.l.CategoryCode())
+		}
+	}
+	if c := g.ex.Cassa; c != nil {
+		r := find(c.AliquotaIVA, c.Natura, "I")
+		r.imponibile = r.imponibile.Add(cassaAmt)
+	}
+	for _, r := range out {
+		r.imposta = pct(r.imponibile, r.rate)
+	}
+	return out
+}
+
+func (g *gen) exemptionReason(code model.VATCategoryCode) string {
+	for i := range g.inv.VATBreakdown {
+		v := &g.inv.VATBreakdown[i]
+		if v.CategoryCode() != code {
+			continue
+		}
+		switch {
+		case v.ExemptionReason != "" && len(v.ExemptionReason) <= 100:
+			return v.ExemptionReason
+		case v.ExemptionReason != "":
+			g.bad(g.il("vat_breakdown", i, "exemption_reason"), model.ProblemValueError, "FatturaPA RiferimentoNormativo is at most 100 characters", v.ExemptionReason)
+		case v.ExemptionReasonCode != "":
+			return v.ExemptionReasonCode
+		}
+	}
+	return ""
+}
+
+// checkTotals compares FatturaPA's Σ ImponibileImporto + Σ Imposta with the
+// model's BT-112 (without a cassa, whose contribution the model lacks).
+func (g *gen) checkTotals(total model.Decimal, cassa bool) {
+	t := g.inv.Totals
+	if cassa || t == nil || t.TaxInclusiveAmount == nil {
+		return
+	}
+	if !t.TaxInclusiveAmount.Equal(total) {
+		g.bad(g.il("totals", "tax_inclusive_amount"), model.ProblemCalculation,
+			"the invoice total with VAT differs from FatturaPA's sum of DatiRiepilogo ("+total.StringFixed(2)+"): VAT is computed per rate and Natura", t.TaxInclusiveAmount.String())
+	}
+}
+
+func amount2(d model.Decimal) string { return d.Round(2).StringFixed(2) }
+
+// amount8 writes d with 2 to 8 decimals (Amount8DecimalType, QuantitaType).
+func amount8(d model.Decimal) string {
+	s := d.DisplayScale()
+	if d.Scale() > s {
+		s = d.Scale()
+	}
+	return d.StringFixed(min(max(s, 2), 8))
+}
+
+func (g *gen) write(w *xmlio.Writer, res *Result, lines []line, groups []*riepilogo, cassaBase, ritAmt model.Decimal) {
+	inv, ex := g.inv, g.ex
+	w.Root("p:FatturaElettronica", []xmlio.Namespace{{Prefix: "p", URI: Namespace}}, xmlio.Attr{Name: "versione", Value: res.FormatoTrasmissione})
+	w.Start("FatturaElettronicaHeader")
+	w.Start("DatiTrasmissione")
+	w.Start("IdTrasmittente")
+	w.Element("IdPaese", ex.TrasmittenteIDPaese)
+	w.Element("IdCodice", ex.TrasmittenteIDCodice)
+	w.End()
+	w.Element("ProgressivoInvio", ex.ProgressivoInvio)
+	w.Element("FormatoTrasmissione", res.FormatoTrasmissione)
+	cd := ex.CodiceDestinatario
+	if cd == "" {
+		cd = "0000000"
+	}
+	w.Element("CodiceDestinatario", cd)
+	if ex.PEC != "" {
+		w.Element("PECDestinatario", ex.PEC)
+	}
+	w.End()
+
+	s := &inv.Seller
+	w.Start("CedentePrestatore")
+	w.Start("DatiAnagrafici")
+	idFiscale(w, s.VATID)
+	if s.TaxRegistrationID != "" {
+		w.Element("CodiceFiscale", s.TaxRegistrationID)
+	}
+	w.Start("Anagrafica")
+	w.Element("Denominazione", s.Name)
+	w.End()
+	w.Element("RegimeFiscale", ex.RegimeFiscale)
+	w.End()
+	sede(w, &s.Address)
+	if c := s.Contact; c != nil && (c.Telephone != "" || c.Email != "") {
+		w.Start("Contatti")
+		if c.Telephone != "" {
+			w.Element("Telefono", c.Telephone)
+		}
+		if c.Email != "" {
+			w.Element("Email", c.Email)
+		}
+		w.End()
+	}
+	w.End()
+
+	b := &inv.Buyer
+	w.Start("CessionarioCommittente")
+	w.Start("DatiAnagrafici")
+	if b.VATID != "" {
+		idFiscale(w, b.VATID)
+	}
+	if b.LegalRegistrationID != nil {
+		w.Element("CodiceFiscale", b.LegalRegistrationID.ID)
+	}
+	w.Start("Anagrafica")
+	w.Element("Denominazione", b.Name)
+	w.End()
+	w.End()
+	sede(w, &b.Address)
+	w.End()
+	w.End() // FatturaElettronicaHeader
+
+	w.Start("FatturaElettronicaBody")
+	w.Start("DatiGenerali")
+	w.Start("DatiGeneraliDocumento")
+	w.Element("TipoDocumento", res.TipoDocumento)
+	w.Element("Divisa", inv.CurrencyCode)
+	w.Element("Data", inv.IssueDate.String())
+	w.Element("Numero", inv.ID)
+	if r := ex.Ritenuta; r != nil {
+		w.Start("DatiRitenuta")
+		w.Element("TipoRitenuta", r.Tipo)
+		w.Element("ImportoRitenuta", amount2(ritAmt))
+		w.Element("AliquotaRitenuta", amount2(r.Aliquota))
+		w.Element("CausalePagamento", r.Causale)
+		w.End()
+	}
+	if bo := ex.Bollo; bo != nil {
+		w.Start("DatiBollo")
+		w.Element("BolloVirtuale", "SI")
+		w.Element("ImportoBollo", amount2(bo.Importo))
+		w.End()
+	}
+	if c := ex.Cassa; c != nil {
+		w.Start("DatiCassaPrevidenziale")
+		w.Element("TipoCassa", c.Tipo)
+		w.Element("AlCassa", amount2(c.Aliquota))
+		w.Element("ImportoContributoCassa", amount2(*res.ImportoContributoCassa))
+		w.Element("ImponibileCassa", amount2(cassaBase))
+		w.Element("AliquotaIVA", amount2(c.AliquotaIVA))
+		if c.Ritenuta {
+			w.Element("Ritenuta", "SI")
+		}
+		if c.Natura != "" {
+			w.Element("Natura", c.Natura)
+		}
+		w.End()
+	}
+	w.Element("ImportoTotaleDocumento", amount2(res.ImportoTotaleDocumento))
+	if inv.Totals != nil && inv.Totals.RoundingAmount != nil {
+		w.Element("Arrotondamento", amount2(*inv.Totals.RoundingAmount))
+	}
+	for _, n := range inv.Notes {
+		for _, part := range chunks(n.Text, 200) {
+			w.Element("Causale", part)
+		}
+	}
+	w.End() // DatiGeneraliDocumento
+	if inv.PurchaseOrderReference != "" {
+		w.Start("DatiOrdineAcquisto")
+		w.Element("IdDocumento", inv.PurchaseOrderReference)
+		w.End()
+	}
+	if inv.ContractReference != "" {
+		w.Start("DatiContratto")
+		w.Element("IdDocumento", inv.ContractReference)
+		w.End()
+	}
+	for _, p := range inv.PrecedingInvoices {
+		w.Start("DatiFattureCollegate")
+		w.Element("IdDocumento", p.ID)
+		if p.IssueDate != nil {
+			w.Element("Data", p.IssueDate.String())
+		}
+		w.End()
+	}
+	w.End() // DatiGenerali
+
+	w.Start("DatiBeniServizi")
+	for i, l := range lines {
+		w.Start("DettaglioLinee")
+		pos := strconv.Itoa(i + 1)
+		w.Element("NumeroLinea", pos)
+		w.Element("Descrizione", l.l.Item.Name)
+		w.Element("Quantita", amount8(l.l.Quantity))
+		w.Element("UnitaMisura", l.l.UnitCode)
+		if p := l.l.Period; p != nil {
+			if p.Start != nil {
+				w.Element("DataInizioPeriodo", p.Start.String())
+			}
+			if p.End != nil {
+				w.Element("DataFinePeriodo", p.End.String())
+			}
+		}
+		w.Element("PrezzoUnitario", amount8(unitPrice(l.l)))
+		w.Element("PrezzoTotale", amount8(*l.l.NetAmount))
+		w.Element("AliquotaIVA", amount2(l.rate))
+		if ex.Ritenuta != nil {
+			w.Element("Ritenuta", "SI")
+		}
+		if l.natura != "" {
+			w.Element("Natura", l.natura)
+		}
+		if l.l.ID != pos {
+			w.Start("AltriDatiGestionali")
+			w.Element("TipoDato", "IDLINEA")
+			w.Element("RiferimentoTesto", l.l.ID)
+			w.End()
+		}
+		w.End()
+	}
+	for _, r := range groups {
+		w.Start("DatiRiepilogo")
+		w.Element("AliquotaIVA", amount2(r.rate))
+		if r.natura != "" {
+			w.Element("Natura", r.natura)
+		}
+		w.Element("ImponibileImporto", amount2(r.imponibile))
+		w.Element("Imposta", amount2(r.imposta))
+		if r.natura == "" || !strings.HasPrefix(r.natura, "N6") {
+			w.Element("EsigibilitaIVA", r.esigibilita)
+		}
+		if r.riferimento != "" {
+			w.Element("RiferimentoNormativo", r.riferimento)
+		}
+		w.End()
+	}
+	w.End() // DatiBeniServizi
+
+	if pi := inv.PaymentInstructions; pi != nil {
+		w.Start("DatiPagamento")
+		w.Element("CondizioniPagamento", "TP02")
+		w.Start("DettaglioPagamento")
+		var ct *model.CreditTransfer
+		if len(pi.CreditTransfers) > 0 {
+			ct = &pi.CreditTransfers[0]
+		}
+		if ct != nil && ct.AccountName != "" {
+			w.Element("Beneficiario", ct.AccountName)
+		}
+		w.Element("ModalitaPagamento", modalita[pi.MeansCode])
+		if inv.DueDate != nil {
+			w.Element("DataScadenzaPagamento", inv.DueDate.String())
+		}
+		w.Element("ImportoPagamento", amount2(res.ImportoTotaleDocumento.Sub(ritAmt)))
+		if ct != nil {
+			w.Element("IBAN", ct.AccountID)
+			if ct.ServiceProviderID != "" {
+				w.Element("BIC", ct.ServiceProviderID)
+			}
+		}
+		w.End()
+		w.End()
+	}
+	w.End() // FatturaElettronicaBody
+	w.End() // root
+}
+
+// unitPrice is BT-146 / BT-149 (the price of one unit), to 8 decimals.
+func unitPrice(l *model.Line) model.Decimal {
+	if l.NetPrice == nil { // Complete derives it; a zero quantity leaves none
+		return *l.NetAmount
+	}
+	p := *l.NetPrice
+	if l.BaseQuantity == nil || l.BaseQuantity.IsZero() || l.BaseQuantity.Equal(model.DecimalFromInt(1)) {
+		return p
+	}
+	q, err := p.Div(*l.BaseQuantity, 8)
+	if err != nil {
+		return p
+	}
+	return q
+}
+
+func idFiscale(w *xmlio.Writer, vatID string) {
+	w.Start("IdFiscaleIVA")
+	w.Element("IdPaese", vatID[:2])
+	w.Element("IdCodice", vatID[2:])
+	w.End()
+}
+
+func sede(w *xmlio.Writer, a *model.Address) {
+	w.Start("Sede")
+	w.Element("Indirizzo", a.Line1)
+	w.Element("CAP", a.PostCode)
+	w.Element("Comune", a.City)
+	if a.Subdivision != "" {
+		w.Element("Provincia", a.Subdivision)
+	}
+	w.Element("Nazione", a.CountryCode)
+	w.End()
+}
+
+// chunks splits s into pieces of at most n runes (Causale is 200 long).
+func chunks(s string, n int) []string {
+	r := []rune(s)
+	var out []string
+	for len(r) > n {
+		out = append(out, string(r[:n]))
+		r = r[n:]
+	}
+	return append(out, string(r))
+}
