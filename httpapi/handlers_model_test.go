@@ -274,3 +274,29 @@ func TestJoinCapped(t *testing.T) {
 		t.Errorf("count of the rest wrong: kept %d, ends %q", kept, got[len(got)-30:])
 	}
 }
+
+// FuzzGenerateHTTP posts arbitrary bodies to generate/ubl and generate/cii
+// (validate=false, no validator: the whole path up to the writers): never a
+// 5xx, and a 422 always has the Pydantic shape.
+func FuzzGenerateHTTP(f *testing.F) {
+	f.Add([]byte(`{"invoice": {}}`), false)
+	f.Add([]byte(`{"invoice": {"id": "1", "lines": [{"quantity": "1e9999"}]}}`), true)
+	f.Add([]byte(`{"invoice": []}`), false)
+	f.Add([]byte(`{"invoice": {"process_control": {"specification_id": "x"}}, "invoice": {}}`), true)
+	s, _ := newTestServer(f, nil)
+	f.Fuzz(func(t *testing.T, body []byte, cii bool) {
+		path := "/v1/generate/ubl?validate=false&profile=en16931"
+		if cii {
+			path = "/v1/generate/cii?validate=false"
+		}
+		w := do(t, s, "POST", path, body, jsonCT, keyHdr)
+		switch {
+		case w.Code >= 500:
+			t.Fatalf("%d for %q: %s", w.Code, body, w.Body.String())
+		case w.Code == http.StatusUnprocessableEntity:
+			fieldErrors(t, w)
+		case w.Code == http.StatusOK && !strings.HasPrefix(w.Header().Get("Content-Type"), "application/xml"):
+			t.Fatalf("200 without XML: %s", w.Header().Get("Content-Type"))
+		}
+	})
+}
