@@ -85,9 +85,13 @@ type hostileResult struct {
 
 // post sends body to path with the content type and the API key, measuring
 // the wall time and the peak heap while the request runs.
-func (e *hostileEnv) post(path, ctype string, body []byte) hostileResult {
+func (e *hostileEnv) post(path, ctype string, body []byte, chunked bool) hostileResult {
 	e.t.Helper()
-	req, err := http.NewRequest("POST", e.srv.URL+path, bytes.NewReader(body))
+	var rd io.Reader = bytes.NewReader(body)
+	if chunked {
+		rd = io.MultiReader(rd) // hides the length: the client sends it chunked
+	}
+	req, err := http.NewRequest("POST", e.srv.URL+path, rd)
 	if err != nil {
 		e.t.Fatalf("request: %v", err)
 	}
@@ -179,6 +183,7 @@ type hostileCase struct {
 	bound    time.Duration
 	memBound uint64   // peak heap above baseline; 0: 64 MiB
 	never    []string // strings the response must never contain
+	chunked  bool     // send without Content-Length (chunked transfer encoding)
 	check    func(t *testing.T, r hostileResult)
 }
 
@@ -186,7 +191,7 @@ type hostileCase struct {
 func (e *hostileEnv) run(c hostileCase, routes ...string) {
 	e.t.Helper()
 	for _, route := range routes {
-		r := e.post(route, c.ctype, c.body)
+		r := e.post(route, c.ctype, c.body, c.chunked)
 		label := c.name + " -> " + route
 		e.t.Logf("%-48s %d %7.1f ms  peak heap +%5.1f MiB", label, r.status, float64(r.elapsed.Microseconds())/1000, float64(r.peak)/(1<<20))
 		if r.status != c.status {
@@ -383,6 +388,8 @@ func TestHostileXML(t *testing.T) {
 		limitMem("10 MiB+1 text node", []byte(ublOpen+"<n>"+strings.Repeat("x", 10<<20+1)+"</n></Invoice>"), boundLarge, 128<<20),
 		{name: "50 MB text node", ctype: xml, body: []byte(ublOpen + "<n>" + strings.Repeat("x", 50<<20) + "</n></Invoice>"),
 			status: 413, bound: boundLarge, memBound: 200 << 20, never: never},
+		{name: "50 MB text node, chunked", ctype: xml, body: []byte(ublOpen + "<n>" + strings.Repeat("x", 50<<20) + "</n></Invoice>"),
+			status: 413, bound: boundLarge, memBound: 200 << 20, never: never, chunked: true},
 		{name: "empty body", ctype: xml, body: []byte{}, status: 422, typ: "missing", bound: boundSmall},
 		{name: "JSON sent as XML", ctype: xml, body: []byte(`{"invoice":{}}`), status: 422, typ: "xml_syntax", bound: boundSmall},
 		{name: "wrong media type", ctype: "image/png", body: []byte(ublOpen + `</Invoice>`), status: 415, bound: boundSmall},
@@ -503,12 +510,20 @@ func TestHostileRegex(t *testing.T) {
 	if doc == xr {
 		t.Fatal("corpus invoice has no ElectronicMail to replace")
 	}
-	e.run(hostileCase{name: "BR-DE-28 email regex", ctype: "application/xml", body: []byte(doc), status: 200, bound: boundSmall,
-		check: func(t *testing.T, r hostileResult) {
-			if !bytes.Contains(r.body, []byte(`"BR-DE-28"`)) {
-				t.Errorf("BR-DE-28 did not fire on %.40s...: %.300s", evil, r.body)
-			}
-		}}, "/v1/validate/ubl?profile=xrechnung")
+	fired := func(t *testing.T, r hostileResult) {
+		if !bytes.Contains(r.body, []byte(`"BR-DE-28"`)) {
+			t.Errorf("BR-DE-28 did not fire on %.40s...: %.300s", evil, r.body)
+		}
+	}
+	e.run(hostileCase{name: "BR-DE-28 email regex (UBL)", ctype: "application/xml", body: []byte(doc), status: 200, bound: boundSmall,
+		check: fired}, "/v1/validate/ubl?profile=xrechnung")
+	cii := string(corpusFile(t, "corpus/xrechnung-testsuite/technical-cases/cius/01.01_comprehensive_test_uncefact.xml"))
+	doc = strings.Replace(cii, "<ram:URIID>tim.tester@test.com</ram:URIID>", "<ram:URIID>"+evil+"</ram:URIID>", 1)
+	if doc == cii {
+		t.Fatal("corpus CII invoice has no e-mail URIID to replace")
+	}
+	e.run(hostileCase{name: "BR-DE-28 email regex (CII)", ctype: "application/xml", body: []byte(doc), status: 200, bound: boundSmall,
+		check: fired}, "/v1/validate/cii?profile=xrechnung")
 }
 
 // hostileInvoiceJSON is a valid generate request built from a random invoice.
