@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -142,13 +143,13 @@ func (s *Service) Generate(ctx context.Context, req GenerateRequest) (_ *Generat
 // (at the top level and inside the invoice) are returned as JSON Pointers
 // into the body; every problem is one entry of a *RequestError.
 func DecodeGenerateBody(body []byte) (*model.Invoice, []string, error) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(body, &top); err != nil || top == nil {
-		msg := "JSON decode error: the body must be a JSON object"
-		if err != nil {
-			msg = "JSON decode error: " + err.Error()
-		}
-		return nil, nil, &RequestError{Fields: []wire.ValidationError{{Loc: []any{"body"}, Type: wire.TypeJSONInvalid, Msg: msg}}}
+	top, dup, err := topMembers(body)
+	if err != nil {
+		return nil, nil, &RequestError{Fields: []wire.ValidationError{{Loc: []any{"body"}, Type: wire.TypeJSONInvalid, Msg: "JSON decode error: " + err.Error()}}}
+	}
+	if dup != "" {
+		return nil, nil, &RequestError{Fields: []wire.ValidationError{{Loc: []any{"body", dup}, Type: model.ProblemDuplicateKey,
+			Msg: "Value error, member given twice", Input: dup}}}
 	}
 	var ignored []string
 	for k := range top {
@@ -169,6 +170,42 @@ func DecodeGenerateBody(body []byte) (*model.Invoice, []string, error) {
 		return nil, ignored, problemsError(err)
 	}
 	return inv, ignored, nil
+}
+
+// topMembers splits a JSON object into its members (raw values) and
+// reports the first member name given twice.
+func topMembers(body []byte) (members map[string]json.RawMessage, dup string, err error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, "", err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, "", errors.New("the body must be a JSON object")
+	}
+	members = map[string]json.RawMessage{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, "", err
+		}
+		key, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, "", err
+		}
+		if _, seen := members[key]; seen && dup == "" {
+			dup = key
+		}
+		members[key] = raw
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, "", err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, "", errors.New("extra data after the JSON object")
+	}
+	return members, dup, nil
 }
 
 // problemsError turns a model.Problems error into a *RequestError.

@@ -87,6 +87,14 @@ func TestGenerateInputProblems(t *testing.T) {
 	if fs := gen([]byte(`{"invoice": {`)); !hasEntry(fs, wire.TypeJSONInvalid, "body") {
 		t.Errorf("bad JSON: %+v", fs)
 	}
+	if fs := gen([]byte(`{"invoice": {}, "invoice": {}}`)); !hasEntry(fs, model.ProblemDuplicateKey, "body", "invoice") {
+		t.Errorf("duplicate invoice: %+v", fs)
+	}
+	for _, b := range []string{`[]`, `{"invoice": {}} {}`, `{"invoice": {}`, `"x"`} {
+		if fs := gen([]byte(b)); !hasEntry(fs, wire.TypeJSONInvalid, "body") {
+			t.Errorf("%s: %+v", b, fs)
+		}
+	}
 	if fs := gen([]byte(`{"other": {}}`)); !hasEntry(fs, wire.TypeMissing, "body", "invoice") {
 		t.Errorf("no invoice: %+v", fs)
 	}
