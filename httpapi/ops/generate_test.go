@@ -211,3 +211,23 @@ func FuzzGenerate(f *testing.F) {
 		}
 	})
 }
+
+// notLoaded answers like engineval for a profile whose rule set is absent.
+type notLoaded struct{}
+
+func (notLoaded) Validate(_ context.Context, req ops.ValidateRequest) (*wire.Report, error) {
+	return nil, &ops.RequestError{Fields: []wire.ValidationError{{Loc: []any{"query", "profile"}, Type: wire.TypeNotLanded,
+		Input: req.Profile, Msg: "profile not available in this build"}}}
+}
+func (notLoaded) Rulesets() []wire.RulesetRef { return nil }
+
+func TestGenerateProfileNotLoaded(t *testing.T) {
+	s := &ops.Service{Validator: notLoaded{}}
+	body := randomBody(t, 4, model.RandomOptions{Lines: 1})
+	for _, validate := range []bool{true, false} {
+		_, err := s.Generate(context.Background(), ops.GenerateRequest{Syntax: "ubl", Profile: "br_fr", Validate: validate, Body: body})
+		if fs := requestFields(t, err); fs[0].Type != wire.TypeNotLanded || fs[0].Input != "br_fr" {
+			t.Errorf("validate=%v: %+v", validate, fs)
+		}
+	}
+}
