@@ -96,7 +96,7 @@ func (s *Server) routeTable() []*Route {
 		{Method: "POST", Path: "/v1/generate/facturx", OperationID: "generate_facturx", Tag: "generate", Summary: "Generate a Factur-X PDF with EN 16931 CII XML embedded",
 			Protected: true, RequestTypes: jsonIn, RequestBody: wire.GenerateRequest{}, ResponseType: mediaPDF, Capability: modelCap},
 		{Method: "POST", Path: "/v1/generate/facturapa", OperationID: "generate_facturapa", Tag: "generate", Summary: "Generate Italian FatturaPA XML",
-			Protected: true, RequestTypes: jsonIn, RequestBody: wire.FatturaPARequest{}, ResponseType: mediaXML, Capability: modelCap},
+			Protected: true, RequestTypes: jsonIn, RequestBody: wire.FatturaPAGenerateRequest{}, ResponseType: mediaXML, Landed: true, Capability: modelCap, handle: s.handleGenerateFatturaPA},
 		{Method: "POST", Path: "/v1/generate/facturae", OperationID: "generate_facturae", Tag: "generate", Summary: "Generate Spanish Facturae XML",
 			Protected: true, RequestTypes: jsonIn, RequestBody: wire.Object{}, ResponseType: mediaXML, Capability: modelCap},
 		{Method: "POST", Path: "/v1/generate/ksef", OperationID: "generate_ksef", Tag: "generate", Summary: "Generate Polish FA_VAT/KSeF XML",

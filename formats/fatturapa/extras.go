@@ -213,6 +213,30 @@ func (d *extrasDecoder) boolean(loc []any, m map[string]any, k string) bool {
 	return b
 }
 
+// Vocabulary returns, for the extras object and each of its groups ("",
+// "ritenuta", "bollo", "cassa"), the member names the decoder accepts, and
+// the code lists of its enumerated members ("tipo_documento",
+// "ritenuta.tipo", ...; "natura" for the per-line values). The API's
+// request schema is checked against it.
+func Vocabulary() (members, enums map[string][]string) {
+	members = map[string][]string{"": extrasKeys, "ritenuta": ritenutaKeys, "bollo": bolloKeys, "cassa": cassaKeys}
+	enums = map[string][]string{"tipo_documento": tipoDocumento, "regime_fiscale": regimeFiscale, "ritenuta.tipo": tipoRitenuta,
+		"ritenuta.causale": causaleRit, "cassa.tipo": tipoCassa, "cassa.natura": naturaCodes, "natura": naturaCodes}
+	for k, v := range members {
+		members[k] = slices.Clone(v)
+	}
+	for k, v := range enums {
+		enums[k] = slices.Clone(v)
+	}
+	return members, enums
+}
+
+var (
+	ritenutaKeys = []string{"tipo", "aliquota", "causale"}
+	bolloKeys    = []string{"importo"}
+	cassaKeys    = []string{"tipo", "aliquota", "imponibile", "aliquota_iva", "ritenuta", "natura"}
+)
+
 var extrasKeys = []string{"trasmittente_id_paese", "trasmittente_id_codice", "progressivo_invio", "tipo_documento",
 	"codice_destinatario", "pec", "regime_fiscale", "ritenuta", "bollo", "cassa", "natura"}
 
@@ -241,7 +265,7 @@ func (d *extrasDecoder) extras(raw any) *Extras {
 	}
 	if v := m["ritenuta"]; v != nil {
 		loc := []any{"ritenuta"}
-		if r, ok := d.object(loc, v, "tipo", "aliquota", "causale"); ok {
+		if r, ok := d.object(loc, v, ritenutaKeys...); ok {
 			ex.Ritenuta = &Ritenuta{Tipo: d.str(loc, r, "tipo", true, nil, tipoRitenuta), Causale: d.str(loc, r, "causale", true, nil, causaleRit)}
 			if a := d.dec(loc, r, "aliquota", true, "100"); a != nil {
 				ex.Ritenuta.Aliquota = *a
@@ -250,7 +274,7 @@ func (d *extrasDecoder) extras(raw any) *Extras {
 	}
 	if v := m["bollo"]; v != nil {
 		loc := []any{"bollo"}
-		if r, ok := d.object(loc, v, "importo"); ok {
+		if r, ok := d.object(loc, v, bolloKeys...); ok {
 			ex.Bollo = &Bollo{}
 			if a := d.dec(loc, r, "importo", true, "999999"); a != nil {
 				ex.Bollo.Importo = *a
@@ -259,7 +283,7 @@ func (d *extrasDecoder) extras(raw any) *Extras {
 	}
 	if v := m["cassa"]; v != nil {
 		loc := []any{"cassa"}
-		if r, ok := d.object(loc, v, "tipo", "aliquota", "imponibile", "aliquota_iva", "ritenuta", "natura"); ok {
+		if r, ok := d.object(loc, v, cassaKeys...); ok {
 			c := &Cassa{Tipo: d.str(loc, r, "tipo", true, nil, tipoCassa), Ritenuta: d.boolean(loc, r, "ritenuta"),
 				Natura: d.str(loc, r, "natura", false, nil, naturaCodes), Imponibile: d.dec(loc, r, "imponibile", false, "999999999999")}
 			if a := d.dec(loc, r, "aliquota", true, "100"); a != nil {

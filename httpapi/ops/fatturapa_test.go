@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/einvoice-dev/einvoice/formats/fatturapa"
 	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/httpapi/ops/engineval"
@@ -81,5 +84,48 @@ func TestGenerateFatturaPARefusals(t *testing.T) {
 				t.Errorf("no entry at %s: %+v", c.loc, re.Fields)
 			}
 		})
+	}
+}
+
+// TestFatturaPAWireMatchesDecoder: the request schema of the API
+// (wire.FatturaPAExtras and its groups, from which OpenAPI is generated)
+// names exactly the members the decoder accepts, with the same code lists.
+func TestFatturaPAWireMatchesDecoder(t *testing.T) {
+	members, enums := fatturapa.Vocabulary()
+	groups := map[string]reflect.Type{"": reflect.TypeFor[wire.FatturaPAExtras](), "ritenuta": reflect.TypeFor[wire.FatturaPARitenuta](),
+		"bollo": reflect.TypeFor[wire.FatturaPABollo](), "cassa": reflect.TypeFor[wire.FatturaPACassa]()}
+	for g, typ := range groups {
+		var names []string
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			names = append(names, name)
+			key := name
+			if g != "" {
+				key = g + "." + name
+			}
+			if f.Type.Kind() == reflect.Map { // per-line Natura: the values' list is in the doc
+				continue
+			}
+			if e := f.Tag.Get("enum"); e != "" || enums[key] != nil {
+				if !slices.Equal(strings.Split(e, ","), enums[key]) {
+					t.Errorf("%s: wire enum %q, decoder %v", key, e, enums[key])
+				}
+			}
+		}
+		slices.Sort(names)
+		want := slices.Sorted(slices.Values(members[g]))
+		if !slices.Equal(names, want) {
+			t.Errorf("group %q: wire %v, decoder %v", g, names, want)
+		}
+	}
+}
+
+// TestGenerateFatturaPAWithoutValidator: no XSD gate, no document (501).
+func TestGenerateFatturaPAWithoutValidator(t *testing.T) {
+	_, err := (&ops.Service{}).GenerateFatturaPA(context.Background(), []byte(`{"invoice": `+fpaInvoice+`, "extras": `+fpaExtras+`}`))
+	var ni *ops.NotImplementedError
+	if !errors.As(err, &ni) {
+		t.Fatalf("want *NotImplementedError, got %v", err)
 	}
 }
