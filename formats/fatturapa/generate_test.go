@@ -180,6 +180,8 @@ func TestGenerateRefuses(t *testing.T) {
 		{"natura_on_taxed_line", nil, map[string]any{"natura": map[string]any{"1": "N4"}}, "body.extras.natura.1", model.ProblemValueError},
 		{"natura_unknown_line", nil, map[string]any{"natura": map[string]any{"99": "N4"}}, "body.extras.natura.99", model.ProblemValueError},
 		{"seller_without_vat", map[string]any{"seller": map[string]any{"name": "A", "address": map[string]any{"line1": "x", "city": "y", "post_code": "00100", "country_code": "IT"}}}, nil, "body.invoice.seller.vat_id", model.ProblemMissing},
+		{"inconsistent_payable", map[string]any{"totals": map[string]any{"payable_amount": "30.00"}}, nil, "body.invoice.totals.payable_amount", model.ProblemCalculation},
+		{"inconsistent_vat", map[string]any{"vat_breakdown": []any{map[string]any{"category": "STANDARD", "vat_rate": "22", "tax_amount": "5.60"}}}, nil, "body.invoice.totals.tax_amount", model.ProblemCalculation},
 		{"inconsistent_total", map[string]any{"totals": map[string]any{"tax_inclusive_amount": "31.00"}}, nil, "body.invoice.totals.tax_inclusive_amount", model.ProblemCalculation},
 	}
 	for _, c := range cases {

@@ -109,11 +109,12 @@ func Generate(inv *model.Invoice, ex *Extras, locPrefix ...any) (*Result, error)
 		ritAmt = pct(base, r.Aliquota)
 		res.ImportoRitenuta = &ritAmt
 	}
-	total := model.DecimalFromInt(0)
+	total, taxSum := model.DecimalFromInt(0), model.DecimalFromInt(0)
 	for _, r := range groups {
 		total = total.Add(r.imponibile).Add(r.imposta)
+		taxSum = taxSum.Add(r.imposta)
 	}
-	g.checkTotals(total, ex.Cassa != nil)
+	g.checkTotals(lineSum, taxSum, total, ex.Cassa != nil)
 	if inv.Totals != nil && inv.Totals.RoundingAmount != nil {
 		total = total.Add(*inv.Totals.RoundingAmount)
 	}
@@ -323,17 +324,33 @@ func (g *gen) exemptionReason(code model.VATCategoryCode) string {
 	return ""
 }
 
-// checkTotals compares FatturaPA's Σ ImponibileImporto + Σ Imposta with the
-// model's BT-112 (without a cassa, whose contribution the model lacks).
-func (g *gen) checkTotals(total model.Decimal, cassa bool) {
+// checkTotals compares the model's totals (given or completed) with
+// FatturaPA's: BT-106 and BT-109 = Σ PrezzoTotale; without a cassa (whose
+// contribution the model lacks) BT-110 = Σ Imposta, BT-112 = Σ (Imponibile
+// + Imposta) and BT-115 = BT-112 + Arrotondamento.
+func (g *gen) checkTotals(lineSum, taxSum, total model.Decimal, cassa bool) {
 	t := g.inv.Totals
-	if cassa || t == nil || t.TaxInclusiveAmount == nil {
+	if t == nil {
 		return
 	}
-	if !t.TaxInclusiveAmount.Equal(total) {
-		g.bad(g.il("totals", "tax_inclusive_amount"), model.ProblemCalculation,
-			"the invoice total with VAT differs from FatturaPA's sum of DatiRiepilogo ("+total.StringFixed(2)+"): VAT is computed per rate and Natura", t.TaxInclusiveAmount.String())
+	check := func(name string, got *model.Decimal, want model.Decimal) {
+		if got != nil && !got.Equal(want) {
+			g.bad(g.il("totals", name), model.ProblemCalculation,
+				"differs from FatturaPA's own total ("+want.StringFixed(2)+"): VAT is computed per DatiRiepilogo (rate and Natura)", got.String())
+		}
 	}
+	check("line_net_total", t.LineNetTotal, lineSum)
+	check("tax_exclusive_amount", t.TaxExclusiveAmount, lineSum)
+	if cassa {
+		return
+	}
+	check("tax_amount", t.TaxAmount, taxSum)
+	check("tax_inclusive_amount", t.TaxInclusiveAmount, total)
+	payable := total
+	if t.RoundingAmount != nil {
+		payable = payable.Add(*t.RoundingAmount)
+	}
+	check("payable_amount", t.PayableAmount, payable)
 }
 
 func amount2(d model.Decimal) string { return d.Round(2).StringFixed(2) }
