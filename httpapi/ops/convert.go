@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
 	"github.com/einvoice-dev/einvoice/formats/convert"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
 )
@@ -103,7 +104,7 @@ func convertError(err error) error {
 	typ, loc := wire.TypeValueError, []any{"body"}
 	switch {
 	case errors.Is(err, convert.ErrParse):
-		typ = wire.TypeXMLSyntax
+		return parseError(err)
 	case errors.Is(err, convert.ErrBadOption):
 		loc = []any{"query", "syntax"}
 	case errors.Is(err, convert.ErrSourceSyntax), errors.Is(err, convert.ErrNotXRechnung):
@@ -111,4 +112,25 @@ func convertError(err error) error {
 		return fmt.Errorf("converting: %w", err)
 	}
 	return &RequestError{Fields: []wire.ValidationError{{Loc: loc, Type: typ, Msg: "Value error, " + err.Error()}}}
+}
+
+// parseError turns a source the XML parser refused into the same 422 as
+// validation gives: xml_syntax with ctx {line, column}, limit_exceeded with
+// ctx {line, limit, max}.
+func parseError(err error) error {
+	var se *xmltree.SyntaxError
+	if errors.As(err, &se) {
+		return &RequestError{Fields: []wire.ValidationError{{
+			Loc: []any{"body"}, Type: wire.TypeXMLSyntax, Msg: se.Msg,
+			Ctx: map[string]any{"line": se.Line, "column": se.Col},
+		}}}
+	}
+	var le *xmltree.LimitError
+	if errors.As(err, &le) {
+		return &RequestError{Fields: []wire.ValidationError{{
+			Loc: []any{"body"}, Type: wire.TypeLimitExceeded, Msg: fmt.Sprintf("document exceeds %s (%d)", le.Limit, le.Max),
+			Ctx: map[string]any{"line": le.Line, "limit": le.Limit, "max": le.Max},
+		}}}
+	}
+	return &RequestError{Fields: []wire.ValidationError{{Loc: []any{"body"}, Type: wire.TypeXMLSyntax, Msg: "Value error, " + err.Error()}}}
 }

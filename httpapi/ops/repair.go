@@ -49,7 +49,7 @@ func (s *Service) Repair(ctx context.Context, req RepairRequest) (_ *wire.Repair
 	res, err := fn(ctx, req.Body)
 	switch {
 	case errors.Is(err, repair.ErrParse):
-		return nil, &RequestError{Fields: []wire.ValidationError{{Loc: []any{"body"}, Type: wire.TypeXMLSyntax, Msg: "Value error, " + err.Error()}}}
+		return nil, parseError(err)
 	case errors.Is(err, repair.ErrSyntax):
 		return nil, &RequestError{Fields: []wire.ValidationError{{Loc: []any{"body"}, Type: wire.TypeValueError, Msg: "Value error, " + err.Error()}}}
 	case err != nil:

@@ -35,8 +35,17 @@ func TestRepair(t *testing.T) {
 	if _, err := s.Repair(ctx, ops.RepairRequest{Syntax: "cii", Body: src}); !errors.As(err, &re) || re.Fields[0].Type != wire.TypeValueError {
 		t.Errorf("UBL to repair/cii: %v", err)
 	}
-	if _, err := s.Repair(ctx, ops.RepairRequest{Syntax: "ubl", Body: []byte("<a")}); !errors.As(err, &re) || re.Fields[0].Type != wire.TypeXMLSyntax {
+	if _, err := s.Repair(ctx, ops.RepairRequest{Syntax: "ubl", Body: []byte("<a\n<")}); !errors.As(err, &re) || re.Fields[0].Type != wire.TypeXMLSyntax ||
+		re.Fields[0].Ctx["line"] != 2 || re.Fields[0].Ctx["column"] == nil {
 		t.Errorf("malformed: %v", err)
+	}
+	deep := []byte(strings.Repeat("<a>", 300) + strings.Repeat("</a>", 300))
+	if _, err := s.Repair(ctx, ops.RepairRequest{Syntax: "ubl", Body: deep}); !errors.As(err, &re) || re.Fields[0].Type != wire.TypeLimitExceeded ||
+		re.Fields[0].Ctx["limit"] != "MaxDepth" {
+		t.Errorf("too deep: %v", err)
+	}
+	if _, err := s.Convert(ctx, ops.ConvertRequest{Direction: "ubl-to-cii", Body: deep}); !errors.As(err, &re) || re.Fields[0].Type != wire.TypeLimitExceeded {
+		t.Errorf("convert too deep: %v", err)
 	}
 	if _, err := s.Repair(ctx, ops.RepairRequest{Syntax: "ubl", Profile: "facturx_basic", Body: src}); !errors.As(err, &re) || re.Fields[0].Type != wire.TypeEnum {
 		t.Errorf("bad profile: %v", err)
