@@ -180,6 +180,7 @@ func TestGenerateRefuses(t *testing.T) {
 		{"natura_on_taxed_line", nil, map[string]any{"natura": map[string]any{"1": "N4"}}, "body.extras.natura.1", model.ProblemValueError},
 		{"natura_unknown_line", nil, map[string]any{"natura": map[string]any{"99": "N4"}}, "body.extras.natura.99", model.ProblemValueError},
 		{"seller_without_vat", map[string]any{"seller": map[string]any{"name": "A", "address": map[string]any{"line1": "x", "city": "y", "post_code": "00100", "country_code": "IT"}}}, nil, "body.invoice.seller.vat_id", model.ProblemMissing},
+		{"quantity_too_large", map[string]any{"lines": []any{map[string]any{"id": "1", "quantity": "1234567890123", "unit_code": "C62", "net_price": "0.01", "category": "STANDARD", "vat_rate": "22", "item": map[string]any{"name": "x"}}}}, nil, "body.invoice.lines[0].quantity", model.ProblemValueError},
 		{"inconsistent_payable", map[string]any{"totals": map[string]any{"payable_amount": "30.00"}}, nil, "body.invoice.totals.payable_amount", model.ProblemCalculation},
 		{"inconsistent_vat", map[string]any{"vat_breakdown": []any{map[string]any{"category": "STANDARD", "vat_rate": "22", "tax_amount": "5.60"}}}, nil, "body.invoice.totals.tax_amount", model.ProblemCalculation},
 		{"inconsistent_total", map[string]any{"totals": map[string]any{"tax_inclusive_amount": "31.00"}}, nil, "body.invoice.totals.tax_inclusive_amount", model.ProblemCalculation},
@@ -245,6 +246,18 @@ func TestXSDGateBites(t *testing.T) {
 		}
 		if len(errs) == 0 {
 			t.Errorf("invalid document accepted")
+		}
+	}
+}
+
+func TestFits(t *testing.T) {
+	for _, c := range []struct {
+		v    string
+		d    int32
+		want bool
+	}{{"999999999999.99", 12, true}, {"1000000000000", 12, false}, {"-99999999999.99", 11, true}, {"-100000000000", 11, false}, {"0", 1, true}} {
+		if got := fits(model.MustParseDecimal(c.v), c.d); got != c.want {
+			t.Errorf("fits(%s, %d) = %v", c.v, c.d, got)
 		}
 	}
 }

@@ -118,6 +118,9 @@ func Generate(inv *model.Invoice, ex *Extras, locPrefix ...any) (*Result, error)
 	if inv.Totals != nil && inv.Totals.RoundingAmount != nil {
 		total = total.Add(*inv.Totals.RoundingAmount)
 	}
+	if !fits(total, 11) {
+		g.bad(g.il("totals", "tax_inclusive_amount"), model.ProblemValueError, "FatturaPA ImportoTotaleDocumento has at most 11 integer digits", total.String())
+	}
 	res.ImportoTotaleDocumento = total
 	if len(g.problems) > 0 {
 		return nil, g.problems
@@ -191,6 +194,15 @@ func (g *gen) lines() []line {
 		}
 		if l.Quantity.Sign() < 0 || l.Quantity.Scale() > 8 {
 			g.bad(g.il("lines", i, "quantity"), model.ProblemValueError, "FatturaPA Quantita is non-negative with at most 8 decimals", l.Quantity.String())
+		}
+		if !fits(l.Quantity, 12) {
+			g.bad(g.il("lines", i, "quantity"), model.ProblemValueError, "FatturaPA Quantita has at most 12 integer digits", l.Quantity.String())
+		}
+		if l.NetAmount != nil && !fits(*l.NetAmount, 11) {
+			g.bad(g.il("lines", i, "net_amount"), model.ProblemValueError, "FatturaPA amounts have at most 11 integer digits", l.NetAmount.String())
+		}
+		if l.NetPrice != nil && (!fits(*l.NetPrice, 11) || l.NetPrice.Scale() > 8) {
+			g.bad(g.il("lines", i, "net_price"), model.ProblemValueError, "FatturaPA PrezzoUnitario has at most 11 integer digits and 8 decimals", l.NetPrice.String())
 		}
 		if len(l.ID) > 60 {
 			g.bad(g.il("lines", i, "id"), model.ProblemValueError, "a line id is carried in AltriDatiGestionali/RiferimentoTesto: at most 60 characters", l.ID)
@@ -351,6 +363,11 @@ func (g *gen) checkTotals(lineSum, taxSum, total model.Decimal, cassa bool) {
 		payable = payable.Add(*t.RoundingAmount)
 	}
 	check("payable_amount", t.PayableAmount, payable)
+}
+
+// fits reports whether |d| < 10^digits (the XSD's integer-digit limit).
+func fits(d model.Decimal, digits int32) bool {
+	return d.Abs().Cmp(model.NewDecimal(1, -digits)) < 0
 }
 
 func amount2(d model.Decimal) string { return d.Round(2).StringFixed(2) }
