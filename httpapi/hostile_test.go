@@ -9,6 +9,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -31,6 +32,7 @@ import (
 	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/httpapi/ops/engineval"
+	"github.com/einvoice-dev/einvoice/httpapi/wire"
 )
 
 // hostileSharedDir locates the official data: EINVOICE_SHARED or ../shared
@@ -67,10 +69,15 @@ func newHostileEnv(t *testing.T, maxBody int64) *hostileEnv {
 	if err != nil {
 		t.Fatalf("engine: %v", err)
 	}
-	s, _ := newTestServer(t, func(c *Config) {
+	return newHostileEnvWith(t, func(c *Config) {
 		c.Ops = &ops.Service{Validator: v}
 		c.MaxBody = maxBody
 	})
+}
+
+func newHostileEnvWith(t *testing.T, mutate func(*Config)) *hostileEnv {
+	t.Helper()
+	s, _ := newTestServer(t, mutate)
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
 	return &hostileEnv{t: t, srv: srv, client: &http.Client{Timeout: 60 * time.Second}}
@@ -641,4 +648,70 @@ func TestHostileMultipart(t *testing.T) {
 	// A well-formed form reaches the capability check: 501, documented.
 	body, ct := sampleBody(Route{OperationID: "generate_facturx_embed", RequestTypes: []string{mediaMultipart}})
 	e.run(hostileCase{name: "well-formed form", ctype: ct, body: body, status: 501, bound: hostileBoundSmall}, "/v1/generate/facturx/embed")
+}
+
+// hostileManyLines is the tc434 example with n extra copies of its first
+// invoice line: a well-formed, schema-shaped document as large as wanted.
+func hostileManyLines(t *testing.T, n int) []byte {
+	t.Helper()
+	ubl := string(hostileCorpus(t, "corpus/en16931/ubl/examples/ubl-tc434-example1.xml"))
+	line := regexp.MustCompile(`(?s)<cac:InvoiceLine>.*?</cac:InvoiceLine>`).FindString(ubl)
+	i := strings.Index(ubl, "<cac:InvoiceLine>")
+	if line == "" || i < 0 {
+		t.Fatal("corpus invoice has no InvoiceLine")
+	}
+	return []byte(ubl[:i] + strings.Repeat(line, n) + ubl[i:])
+}
+
+// TestHostileLargeDocument: the largest legal document under the 20 MiB
+// limit (20,000 extra lines, 16 MB) is validated in full: a report, within
+// the bound, with bounded memory, and the server keeps serving.
+func TestHostileLargeDocument(t *testing.T) {
+	e := newHostileEnv(t, 0)
+	doc := hostileManyLines(t, 20_000)
+	e.run(hostileCase{name: "16 MB invoice, 20,020 lines", ctype: "application/xml", body: doc, status: 200,
+		bound: 20 * time.Second, memBound: 512 << 20,
+		check: func(t *testing.T, r hostileResult) {
+			if !bytes.Contains(r.body, []byte(`"complete":true`)) {
+				t.Errorf("the report of the large document is not complete: %.300s", r.body)
+			}
+		}}, "/v1/validate/ubl")
+}
+
+// hostileDoneValidator wraps a validator and reports when each Validate
+// call returns, to prove that work stops after the request's time limit.
+type hostileDoneValidator struct {
+	ops.Validator
+	returned chan time.Time
+}
+
+func (v hostileDoneValidator) Validate(ctx context.Context, req ops.ValidateRequest) (*wire.Report, error) {
+	defer func() { v.returned <- time.Now() }()
+	return v.Validator.Validate(ctx, req)
+}
+
+// TestHostileTimeout: a document that takes longer than RequestTimeout gets
+// the documented 503 at the time limit, and the engine stops working on it
+// soon after (it honours the context), so slow documents cannot pile up.
+func TestHostileTimeout(t *testing.T) {
+	v, err := hostileEngine()
+	if err != nil {
+		t.Fatalf("engine: %v", err)
+	}
+	dv := hostileDoneValidator{Validator: v, returned: make(chan time.Time, 4)}
+	const limit = 200 * time.Millisecond
+	e := newHostileEnvWith(t, func(c *Config) {
+		c.Ops = &ops.Service{Validator: dv}
+		c.RequestTimeout = limit
+	})
+	doc := hostileManyLines(t, 10_000) // ~2 s of engine work unloaded
+	start := time.Now()
+	e.run(hostileCase{name: "8 MB invoice past a 200 ms limit", ctype: "application/xml", body: doc, status: 503,
+		bound: limit + hostileBoundSmall, memBound: 256 << 20}, "/v1/validate/ubl")
+	select {
+	case at := <-dv.returned:
+		t.Logf("the engine returned %v after the request started (limit %v)", at.Sub(start), limit)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the engine still works on the document 5 s after the 503")
+	}
 }
