@@ -669,6 +669,27 @@ func hostileManyLines(t *testing.T, n int) []byte {
 func TestHostileLargeDocument(t *testing.T) {
 	e := newHostileEnv(t, 0)
 	doc := hostileManyLines(t, 20_000)
+	// While the large document is validated, an ordinary one is still
+	// answered within the small bound: no request holds a global lock.
+	small := hostileCorpus(t, "corpus/en16931/ubl/examples/ubl-tc434-example1.xml")
+	type answer struct {
+		status  int
+		elapsed time.Duration
+		err     error
+	}
+	side := make(chan answer, 1)
+	go func() {
+		time.Sleep(500 * time.Millisecond) // the large request is being validated by then
+		start := time.Now()
+		resp, err := e.client.Post(e.srv.URL+"/v1/validate/ubl", "application/xml", bytes.NewReader(small))
+		if err != nil {
+			side <- answer{err: err}
+			return
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		_ = resp.Body.Close()
+		side <- answer{status: resp.StatusCode, elapsed: time.Since(start)}
+	}()
 	e.run(hostileCase{name: "16 MB invoice, 20,020 lines", ctype: "application/xml", body: doc, status: 200,
 		bound: 20 * time.Second, memBound: 512 << 20,
 		check: func(t *testing.T, r hostileResult) {
@@ -676,6 +697,11 @@ func TestHostileLargeDocument(t *testing.T) {
 				t.Errorf("the report of the large document is not complete: %.300s", r.body)
 			}
 		}}, "/v1/validate/ubl")
+	a := <-side
+	t.Logf("ordinary invoice during the large one: %d in %v", a.status, a.elapsed)
+	if a.err != nil || a.status != http.StatusOK || a.elapsed > hostileBoundSmall {
+		t.Errorf("ordinary invoice during the large one: %d in %v (%v), want 200 within %v", a.status, a.elapsed, a.err, hostileBoundSmall)
+	}
 }
 
 // hostileDoneValidator wraps a validator and reports when each Validate
