@@ -30,6 +30,9 @@ type Catalog struct {
 	// nodeUses[slot-1] its occurrences (predmemo.go).
 	nodes    map[string]int32
 	nodeUses []int32
+	// fp is the scratch buffer of fingerprints (memo.go); a Catalog is
+	// filled by one goroutine at a time, while its programs are built.
+	fp []byte
 }
 
 // NewCatalog returns an empty catalog.

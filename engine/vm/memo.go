@@ -2,7 +2,6 @@ package vm
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/einvoice-dev/einvoice/engine/xdm"
 )
@@ -47,30 +46,30 @@ func (c *Catalog) memoPoints(e *Expr) []MemoPoint {
 	}
 	var out []MemoPoint
 	costly := false
-	var fp strings.Builder
-	fingerprint(&fp, e.Args[0])
+	fp := fingerprint(c.fp[:0], e.Args[0])
+	defer func() { c.fp = fp[:0] }()
 	for i := 1; i <= last; i++ {
 		a := e.Args[i]
-		fp.WriteByte('/')
-		fingerprint(&fp, a)
+		fp = append(fp, '/')
+		fp = fingerprint(fp, a)
 		c1 := a.Op != OpStep || len(a.Preds) > 0
 		costly = costly || c1
 		if c1 || (i == last && costly) {
 			if n := len(out); n > 0 && out[n-1].Arg == i {
 				continue
 			}
-			out = append(out, MemoPoint{Arg: i, Slot: c.memoSlot(fp.String())})
+			out = append(out, MemoPoint{Arg: i, Slot: c.memoSlot(fp)})
 		}
 	}
 	return out
 }
 
-func (c *Catalog) memoSlot(key string) int32 {
-	if s, ok := c.memo[key]; ok {
+func (c *Catalog) memoSlot(key []byte) int32 {
+	if s, ok := c.memo[string(key)]; ok {
 		return s
 	}
 	c.nMemo++
-	c.memo[key] = c.nMemo
+	c.memo[string(key)] = c.nMemo
 	return c.nMemo
 }
 
@@ -99,74 +98,86 @@ func closedExpr(e *Expr) bool {
 	return len(e.Binds) == 0
 }
 
-// fingerprint writes a canonical form of e: two expressions with the same
-// fingerprint evaluate identically (for the closed expressions memoised).
-func fingerprint(b *strings.Builder, e *Expr) {
-	b.WriteString("(")
-	b.WriteString(strconv.Itoa(int(e.Op)))
-	b.WriteByte(' ')
+// fingerprint appends a canonical form of e to b: two expressions with the
+// same fingerprint evaluate identically (for the closed expressions
+// memoised). It appends to a reused buffer (Catalog.fp) so that Load does
+// not allocate a string per node of every expression tree.
+func fingerprint(b []byte, e *Expr) []byte {
+	b = append(b, '(')
+	b = strconv.AppendInt(b, int64(e.Op), 10)
+	b = append(b, ' ')
 	switch e.Op {
 	case OpConst:
 		for _, it := range e.Seq {
-			b.WriteString(strconv.Itoa(int(it.T)))
-			b.WriteByte(':')
-			b.WriteString(strconv.Quote(it.StringValue()))
+			b = strconv.AppendInt(b, int64(it.T), 10)
+			b = append(b, ':')
+			b = strconv.AppendQuote(b, it.StringValue())
 			if it.T == xdm.TDecimal || it.T == xdm.TInteger {
 				// the Java scale decides the digits of a division
-				b.WriteString("s" + strconv.Itoa(int(it.D.JavaScale())))
+				b = append(b, 's')
+				b = strconv.AppendInt(b, int64(it.D.JavaScale()), 10)
 			}
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
 	case OpStep, OpChildEq:
-		b.WriteString(strconv.Itoa(int(e.Axis)))
-		writeTest(b, &e.Test)
+		b = strconv.AppendInt(b, int64(e.Axis), 10)
+		b = writeTest(b, &e.Test)
 	case OpGenCmp, OpValCmp, OpNodeCmp:
-		b.WriteString(strconv.Itoa(int(e.Cmp)))
+		b = strconv.AppendInt(b, int64(e.Cmp), 10)
 	case OpArith:
-		b.WriteString(strconv.Itoa(int(e.Arith)))
+		b = strconv.AppendInt(b, int64(e.Arith), 10)
 	case OpCast, OpCastable:
-		b.WriteString(strconv.Itoa(int(e.Type)))
+		b = strconv.AppendInt(b, int64(e.Type), 10)
 		if e.Optional {
-			b.WriteByte('?')
+			b = append(b, '?')
 		}
 	case OpInstanceOf:
 		st := &e.SeqType
-		b.WriteString(strconv.Quote(strconv.FormatBool(st.Empty) + strconv.FormatBool(st.Item) + strconv.FormatBool(st.Atomic) +
-			strconv.Itoa(int(st.Type)) + "/" + strconv.Itoa(int(st.Occ))))
-		writeTest(b, &st.Test)
+		b = append(b, '"')
+		b = strconv.AppendBool(b, st.Empty)
+		b = strconv.AppendBool(b, st.Item)
+		b = strconv.AppendBool(b, st.Atomic)
+		b = strconv.AppendInt(b, int64(st.Type), 10)
+		b = append(b, '/')
+		b = strconv.AppendInt(b, int64(st.Occ), 10)
+		b = append(b, '"')
+		b = writeTest(b, &st.Test)
 	case OpCall:
-		b.WriteString(e.Builtin.Name)
+		b = append(b, e.Builtin.Name...)
 		if e.Re != nil {
-			b.WriteString(strconv.Quote(e.Re.String()))
+			b = strconv.AppendQuote(b, e.Re.String())
 		}
 	}
 	// Fields any op may carry.
-	b.WriteString(strconv.Quote(e.Str))
+	b = strconv.AppendQuote(b, e.Str)
 	if e.PosConst != 0 {
-		b.WriteString("#" + strconv.Itoa(e.PosConst))
+		b = append(b, '#')
+		b = strconv.AppendInt(b, int64(e.PosConst), 10)
 	}
 	if e.Set != nil {
-		b.WriteString("set" + strconv.Itoa(len(e.Set)))
+		b = append(b, "set"...)
+		b = strconv.AppendInt(b, int64(len(e.Set)), 10)
 		// the set is derived from Str (code lists) or from Args[1] (a
 		// constant list), both part of the fingerprint.
 	}
 	for _, a := range e.Args {
-		fingerprint(b, a)
+		b = fingerprint(b, a)
 	}
-	b.WriteString("[")
+	b = append(b, '[')
 	for _, p := range e.Preds {
-		fingerprint(b, p)
+		b = fingerprint(b, p)
 	}
-	b.WriteString("])")
+	return append(b, "])"...)
 }
 
-func writeTest(b *strings.Builder, t *NodeTest) {
-	b.WriteString(" t" + strconv.Itoa(int(t.Kind)))
+func writeTest(b []byte, t *NodeTest) []byte {
+	b = append(b, " t"...)
+	b = strconv.AppendInt(b, int64(t.Kind), 10)
 	if t.Named {
-		b.WriteByte('N')
+		b = append(b, 'N')
 	}
-	b.WriteString(strconv.Quote(t.Space))
-	b.WriteString(strconv.Quote(t.Local))
+	b = strconv.AppendQuote(b, t.Space)
+	return strconv.AppendQuote(b, t.Local)
 }
 
 // memoReady prepares the frame's memo table for the current document and

@@ -1,8 +1,6 @@
 package vm
 
 import (
-	"strings"
-
 	"github.com/einvoice-dev/einvoice/engine/xdm"
 )
 
@@ -29,14 +27,12 @@ func (c *Catalog) preparePred(p *Expr) {
 	if c == nil || !memoisablePred(p) {
 		return
 	}
-	var b strings.Builder
-	fingerprint(&b, p)
-	key := b.String()
-	s, ok := c.preds[key]
+	c.fp = fingerprint(c.fp[:0], p)
+	s, ok := c.preds[string(c.fp)]
 	if !ok {
 		c.predUses = append(c.predUses, 0)
 		s = int32(len(c.predUses))
-		c.preds[key] = s
+		c.preds[string(c.fp)] = s
 	}
 	c.predUses[s-1]++
 	p.PredSlot = s
@@ -141,14 +137,12 @@ func (c *Catalog) prepareNodePath(e *Expr) {
 	if !costly {
 		return
 	}
-	var b strings.Builder
-	fingerprint(&b, e)
-	key := b.String()
-	s, ok := c.nodes[key]
+	c.fp = fingerprint(c.fp[:0], e)
+	s, ok := c.nodes[string(c.fp)]
 	if !ok {
 		c.nodeUses = append(c.nodeUses, 0)
 		s = int32(len(c.nodeUses))
-		c.nodes[key] = s
+		c.nodes[string(c.fp)] = s
 	}
 	c.nodeUses[s-1]++
 	e.NodeSlot = s
