@@ -215,16 +215,7 @@ func (e *hostileEnv) run(c hostileCase, routes ...string) {
 		if r.peak > mem {
 			e.t.Errorf("%s: peak heap +%d MiB, bound %d MiB", label, r.peak>>20, mem>>20)
 		}
-		typ, withCtx := c.typ, true
-		if hostileKnownGap(route, typ) {
-			// Excluded: see hostileKnownGap. xml_syntax is still asserted
-			// (without ctx); limit_exceeded is not asserted at all.
-			withCtx = false
-			if typ == "limit_exceeded" {
-				typ = ""
-			}
-		}
-		hostileAssertBody(e.t, label, r, c.status, typ, withCtx)
+		hostileAssertBody(e.t, label, r, c.status, c.typ, true)
 		for _, s := range c.never {
 			if bytes.Contains(r.body, []byte(s)) {
 				e.t.Errorf("%s: response contains %q: %.300s", label, s, r.body)
@@ -313,21 +304,6 @@ var (
 	hostileJSONRoutes      = []string{"/v1/generate/ubl", "/v1/generate/cii"}
 	hostileMultipartRoutes = []string{"/v1/pdfa/convert", "/v1/generate/facturx/embed"}
 )
-
-// hostileKnownGap names the known deviations from the documented 422 type, by
-// route and type; the status, time, memory and health assertions still apply.
-// Remove an entry when its fix lands.
-//
-// KNOWN GAP (httpapi/ops/convert.go, httpapi/ops/repair.go, owned elsewhere):
-// convert and repair report every parse failure, limits included, as
-// xml_syntax with msg "Value error, convert: source is not acceptable XML:
-// xml limit exceeded ..." and no ctx, where docs/API.md documents
-// limit_exceeded with ctx {line, limit, max} and xml_syntax with ctx {line,
-// column}. Reproduce: POST /v1/repair/ubl with <a> nested 300 deep.
-func hostileKnownGap(route, typ string) bool {
-	return (typ == "xml_syntax" || typ == "limit_exceeded") &&
-		(strings.HasPrefix(route, "/v1/convert/") || strings.HasPrefix(route, "/v1/repair/"))
-}
 
 const hostileUBLOpen = `<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">`
 
