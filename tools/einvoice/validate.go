@@ -65,6 +65,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer, g
 		return &exitError{code: exitUsage}
 	}
 	results := make([]fileResult, len(files))
+	prog := newProgress(stderr, len(files))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, *jobs)
 	for i, file := range files {
@@ -73,9 +74,11 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer, g
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			results[i] = validateFile(ctx, svc, file, *syntax, *profile, *version)
+			prog.fileDone()
 		}()
 	}
 	wg.Wait()
+	prog.finish()
 	anyInvalid, anyError := false, false
 	for _, r := range results {
 		if r.Report == nil {
