@@ -538,13 +538,7 @@ func (w *writer) settlement() {
 func (w *writer) allowanceCharges(list []model.AllowanceCharge, charge bool) {
 	for i := range list {
 		a := &list[i]
-		w.start("ram:SpecifiedTradeAllowanceCharge")
-		w.indicator(charge)
-		w.dec("ram:CalculationPercent", a.Percentage)
-		w.dec("ram:BasisAmount", a.BaseAmount)
-		w.dec("ram:ActualAmount", a.Amount)
-		w.el("ram:ReasonCode", a.ReasonCode)
-		w.el("ram:Reason", a.Reason)
+		w.allowanceChargeStart(charge, a.Percentage, a.BaseAmount, a.Amount, a.ReasonCode, a.Reason)
 		w.start("ram:CategoryTradeTax")
 		w.x.Element("ram:TypeCode", "VAT")
 		w.el("ram:CategoryCode", string(a.CategoryCode()))
@@ -554,16 +548,23 @@ func (w *writer) allowanceCharges(list []model.AllowanceCharge, charge bool) {
 	}
 }
 
+// allowanceChargeStart opens a ram:SpecifiedTradeAllowanceCharge and writes
+// the elements document (BG-20/21) and line (BG-27/28) allowances and
+// charges share; the caller adds what only its level has and closes it.
+func (w *writer) allowanceChargeStart(charge bool, pct, base, amount *model.Decimal, reasonCode, reason string) {
+	w.start("ram:SpecifiedTradeAllowanceCharge")
+	w.indicator(charge)
+	w.dec("ram:CalculationPercent", pct)
+	w.dec("ram:BasisAmount", base)
+	w.dec("ram:ActualAmount", amount)
+	w.el("ram:ReasonCode", reasonCode)
+	w.el("ram:Reason", reason)
+}
+
 func (w *writer) lineAllowanceCharges(list []model.LineAllowanceCharge, charge bool) {
 	for i := range list {
 		a := &list[i]
-		w.start("ram:SpecifiedTradeAllowanceCharge")
-		w.indicator(charge)
-		w.dec("ram:CalculationPercent", a.Percentage)
-		w.dec("ram:BasisAmount", a.BaseAmount)
-		w.dec("ram:ActualAmount", a.Amount)
-		w.el("ram:ReasonCode", a.ReasonCode)
-		w.el("ram:Reason", a.Reason)
+		w.allowanceChargeStart(charge, a.Percentage, a.BaseAmount, a.Amount, a.ReasonCode, a.Reason)
 		w.end()
 	}
 }

@@ -538,15 +538,22 @@ func chargeIndicator(charge bool) string {
 }
 
 func (w *writer) docAllowanceCharge(charge bool, a *model.AllowanceCharge) {
-	w.start("cac:AllowanceCharge")
-	w.x.Element("cbc:ChargeIndicator", chargeIndicator(charge))
-	w.cbc("cbc:AllowanceChargeReasonCode", a.ReasonCode)
-	w.cbc("cbc:AllowanceChargeReason", a.Reason)
-	w.dec("cbc:MultiplierFactorNumeric", a.Percentage)
-	w.amount("cbc:Amount", a.Amount)
-	w.amount("cbc:BaseAmount", a.BaseAmount)
+	w.allowanceChargeStart(charge, a.ReasonCode, a.Reason, a.Percentage, a.Amount, a.BaseAmount)
 	w.vatCategory("cac:TaxCategory", a.CategoryCode(), a.VATRate, "", "")
 	w.end()
+}
+
+// allowanceChargeStart opens a cac:AllowanceCharge and writes the elements
+// document (BG-20/21) and line (BG-27/28) allowances and charges share; the
+// caller adds what only its level has and closes it.
+func (w *writer) allowanceChargeStart(charge bool, reasonCode, reason string, pct, amount, base *model.Decimal) {
+	w.start("cac:AllowanceCharge")
+	w.x.Element("cbc:ChargeIndicator", chargeIndicator(charge))
+	w.cbc("cbc:AllowanceChargeReasonCode", reasonCode)
+	w.cbc("cbc:AllowanceChargeReason", reason)
+	w.dec("cbc:MultiplierFactorNumeric", pct)
+	w.amount("cbc:Amount", amount)
+	w.amount("cbc:BaseAmount", base)
 }
 
 func (w *writer) taxTotals() {
@@ -593,13 +600,7 @@ func (w *writer) monetaryTotal() {
 }
 
 func (w *writer) lineAllowanceCharge(charge bool, a *model.LineAllowanceCharge) {
-	w.start("cac:AllowanceCharge")
-	w.x.Element("cbc:ChargeIndicator", chargeIndicator(charge))
-	w.cbc("cbc:AllowanceChargeReasonCode", a.ReasonCode)
-	w.cbc("cbc:AllowanceChargeReason", a.Reason)
-	w.dec("cbc:MultiplierFactorNumeric", a.Percentage)
-	w.amount("cbc:Amount", a.Amount)
-	w.amount("cbc:BaseAmount", a.BaseAmount)
+	w.allowanceChargeStart(charge, a.ReasonCode, a.Reason, a.Percentage, a.Amount, a.BaseAmount)
 	w.end()
 }
 
