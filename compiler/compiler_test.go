@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"go/parser"
 	"go/token"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -103,15 +102,7 @@ func TestUnknownStage(t *testing.T) {
 }
 
 func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("EINVOICE_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "rulesets")); err != nil {
-		t.Fatalf("shared directory %s not found (set EINVOICE_SHARED): %v", dir, err)
-	}
-	return dir
+	return testshared.Dir(t)
 }
 
 // TestInstantiationMatchesPreprocessed compiles the modular EN 16931 sources

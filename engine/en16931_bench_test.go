@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"fmt"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,15 +19,7 @@ import (
 // `make generate`.
 
 func sharedDir(tb testing.TB) string {
-	tb.Helper()
-	dir := os.Getenv("EINVOICE_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "rulesets")); err != nil {
-		tb.Fatalf("shared directory %s: %v (set EINVOICE_SHARED)", dir, err)
-	}
-	return dir
+	return testshared.Dir(tb)
 }
 
 func loadEN16931(tb testing.TB, syntax, main string) *engine.Ruleset {

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -20,10 +21,7 @@ import (
 )
 
 func modelSharedDir() string {
-	if d := os.Getenv("EINVOICE_SHARED"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "shared")
+	return testshared.Path()
 }
 
 // loadEngine loads the engine validator once per test binary (2-3 s).

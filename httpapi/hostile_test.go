@@ -13,6 +13,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -38,10 +39,7 @@ import (
 // hostileSharedDir locates the official data: EINVOICE_SHARED or ../shared
 // next to the repository.
 func hostileSharedDir() string {
-	if d := os.Getenv("EINVOICE_SHARED"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "shared")
+	return testshared.Path()
 }
 
 // hostileEngine is the real validator, compiled lazily so that only the

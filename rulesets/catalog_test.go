@@ -3,6 +3,7 @@ package rulesets
 import (
 	"bytes"
 	"context"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -49,10 +50,7 @@ func TestCatalog(t *testing.T) {
 	if len(xu.Rulesets) != 2 || xu.Rulesets[0] != ubl.Rulesets[0] || xu.Rulesets[1].Label() != "XRechnung 3.0.2" {
 		t.Fatalf("xrechnung profile does not share the EN 16931 set: %v", xu.Rulesets)
 	}
-	shared := os.Getenv("EINVOICE_SHARED")
-	if shared == "" {
-		shared = filepath.Join("..", "..", "shared")
-	}
+	shared := testshared.Dir(t)
 	for _, x := range append(append(ubl.XSD, cii.XSD...), ox.XSD...) {
 		if _, err := os.Stat(filepath.Join(shared, x.Path)); err != nil {
 			t.Errorf("XSD root %s: %v", x.Path, err)
@@ -82,10 +80,7 @@ func TestCatalog(t *testing.T) {
 }
 
 func TestCatalogFacturX(t *testing.T) {
-	shared := os.Getenv("EINVOICE_SHARED")
-	if shared == "" {
-		shared = filepath.Join("..", "..", "shared")
-	}
+	shared := testshared.Dir(t)
 	c, err := Load(WithShared(shared))
 	if err != nil {
 		t.Fatal(err)

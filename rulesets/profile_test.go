@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,10 +18,7 @@ import (
 )
 
 func sharedDir() string {
-	if s := os.Getenv("EINVOICE_SHARED"); s != "" {
-		return s
-	}
-	return filepath.Join("..", "..", "shared")
+	return testshared.Path()
 }
 
 // testCatalog is loaded once for the tests of this package (read-only).

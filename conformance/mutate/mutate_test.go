@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,18 +15,7 @@ import (
 
 // sharedDir is $EINVOICE_SHARED or ../shared next to the repository root.
 func sharedDir(t testing.TB) string {
-	t.Helper()
-	if s := os.Getenv("EINVOICE_SHARED"); s != "" {
-		return s
-	}
-	dir, err := filepath.Abs("../../../shared")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Fatalf("shared data not found at %s (set EINVOICE_SHARED): %v", dir, err)
-	}
-	return dir
+	return testshared.Dir(t)
 }
 
 const ublCodes = "rulesets/en16931/1.3.16/ubl/schematron/codelist/EN16931-UBL-codes.sch"

@@ -2,6 +2,7 @@ package vm_test
 
 import (
 	"context"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"os"
 	"path/filepath"
 	"testing"
@@ -83,10 +84,7 @@ func BenchmarkPatternMatch(b *testing.B) {
 }
 
 func sharedDir() string {
-	if d := os.Getenv("EINVOICE_SHARED"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "shared")
+	return testshared.Path()
 }
 
 func ublContext() *xpath.StaticContext {

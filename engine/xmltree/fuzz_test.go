@@ -2,6 +2,7 @@ package xmltree
 
 import (
 	"errors"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"os"
 	"path/filepath"
 	"testing"
@@ -35,10 +36,7 @@ func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
 	}
-	if dir := os.Getenv("EINVOICE_SHARED"); dir != "" || dirExists(filepath.Join("..", "..", "..", "shared", "corpus")) {
-		if dir == "" {
-			dir = filepath.Join("..", "..", "..", "shared")
-		}
+	if dir := testshared.Path(); dirExists(filepath.Join(dir, "corpus")) {
 		for _, rel := range corpusSeeds {
 			if data, err := os.ReadFile(filepath.Join(dir, "corpus", filepath.FromSlash(rel))); err == nil {
 				f.Add(data)

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,19 +17,7 @@ import (
 // ../../../shared relative to this package. The test is skipped when it is
 // absent, unless EINVOICE_SHARED names it explicitly.
 func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("EINVOICE_SHARED")
-	explicit := dir != ""
-	if !explicit {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "corpus")); err != nil {
-		if explicit {
-			t.Fatalf("EINVOICE_SHARED=%s: %v", dir, err)
-		}
-		t.Skipf("shared data not found at %s (set EINVOICE_SHARED)", dir)
-	}
-	return dir
+	return testshared.Dir(t)
 }
 
 // corpusFiles lists every XML file of the shared corpus.

@@ -2,8 +2,7 @@ package xpath
 
 import (
 	"context"
-	"os"
-	"path/filepath"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/vm"
@@ -13,10 +12,7 @@ import (
 
 // sharedDir returns the read-only shared data directory.
 func sharedDir() string {
-	if d := os.Getenv("EINVOICE_SHARED"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "shared")
+	return testshared.Path()
 }
 
 const (

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/xml"
 	"errors"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,26 +17,7 @@ import (
 // sharedDir returns the read-only official data tree: $EINVOICE_SHARED, or
 // ../shared next to the repository root (the directory holding go.mod).
 func sharedDir(tb testing.TB) string {
-	tb.Helper()
-	if d := os.Getenv("EINVOICE_SHARED"); d != "" {
-		return d
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			d := filepath.Join(dir, "..", "shared")
-			if _, err := os.Stat(d); err != nil {
-				tb.Fatalf("shared data not found at %s (set EINVOICE_SHARED): %v", d, err)
-			}
-			return d
-		}
-		if filepath.Dir(dir) == dir {
-			tb.Fatal("repository root (go.mod) not found; set EINVOICE_SHARED")
-		}
-	}
+	return testshared.Dir(tb)
 }
 
 func sharedPath(tb testing.TB, rel ...string) string {

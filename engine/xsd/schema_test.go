@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"os"
 	"path/filepath"
 	"strings"
@@ -414,10 +415,7 @@ func TestCloseAndValidate(t *testing.T) {
 }
 
 func ExampleSchema_Validate() {
-	shared := os.Getenv("EINVOICE_SHARED")
-	if shared == "" {
-		shared = "../../../shared"
-	}
+	shared := testshared.Path()
 	s, err := Load(filepath.Join(shared, "rulesets/ubl/2.1/maindoc/UBL-Invoice-2.1.xsd"), Options{})
 	if err != nil {
 		fmt.Println(err)

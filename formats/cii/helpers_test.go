@@ -2,6 +2,7 @@ package cii
 
 import (
 	"fmt"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,15 +16,7 @@ import (
 // sharedDir is ../shared relative to the repository (EINVOICE_SHARED
 // overrides it).
 func sharedDir(t testing.TB) string {
-	t.Helper()
-	if d := os.Getenv("EINVOICE_SHARED"); d != "" {
-		return d
-	}
-	d, err := filepath.Abs("../../../shared")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return testshared.Dir(t)
 }
 
 // corpusFiles lists the CII EN 16931 examples of the shared corpora.

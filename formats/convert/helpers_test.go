@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,10 +11,7 @@ import (
 // ../shared next to the repository).
 func sharedFile(tb testing.TB, rel string) []byte {
 	tb.Helper()
-	dir := os.Getenv("EINVOICE_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
+	dir := testshared.Dir(tb)
 	data, err := os.ReadFile(filepath.Join(dir, rel))
 	if err != nil {
 		tb.Fatalf("shared data: %v", err)

@@ -2,6 +2,7 @@ package fatturapa
 
 import (
 	"context"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,10 +17,7 @@ import (
 // sharedDir is the read-only official data (EINVOICE_SHARED or ../shared
 // next to the repository).
 func sharedDir() string {
-	if d := os.Getenv("EINVOICE_SHARED"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "shared")
+	return testshared.Path()
 }
 
 var schemaOnce = sync.OnceValues(func() (*xsd.Schema, error) {

@@ -2,6 +2,7 @@ package repair
 
 import (
 	"bytes"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,10 +12,7 @@ import (
 // ../shared next to the repository).
 func sharedFile(tb testing.TB, rel string) []byte {
 	tb.Helper()
-	dir := os.Getenv("EINVOICE_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
+	dir := testshared.Dir(tb)
 	data, err := os.ReadFile(filepath.Join(dir, rel))
 	if err != nil {
 		tb.Fatalf("shared data: %v", err)

@@ -1,6 +1,7 @@
 package ubl
 
 import (
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,15 +14,7 @@ import (
 // sharedDir is the read-only official data (EINVOICE_SHARED or ../shared
 // relative to the repository root).
 func sharedDir(t testing.TB) string {
-	t.Helper()
-	if d := os.Getenv("EINVOICE_SHARED"); d != "" {
-		return d
-	}
-	d, err := filepath.Abs(filepath.Join("..", "..", "..", "shared"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return testshared.Dir(t)
 }
 
 // corpusFiles lists the UBL EN 16931 examples of the shared corpus.

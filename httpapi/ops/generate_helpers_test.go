@@ -1,6 +1,7 @@
 package ops_test
 
 import (
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -15,10 +16,7 @@ import (
 // sharedDir is the official data: EINVOICE_SHARED or ../shared from the
 // repository root.
 func sharedDir() string {
-	if d := os.Getenv("EINVOICE_SHARED"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "shared")
+	return testshared.Path()
 }
 
 // loadValidator loads the engine validator once per test binary (2-3 s).

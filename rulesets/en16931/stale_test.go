@@ -2,23 +2,14 @@ package en16931
 
 import (
 	"context"
-	"os"
-	"path/filepath"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/compiler"
 )
 
 func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("EINVOICE_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "rulesets")); err != nil {
-		t.Fatalf("shared directory %s: %v (set EINVOICE_SHARED)", dir, err)
-	}
-	return dir
+	return testshared.Dir(t)
 }
 
 // TestGeneratedTablesUpToDate fails when a generated file is missing, when

@@ -2,6 +2,7 @@ package facturx
 
 import (
 	"context"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,10 +11,7 @@ import (
 )
 
 func TestGeneratedTablesUpToDate(t *testing.T) {
-	shared := os.Getenv("EINVOICE_SHARED")
-	if shared == "" {
-		shared = filepath.Join("..", "..", "..", "shared")
-	}
+	shared := testshared.Dir(t)
 	funcs := map[string]string{"minimum": "generatedMinimum", "basic_wl": "generatedBasicWL", "basic": "generatedBasic",
 		"en16931": "generatedEN16931", "extended": "generatedExtended"}
 	for key := range Profiles() {

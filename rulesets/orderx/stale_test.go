@@ -2,18 +2,14 @@ package orderx
 
 import (
 	"context"
-	"os"
-	"path/filepath"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/compiler"
 )
 
 func TestGeneratedTablesUpToDate(t *testing.T) {
-	shared := os.Getenv("EINVOICE_SHARED")
-	if shared == "" {
-		shared = filepath.Join("..", "..", "..", "shared")
-	}
+	shared := testshared.Dir(t)
 	funcs := map[string]string{"basic": "generatedBasic", "comfort": "generatedComfort", "extended": "generatedExtended"}
 	for profile, main := range Sources() {
 		tb, err := Set{}.Tables(profile)

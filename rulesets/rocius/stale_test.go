@@ -2,18 +2,14 @@ package rocius
 
 import (
 	"context"
-	"os"
-	"path/filepath"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/compiler"
 )
 
 func TestGeneratedTablesUpToDate(t *testing.T) {
-	shared := os.Getenv("EINVOICE_SHARED")
-	if shared == "" {
-		shared = filepath.Join("..", "..", "..", "shared")
-	}
+	shared := testshared.Dir(t)
 	tb, err := Set{}.Tables("ubl")
 	if err != nil {
 		t.Fatal(err)

@@ -2,8 +2,7 @@ package xrechnung
 
 import (
 	"context"
-	"os"
-	"path/filepath"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/compiler"
@@ -11,10 +10,7 @@ import (
 )
 
 func TestGeneratedTablesUpToDate(t *testing.T) {
-	shared := os.Getenv("EINVOICE_SHARED")
-	if shared == "" {
-		shared = filepath.Join("..", "..", "..", "shared")
-	}
+	shared := testshared.Dir(t)
 	funcs := map[string]string{"ubl": "generatedUBL", "cii": "generatedCII"}
 	for syntax, main := range Sources() {
 		tb, err := Set{}.Tables(syntax)

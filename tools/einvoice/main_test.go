@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"io"
 	"net/http"
 	"os"
@@ -235,10 +236,7 @@ func waitListening(t *testing.T, logs *syncBuffer) string {
 
 // sharedDir locates the official data for CLI tests.
 func sharedDir() string {
-	if d := os.Getenv("EINVOICE_SHARED"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "shared")
+	return testshared.Path()
 }
 
 func TestValidateCLI(t *testing.T) {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,15 +11,7 @@ import (
 )
 
 func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("EINVOICE_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "rulesets")); err != nil {
-		t.Fatalf("shared directory %s: %v (set EINVOICE_SHARED)", dir, err)
-	}
-	return dir
+	return testshared.Dir(t)
 }
 
 func TestRulegenWritesTables(t *testing.T) {

@@ -1,6 +1,7 @@
 package corpuscheck
 
 import (
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,10 +15,7 @@ import (
 
 // sharedDir locates the official data: EINVOICE_SHARED or ../shared next to the repo.
 func sharedDir() string {
-	if d := os.Getenv("EINVOICE_SHARED"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "..", "shared")
+	return testshared.Path()
 }
 
 // calcKnownDifferences lists corpus documents whose own totals differ from

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,10 +16,7 @@ import (
 
 // shared locates the official data: EINVOICE_SHARED or ../shared next to the repo.
 func shared() string {
-	if d := os.Getenv("EINVOICE_SHARED"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "..", "shared")
+	return testshared.Path()
 }
 
 // testValidator is loaded once for the package's tests (loading compiles
