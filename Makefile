@@ -23,13 +23,17 @@ BENCHTIME    ?= 1s
 FUZZTIME     ?= 60s
 ORACLE_TIME  ?= 10m
 
-.PHONY: all deps generate build run test lint vet bench fuzz fuzz-oracle oracle clean loadtest
+.PHONY: all deps deps-test generate build run test lint vet bench fuzz fuzz-oracle oracle clean loadtest
 
 all: build
 
 # System packages: libxml2 (cgo XSD validation) and pkg-config. Installed only when missing.
 deps:
 	@scripts/deps.sh
+
+# The same plus what only the tests need (chromium for golden screenshots).
+deps-test:
+	@EINVOICE_DEPS_TEST=1 scripts/deps.sh
 
 # Compile the official Schematron into Go tables (git-ignored) from $(SHARED).
 generate:
@@ -46,7 +50,7 @@ oracle:
 	cd conformance/oracle && mvn -q -B package -DskipTests
 
 # Every test, with PostgreSQL and the reference oracle required (no skipping in CI).
-test: deps generate lint oracle
+test: deps-test generate lint oracle
 	@set -euo pipefail; \
 	url=$$(scripts/pgtest.sh start $(PGDIR) | tail -n 1); \
 	trap 'scripts/pgtest.sh stop $(PGDIR) >/dev/null 2>&1 || true' EXIT; \

@@ -1,12 +1,24 @@
 #!/usr/bin/env bash
-# Installs the system packages the build needs, only when they are missing (Debian/Ubuntu).
-# libxml2-dev + pkg-config: cgo XSD validation (engine/xsd). Java 17 + Maven are preinstalled on the
-# development machines and are needed only for the conformance oracle (make test).
+# Installs the system packages the build and the tests need, only when they are missing (Debian/Ubuntu).
+#   libxml2-dev + pkg-config + gcc: cgo XSD validation (engine/xsd)
+#   ghostscript: PDF -> PDF/A-3b conversion (pdfa/convert, facturx/embed)
+#   icc-profiles-free: the sRGB ICC profile of every PDF/A output intent (read at run time, never committed)
+#   poppler-utils, qpdf: test oracles (pdftotext, pdfdetach, pdftoppm; qpdf makes encrypted and incremental test PDFs)
+#   chromium: golden screenshots of rendered HTML (tests only)
+# Java 17 + Maven are preinstalled on the development machines; they build the veraPDF worker and the
+# conformance oracle.
 set -euo pipefail
 need=()
 pkg-config --exists libxml-2.0 2>/dev/null || need+=(libxml2-dev)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 command -v gcc >/dev/null 2>&1 || need+=(gcc)
+command -v gs >/dev/null 2>&1 || need+=(ghostscript)
+[ -e /usr/share/color/icc/sRGB.icc ] || ls /usr/share/color/icc/*/sRGB*.icc >/dev/null 2>&1 || need+=(icc-profiles-free)
+command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
+command -v qpdf >/dev/null 2>&1 || need+=(qpdf)
+if [ "${EINVOICE_DEPS_TEST:-0}" = 1 ]; then
+  command -v chromium >/dev/null 2>&1 || need+=(chromium)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "deps: installing ${need[*]}" >&2
   sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
