@@ -1,0 +1,109 @@
+package pdfa
+
+import (
+	"bytes"
+	"compress/zlib"
+	"fmt"
+	"strconv"
+	"time"
+	"unicode/utf16"
+)
+
+// ref is an indirect object number (generation 0).
+type ref int
+
+func (r ref) String() string { return strconv.Itoa(int(r)) + " 0 R" }
+
+// pdfName writes a PDF name, escaping every byte outside the regular
+// characters as #xx.
+func pdfName(s string) string {
+	var b []byte
+	b = append(b, '/')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '!' || c > '~' || bytes.IndexByte([]byte("#()<>[]{}/%"), c) >= 0 {
+			b = append(b, '#', "0123456789ABCDEF"[c>>4], "0123456789ABCDEF"[c&15])
+			continue
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+// pdfText writes a text string: a literal string when s is printable ASCII,
+// else UTF-16BE with a byte order mark as a hex string.
+func pdfText(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		var b []byte
+		b = append(b, '(')
+		for i := 0; i < len(s); i++ {
+			if s[i] == '(' || s[i] == ')' || s[i] == '\\' {
+				b = append(b, '\\')
+			}
+			b = append(b, s[i])
+		}
+		return string(append(b, ')'))
+	}
+	u := utf16.Encode([]rune(s))
+	b := make([]byte, 0, 6+4*len(u))
+	b = append(b, "<FEFF"...)
+	for _, c := range u {
+		b = fmt.Appendf(b, "%04X", c)
+	}
+	return string(append(b, '>'))
+}
+
+// pdfHex writes a byte string as a hex string.
+func pdfHex(p []byte) string { return fmt.Sprintf("<%X>", p) }
+
+// pdfDate formats t as a PDF date in UTC ("D:20260102150405+00'00'").
+func pdfDate(t time.Time) string {
+	return "D:" + t.UTC().Format("20060102150405") + "+00'00'"
+}
+
+// xmpDate formats t as the XMP date equal to pdfDate(t).
+func xmpDate(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05") + "+00:00" }
+
+// num formats a coordinate with at most 3 decimals and no trailing zeros.
+func num(b []byte, f float64) []byte {
+	b = strconv.AppendFloat(b, f, 'f', 3, 64)
+	if bytes.IndexByte(b[len(b)-5:], '.') >= 0 {
+		for b[len(b)-1] == '0' {
+			b = b[:len(b)-1]
+		}
+		if b[len(b)-1] == '.' {
+			b = b[:len(b)-1]
+		}
+	}
+	if len(b) >= 2 && b[len(b)-2] == '-' && b[len(b)-1] == '0' { // "-0"
+		b = append(b[:len(b)-2], '0')
+	}
+	return b
+}
+
+// object is one serialized indirect object: its dictionary (or other
+// value) and, for a stream, its already-encoded data.
+type object struct {
+	dict   string
+	stream []byte
+	isStrm bool
+}
+
+// deflate compresses p in the zlib format FlateDecode expects.
+func deflate(p []byte, level int) []byte {
+	var buf bytes.Buffer
+	w, err := zlib.NewWriterLevel(&buf, level)
+	if err != nil { // only on an invalid level, a programming error
+		panic(err)
+	}
+	_, _ = w.Write(p)
+	_ = w.Close()
+	return buf.Bytes()
+}
