@@ -154,3 +154,5 @@ func AsName(o Object) (Name, bool) {
 	n, ok := o.(Name)
 	return n, ok
 }
+
+func isLimit(err error) bool { return errors.Is(err, ErrLimit) }
