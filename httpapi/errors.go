@@ -128,6 +128,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	info := infoFrom(r.Context())
 	op, _ := info.snapshot()
 	status := e.Kind.Status()
+	rid := info.id
+	if rid == "-" {
+		rid = ""
+	}
 	h := w.Header()
 	switch e.Kind {
 	case KindUnauthenticated:
@@ -146,7 +150,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		if fields == nil {
 			fields = []wire.ValidationError{}
 		}
-		s.writeJSON(w, status, wire.HTTPValidationError{Detail: fields})
+		s.writeJSON(w, status, wire.HTTPValidationError{Detail: fields, RequestID: rid})
 		return
 	}
 	detail := e.Detail
@@ -156,5 +160,5 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	} else if e.Err != nil && status >= 500 {
 		s.cfg.Logger.WarnContext(r.Context(), "request failed", "request_id", info.id, "op", op, "status", status, "error", e.Err)
 	}
-	s.writeJSON(w, status, wire.ErrorDetail{Detail: detail})
+	s.writeJSON(w, status, wire.ErrorDetail{Detail: detail, RequestID: rid})
 }

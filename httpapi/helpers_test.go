@@ -71,7 +71,8 @@ func fieldErrors(t testing.TB, w *httptest.ResponseRecorder) []map[string]any {
 		t.Fatalf("status %d, want 422; body %s", w.Code, w.Body.String())
 	}
 	var b struct {
-		Detail []map[string]any `json:"detail"`
+		Detail    []map[string]any `json:"detail"`
+		RequestID string           `json:"request_id"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(w.Body.Bytes()))
 	dec.DisallowUnknownFields()
@@ -80,6 +81,9 @@ func fieldErrors(t testing.TB, w *httptest.ResponseRecorder) []map[string]any {
 	}
 	if len(b.Detail) == 0 {
 		t.Fatalf("422 without entries: %s", w.Body.String())
+	}
+	if b.RequestID == "" || b.RequestID != w.Header().Get("X-Request-Id") {
+		t.Errorf("422 body request_id %q, X-Request-Id %q", b.RequestID, w.Header().Get("X-Request-Id"))
 	}
 	for _, e := range b.Detail {
 		for k := range e {

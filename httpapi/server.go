@@ -116,7 +116,7 @@ func New(cfg Config) (*Server, error) {
 	if s.docs, err = renderDocs(s.openapi); err != nil {
 		return nil, fmt.Errorf("httpapi.New: docs: %w", err)
 	}
-	s.handler = s.withRequestID(s.withObservation(s.withRecover(s.withTimeout(http.HandlerFunc(s.dispatch)))))
+	s.handler = withSecurityHeaders(s.withRequestID(s.withObservation(s.withRecover(s.withTimeout(http.HandlerFunc(s.dispatch))))))
 	return s, nil
 }
 

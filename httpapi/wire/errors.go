@@ -2,7 +2,8 @@ package wire
 
 // HTTPValidationError is the 422 body, exactly the FastAPI/Pydantic shape.
 type HTTPValidationError struct {
-	Detail []ValidationError `json:"detail,omitempty"`
+	Detail    []ValidationError `json:"detail,omitempty"`
+	RequestID string            `json:"request_id,omitempty" doc:"The request id (also in the X-Request-Id header): quote it when reporting a problem."`
 }
 
 // ValidationError is one entry of an HTTPValidationError. Loc holds strings and
@@ -18,7 +19,8 @@ type ValidationError struct {
 
 // ErrorDetail is the body of every non-422 error: a single human-readable string.
 type ErrorDetail struct {
-	Detail string `json:"detail" required:"true"`
+	Detail    string `json:"detail" required:"true"`
+	RequestID string `json:"request_id,omitempty" doc:"The request id (also in the X-Request-Id header): quote it when reporting a problem."`
 }
 
 // Error types used in ValidationError.Type beyond Pydantic's own.
