@@ -111,13 +111,13 @@ var (
 // Document is one PDF/A-3b document being written. It is not safe for
 // concurrent use; Fonts are, so documents built concurrently share them.
 type Document struct {
-	icc      []byte
-	info     Info
-	schemas  []XMPSchema
-	pages    []*Page
-	fonts    []*fontUse
-	byFont   map[*Font]*fontUse
-	files    []EmbeddedFile
+	icc     []byte
+	info    Info
+	schemas []XMPSchema
+	pages   []*Page
+	fonts   []*fontUse
+	byFont  map[*Font]*fontUse
+	files   []EmbeddedFile
 }
 
 // New starts a document; it fails (wrapping ErrICCProfile) when the sRGB
