@@ -11,13 +11,13 @@ import (
 
 // font decodes the bytes of shown strings into text and widths.
 type font struct {
-	twoByte  bool           // Type0 with a two-byte CMap (Identity-H/V and most others)
-	toUni    *cmap          // /ToUnicode
-	enc      [256]rune      // simple fonts: code -> Unicode (0: unknown)
+	twoByte  bool            // Type0 with a two-byte CMap (Identity-H/V and most others)
+	toUni    *cmap           // /ToUnicode
+	enc      [256]rune       // simple fonts: code -> Unicode (0: unknown)
 	widths   map[int]float64 // code -> width in glyph space/1000
-	dw       float64        // default width (/1000 units)
-	scale    float64        // glyph space -> text space (0.001, Type3: FontMatrix)
-	spaceCID int            // code of the space (for Tw), -1 none
+	dw       float64         // default width (/1000 units)
+	scale    float64         // glyph space -> text space (0.001, Type3: FontMatrix)
+	spaceCID int             // code of the space (for Tw), -1 none
 }
 
 type glyph struct {
