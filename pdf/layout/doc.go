@@ -13,4 +13,9 @@
 // stay in the extractable text. Right-to-left scripts are drawn in logical
 // order without shaping (readable by extraction, not typographically
 // correct); the document is still valid PDF/A-3b.
+//
+// A view built on this package (formats/render) should also offer its
+// *Document before Bytes: Factur-X generation lays the invoice out with the
+// same view, then attaches factur-x.xml (facturx.Embed(doc.PDF(), ...))
+// and serializes once.
 package layout
