@@ -49,6 +49,9 @@ type RulesetLister interface {
 // capability has not landed and its operations return *NotImplementedError.
 type Service struct {
 	Validator Validator
+	// ICCProfile is the sRGB ICC profile of the PDF/A output intent
+	// (pdf/pdfa); empty = pdfa.DefaultICCProfile (Debian's icc-profiles-free).
+	ICCProfile string
 }
 
 // DefaultProfile returns the default profile of a syntax ("" for Order-X,
