@@ -1,0 +1,177 @@
+package pdfaconv
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/einvoice-dev/einvoice/internal/pdftestgen"
+	"github.com/einvoice-dev/einvoice/pdf/pdfa"
+	"github.com/einvoice-dev/einvoice/pdf/pdfread"
+)
+
+// need fails the test when a tool the suite relies on is missing
+// (scripts/deps.sh installs them).
+func need(t testing.TB, tools ...string) {
+	t.Helper()
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is required by this test (run scripts/deps.sh): %v", tool, err)
+		}
+	}
+}
+
+// detach lists and extracts the embedded files of pdf with poppler's
+// pdfdetach (an implementation independent of ours).
+func detach(t testing.TB, pdf []byte) map[string][]byte {
+	t.Helper()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.pdf")
+	if err := os.WriteFile(in, pdf, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if err := os.Mkdir(out, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if msg, err := exec.Command("pdfdetach", "-saveall", "-o", out, in).CombinedOutput(); err != nil {
+		t.Fatalf("pdfdetach -saveall: %v: %s", err, msg)
+	}
+	ents, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(out, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[e.Name()] = b
+	}
+	return files
+}
+
+func TestConvertGenerated(t *testing.T) {
+	need(t, "gs", "pdfdetach", "pdftotext")
+	c := New(Config{})
+	for _, tc := range pdftestgen.All() {
+		t.Run(tc.Name, func(t *testing.T) {
+			att := Attachment{Name: "extra.xml", MIME: "text/xml", Description: "an extra file", Relationship: pdfa.Supplement, Data: []byte("<a>é</a>")}
+			res, err := c.Convert(context.Background(), Request{PDF: tc.PDF, KeepAttachments: true, Attachments: []Attachment{att}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Pages != tc.Pages {
+				t.Errorf("pages: got %d, want %d", res.Pages, tc.Pages)
+			}
+			if d := os.Getenv("PDFACONV_KEEP"); d != "" {
+				_ = os.WriteFile(filepath.Join(d, tc.Name+".pdf"), res.PDF, 0o644)
+			}
+			want := map[string][]byte{att.Name: att.Data}
+			for _, n := range tc.Attachments {
+				want[n] = pdftestgen.AttachedFiles[n]
+			}
+			got := detach(t, res.PDF)
+			if len(got) != len(want) {
+				t.Errorf("embedded files: got %d, want %d", len(got), len(want))
+			}
+			for n, b := range want {
+				if !bytes.Equal(got[n], b) {
+					t.Errorf("embedded file %s: got %q, want %q", n, got[n], b)
+				}
+			}
+			doc, err := pdfread.Open(res.PDF, pdfread.DefaultLimits())
+			if err != nil {
+				t.Fatal(err)
+			}
+			xmp, err := doc.Metadata()
+			if err != nil || !bytes.Contains(xmp, []byte("<pdfaid:part>3</pdfaid:part>")) || !bytes.Contains(xmp, []byte("<pdfaid:conformance>B</pdfaid:conformance>")) {
+				t.Errorf("XMP without pdfaid 3B (%v): %.300s", err, xmp)
+			}
+			atts, err := doc.Attachments()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range atts {
+				if !a.InAF || a.Relationship == "" {
+					t.Errorf("%s: in /AF %v, relationship %q", a.Name, a.InAF, a.Relationship)
+				}
+			}
+			if text := pdftotext(t, res.PDF); !strings.Contains(text, tc.Text) {
+				t.Errorf("text %q not found in the output: %.200q", tc.Text, text)
+			}
+		})
+	}
+}
+
+func pdftotext(t testing.TB, pdf []byte) string {
+	t.Helper()
+	cmd := exec.Command("pdftotext", "-", "-")
+	cmd.Stdin = bytes.NewReader(pdf)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	return string(out)
+}
+
+func TestConvertRefusals(t *testing.T) {
+	need(t, "gs", "qpdf")
+	c := New(Config{})
+	plain := pdftestgen.Helvetica().PDF
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.pdf")
+	if err := os.WriteFile(in, plain, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	encrypt := func(user string) []byte {
+		out := filepath.Join(dir, "enc-"+user+".pdf")
+		if msg, err := exec.Command("qpdf", "--encrypt", user, "owner", "256", "--", in, out).CombinedOutput(); err != nil {
+			t.Fatalf("qpdf --encrypt: %v: %s", err, msg)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	cases := []struct {
+		name string
+		pdf  []byte
+		kind Kind
+		msg  string
+	}{
+		{"user password", encrypt("secret"), KindEncrypted, "encrypted"},
+		{"owner password only", encrypt(""), KindEncrypted, "encrypted"},
+		{"not a PDF", []byte("hello, world"), KindUnreadable, "not a PDF"},
+		{"empty", nil, KindUnreadable, "not a PDF"},
+		{"truncated", plain[:len(plain)/3], KindUnreadable, "page"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := c.Convert(context.Background(), Request{PDF: tc.pdf})
+			var e *Error
+			if !errors.As(err, &e) || e.Kind != tc.kind || !strings.Contains(e.Detail, tc.msg) {
+				t.Fatalf("got %v, want kind %d with %q", err, tc.kind, tc.msg)
+			}
+		})
+	}
+}
+
+func TestGhostscriptMissing(t *testing.T) {
+	c := New(Config{Ghostscript: "/nonexistent/gs"})
+	_, err := c.Convert(context.Background(), Request{PDF: pdftestgen.Helvetica().PDF})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindUnavailable || !strings.Contains(e.Detail, "Ghostscript") {
+		t.Fatalf("got %v, want KindUnavailable naming Ghostscript", err)
+	}
+	if err := c.Check(); err == nil {
+		t.Fatal("Check: no error without Ghostscript")
+	}
+}
