@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
+	"github.com/einvoice-dev/einvoice/pdf/pdfaconv"
 )
 
 // Syntax values accepted by Validate.
@@ -52,6 +53,9 @@ type Service struct {
 	// ICCProfile is the sRGB ICC profile of the PDF/A output intent
 	// (pdf/pdfa); empty = pdfa.DefaultICCProfile (Debian's icc-profiles-free).
 	ICCProfile string
+	// PDFAConverter turns PDFs into PDF/A-3b (pdfa/convert,
+	// generate/facturx/embed); nil = those operations answer 503.
+	PDFAConverter *pdfaconv.Converter
 }
 
 // DefaultProfile returns the default profile of a syntax ("" for Order-X,
