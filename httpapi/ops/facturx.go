@@ -1,0 +1,169 @@
+package ops
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+	"github.com/einvoice-dev/einvoice/formats/cii"
+	"github.com/einvoice-dev/einvoice/formats/convert"
+	"github.com/einvoice-dev/einvoice/formats/model"
+	"github.com/einvoice-dev/einvoice/httpapi/wire"
+	"github.com/einvoice-dev/einvoice/pdf/facturx"
+	"github.com/einvoice-dev/einvoice/pdf/pdfa"
+)
+
+// FacturXProfile is the profile generate/facturx and the X-to-facturx
+// conversions write and gate the embedded CII for.
+const FacturXProfile = "facturx_en16931"
+
+// FacturXResult is a Factur-X PDF/A-3b with its embedded CII.
+type FacturXResult struct {
+	PDF []byte
+	// XML is the embedded factur-x.xml, byte for byte.
+	XML      []byte
+	Level    facturx.Level
+	Profile  string // the profile XML was validated for
+	Ignored  []string
+	Computed []string
+	Changes  []convert.Change // the conversions' deliberate changes
+	Report   *wire.Report     // validation report of XML
+}
+
+// GenerateFacturX turns the JSON invoice body into EN 16931 CII through
+// Generate (profile facturx_en16931, gated: a fatal finding is the same
+// 422 as generate/cii), lays the invoice out as PDF/A-3b pages and embeds
+// the CII as factur-x.xml.
+func (s *Service) GenerateFacturX(ctx context.Context, body []byte) (_ *FacturXResult, err error) {
+	defer func() { wrap(&err, "ops.GenerateFacturX") }()
+	if s == nil || s.Validator == nil {
+		return nil, &NotImplementedError{Operation: "generate_facturx", Capability: "the rule engine (the generation gate) has not landed"}
+	}
+	gen, err := s.Generate(ctx, GenerateRequest{Syntax: SyntaxCII, Profile: FacturXProfile, Validate: true, Body: body})
+	if err != nil {
+		return nil, err
+	}
+	res := &FacturXResult{XML: gen.XML, Profile: FacturXProfile, Ignored: gen.Ignored, Computed: gen.Computed, Report: gen.Report}
+	if err := s.facturXPDF(ctx, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// ConvertToFacturX serves ubl-to-facturx and cii-to-facturx. UBL goes
+// through Convert (ubl-to-cii, lossless or 422, gated for the profile); a
+// CII source is gated as it is and embedded unchanged (nothing is lost
+// because nothing is rewritten). The PDF's pages show the CII read back
+// into the model.
+func (s *Service) ConvertToFacturX(ctx context.Context, req ConvertRequest) (_ *FacturXResult, err error) {
+	defer func() { wrap(&err, "ops.ConvertToFacturX(%s)", req.Direction) }()
+	if req.Profile == "" {
+		req.Profile = FacturXProfile
+	}
+	if !strings.HasPrefix(req.Profile, "facturx_") || !strings.Contains(","+wire.CIIProfiles+",", ","+req.Profile+",") {
+		var fx []string
+		for _, p := range strings.Split(wire.CIIProfiles, ",") {
+			if strings.HasPrefix(p, "facturx_") {
+				fx = append(fx, p)
+			}
+		}
+		return nil, profileError([]any{"query", "profile"}, req.Profile, strings.Join(fx, ","))
+	}
+	if s == nil || s.Validator == nil {
+		return nil, &NotImplementedError{Operation: "convert_" + strings.ReplaceAll(req.Direction, "-", "_"), Capability: "the rule engine (the conversion gate) has not landed"}
+	}
+	res := &FacturXResult{Profile: req.Profile}
+	switch req.Direction {
+	case "ubl-to-facturx":
+		c, err := s.Convert(ctx, ConvertRequest{Direction: "ubl-to-cii", Profile: req.Profile, Body: req.Body})
+		if err != nil {
+			return nil, err
+		}
+		res.XML, res.Changes, res.Report = c.XML, c.Changes, c.Report
+	case "cii-to-facturx":
+		doc, err := xmltree.Parse(req.Body, xmltree.DefaultLimits())
+		if err != nil {
+			return nil, parseError(err)
+		}
+		if !cii.Detect(doc) {
+			return nil, &RequestError{Fields: []wire.ValidationError{{Loc: []any{"body"}, Type: wire.TypeValueError,
+				Msg: "Value error, " + convert.ErrSourceSyntax.Error() + ": want a CII CrossIndustryInvoice"}}}
+		}
+		rep, err := s.Validate(ctx, ValidateRequest{Syntax: SyntaxCII, Profile: req.Profile, Body: req.Body})
+		if err != nil {
+			return nil, err
+		}
+		if !rep.Valid {
+			return nil, &RequestError{Fields: RuleViolations(rep, func(wire.Finding) []any { return []any{"body"} })}
+		}
+		res.XML, res.Report = req.Body, rep
+	default:
+		return nil, &RequestError{Fields: []wire.ValidationError{{
+			Loc: []any{"path", "direction"}, Type: wire.TypeEnum, Input: req.Direction,
+			Msg: "unknown conversion direction; supported: ubl-to-facturx, cii-to-facturx",
+			Ctx: map[string]any{"expected": []string{"ubl-to-facturx", "cii-to-facturx"}},
+		}}}
+	}
+	if err := s.facturXPDF(ctx, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// facturXPDF reads res.XML back into the model, lays it out and embeds
+// res.XML; it sets res.PDF and res.Level.
+func (s *Service) facturXPDF(ctx context.Context, res *FacturXResult) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	doc, err := xmltree.Parse(res.XML, xmltree.DefaultLimits())
+	if err != nil {
+		return fmt.Errorf("re-reading the CII: %w", err)
+	}
+	rd, err := cii.Read(doc)
+	if err != nil {
+		return fmt.Errorf("re-reading the CII: %w", err)
+	}
+	inv := rd.Invoice
+	level := facturx.EN16931
+	if inv.ProcessControl != nil {
+		if l, ok := facturx.LevelFromGuideline(inv.ProcessControl.SpecificationID); ok {
+			level = l
+		}
+	}
+	icc, err := pdfa.ReadICCProfile(s.ICCProfile)
+	if err != nil {
+		return &NotImplementedError{Operation: "PDF/A output", Capability: err.Error()}
+	}
+	pdf, err := FacturXPDF(ctx, inv, res.XML, level, pdfa.Options{ICC: icc})
+	if err != nil {
+		return err
+	}
+	res.PDF, res.Level = pdf, level
+	return nil
+}
+
+// FacturXPDF lays inv out and embeds xml as factur-x.xml at level.
+func FacturXPDF(ctx context.Context, inv *model.Invoice, xml []byte, level facturx.Level, opts pdfa.Options) ([]byte, error) {
+	doc, err := invoiceLayout(ctx, inv, opts)
+	if err != nil {
+		return nil, fmt.Errorf("laying out the invoice: %w", err)
+	}
+	p := doc.PDF()
+	p.SetInfo(pdfa.Info{
+		Title:    documentKind(inv) + " " + inv.ID,
+		Author:   inv.Seller.Name,
+		Subject:  fmt.Sprintf("Factur-X %s %s of %s to %s", level, inv.ID, inv.Seller.Name, inv.Buyer.Name),
+		Keywords: "Factur-X, " + documentKind(inv),
+		Creator:  "einvoice",
+	})
+	if err := facturx.Embed(p, xml, level); err != nil {
+		return nil, err
+	}
+	b, err := doc.Bytes()
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
