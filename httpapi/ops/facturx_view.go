@@ -103,7 +103,7 @@ func invoiceLayout(ctx context.Context, inv *model.Invoice, opts pdfa.Options) (
 	// document allowances and charges
 	if len(inv.Allowances)+len(inv.Charges) > 0 {
 		ac := &layout.Table{Columns: []layout.Column{{Weight: 1}, {Width: 45, Align: layout.Right}, {Width: 80, Align: layout.Right}},
-			Header: []layout.Row{{Cells: []layout.Cell{{Text: "Allowances and charges"}, {Text: "VAT"}, {Text: "Amount (" + cur + ")"}}}},
+			Header:     []layout.Row{{Cells: []layout.Cell{{Text: "Allowances and charges"}, {Text: "VAT"}, {Text: "Amount (" + cur + ")"}}}},
 			HeaderFill: &grey, Border: layout.BorderRows, BorderColor: rule}
 		for _, a := range inv.Allowances {
 			ac.Rows = append(ac.Rows, layout.Row{Cells: []layout.Cell{{Text: "Allowance: " + a.Reason}, {Text: vatLabel(a.CategoryCode(), a.VATRate)}, {Text: "-" + amount(a.Amount)}}})
