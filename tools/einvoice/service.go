@@ -8,6 +8,7 @@ import (
 
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/httpapi/ops/engineval"
+	"github.com/einvoice-dev/einvoice/pdf/pdfaconv"
 )
 
 // newService builds the operations with every capability that has landed,
@@ -19,11 +20,12 @@ import (
 // when that fails the service is returned without a validator (validate
 // operations answer 501, the CLI reports an error) together with the reason.
 func newService(sharedDir string) (*ops.Service, error) {
+	conv := pdfaconv.New(pdfaconv.Config{}) // Ghostscript from PATH; checked per conversion (503 when missing)
 	v, err := engineval.New(sharedDir, engineval.Lazy())
 	if err != nil {
-		return &ops.Service{}, fmt.Errorf("validation engine not available: %w", err)
+		return &ops.Service{PDFAConverter: conv}, fmt.Errorf("validation engine not available: %w", err)
 	}
-	return &ops.Service{Validator: v}, nil
+	return &ops.Service{Validator: v, PDFAConverter: conv}, nil
 }
 
 // newServerService is newService for `einvoice serve`: the server listens at
