@@ -94,7 +94,7 @@ func (s *Server) routeTable() []*Route {
 		{Method: "POST", Path: "/v1/generate/cii", OperationID: "generate_cii", Tag: "generate", Summary: "Generate pre-validated CII D16B invoice XML",
 			Protected: true, Params: wire.GenerateCIIParams{}, RequestTypes: jsonIn, RequestBody: wire.GenerateRequest{}, ResponseType: mediaXML, Landed: true, Capability: modelCap, handle: s.handleGenerate("cii")},
 		{Method: "POST", Path: "/v1/generate/facturx", OperationID: "generate_facturx", Tag: "generate", Summary: "Generate a Factur-X PDF with EN 16931 CII XML embedded",
-			Protected: true, RequestTypes: jsonIn, RequestBody: wire.GenerateRequest{}, ResponseType: mediaPDF, Capability: modelCap},
+			Protected: true, RequestTypes: jsonIn, RequestBody: wire.GenerateRequest{}, ResponseType: mediaPDF, Landed: validatorLanded, Capability: engineCap, handle: s.handleGenerateFacturX},
 		{Method: "POST", Path: "/v1/generate/facturapa", OperationID: "generate_facturapa", Tag: "generate", Summary: "Generate Italian FatturaPA XML",
 			Protected: true, RequestTypes: jsonIn, RequestBody: wire.FatturaPAGenerateRequest{}, ResponseType: mediaXML, Landed: true, Capability: modelCap, handle: s.handleGenerateFatturaPA},
 		{Method: "POST", Path: "/v1/generate/facturae", OperationID: "generate_facturae", Tag: "generate", Summary: "Generate Spanish Facturae XML",
@@ -163,6 +163,10 @@ func (s *Server) routeTable() []*Route {
 		if src != "facturx" && dst != "facturx" {
 			rt := rs[len(rs)-1]
 			rt.Landed, rt.Capability, rt.handle = validatorLanded, engineCap, s.handleConvert(dir)
+		}
+		if src != "facturx" && dst == "facturx" {
+			rt := rs[len(rs)-1]
+			rt.Landed, rt.Capability, rt.handle = validatorLanded, engineCap, s.handleConvertFacturX(dir)
 		}
 	}
 	return rs

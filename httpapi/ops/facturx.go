@@ -51,24 +51,21 @@ func (s *Service) GenerateFacturX(ctx context.Context, body []byte) (_ *FacturXR
 	return res, nil
 }
 
-// ConvertToFacturX serves ubl-to-facturx and cii-to-facturx. UBL goes
+// ConvertToFacturX serves ubl-to-facturx and cii-to-facturx; the profile
+// is en16931 (the routes' default, read as facturx_en16931),
+// facturx_en16931 or facturx_extended. UBL goes
 // through Convert (ubl-to-cii, lossless or 422, gated for the profile); a
 // CII source is gated as it is and embedded unchanged (nothing is lost
 // because nothing is rewritten). The PDF's pages show the CII read back
 // into the model.
 func (s *Service) ConvertToFacturX(ctx context.Context, req ConvertRequest) (_ *FacturXResult, err error) {
 	defer func() { wrap(&err, "ops.ConvertToFacturX(%s)", req.Direction) }()
-	if req.Profile == "" {
+	switch req.Profile {
+	case "", "en16931": // the routes' default: EN 16931 in its Factur-X form
 		req.Profile = FacturXProfile
-	}
-	if !strings.HasPrefix(req.Profile, "facturx_") || !strings.Contains(","+wire.CIIProfiles+",", ","+req.Profile+",") {
-		var fx []string
-		for _, p := range strings.Split(wire.CIIProfiles, ",") {
-			if strings.HasPrefix(p, "facturx_") {
-				fx = append(fx, p)
-			}
-		}
-		return nil, profileError([]any{"query", "profile"}, req.Profile, strings.Join(fx, ","))
+	case FacturXProfile, "facturx_extended":
+	default:
+		return nil, profileError([]any{"query", "profile"}, req.Profile, "en16931,"+FacturXProfile+",facturx_extended")
 	}
 	if s == nil || s.Validator == nil {
 		return nil, &NotImplementedError{Operation: "convert_" + strings.ReplaceAll(req.Direction, "-", "_"), Capability: "the rule engine (the conversion gate) has not landed"}

@@ -1,0 +1,78 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/einvoice-dev/einvoice/formats/convert"
+	"github.com/einvoice-dev/einvoice/httpapi/ops"
+	"github.com/einvoice-dev/einvoice/httpapi/wire"
+)
+
+// HeaderFacturXLevel names the Factur-X conformance level of a generated
+// PDF (fx:ConformanceLevel, "EN 16931").
+const HeaderFacturXLevel = "X-FacturX-Level"
+
+// handleGenerateFacturX serves /v1/generate/facturx through
+// ops.GenerateFacturX.
+func (s *Server) handleGenerateFacturX(ctx context.Context, w http.ResponseWriter, in *input) error {
+	res, err := s.cfg.Ops.GenerateFacturX(ctx, in.body)
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	if len(res.Ignored) > 0 {
+		h.Set(HeaderIgnoredProperties, joinCapped(res.Ignored))
+	}
+	if len(res.Computed) > 0 {
+		h.Set(HeaderComputedFields, joinCapped(res.Computed))
+	}
+	writeFacturX(w, res)
+	return nil
+}
+
+// handleConvertFacturX serves /v1/convert/{ubl,cii}-to-facturx through
+// ops.ConvertToFacturX.
+func (s *Server) handleConvertFacturX(dir string) handlerFunc {
+	return func(ctx context.Context, w http.ResponseWriter, in *input) error {
+		req := ops.ConvertRequest{Direction: dir, Body: in.body}
+		p, ok := in.params.(*wire.ConvertParams)
+		if !ok {
+			return fmt.Errorf("convert: unexpected params type %T", in.params)
+		}
+		req.Profile = p.Profile
+		res, err := s.cfg.Ops.ConvertToFacturX(ctx, req)
+		if err != nil {
+			return err
+		}
+		list := res.Changes
+		if list == nil {
+			list = []convert.Change{}
+		}
+		changes, err := json.Marshal(list)
+		if err != nil {
+			return fmt.Errorf("convert: encoding changes: %w", err)
+		}
+		w.Header().Set(HeaderConversionChanges, asciiJSON(changes))
+		writeFacturX(w, res)
+		return nil
+	}
+}
+
+// writeFacturX writes a Factur-X PDF answer with its profile, level and
+// findings headers.
+func writeFacturX(w http.ResponseWriter, res *ops.FacturXResult) {
+	h := w.Header()
+	h.Set(HeaderProfile, res.Profile)
+	h.Set(HeaderFacturXLevel, string(res.Level))
+	if res.Report != nil {
+		h.Set(HeaderValidationFindings, strconv.Itoa(len(res.Report.Findings)))
+	}
+	h.Set("Content-Type", mediaPDF)
+	h.Set("Content-Disposition", `attachment; filename="factur-x.pdf"`)
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(res.PDF)
+}
