@@ -54,6 +54,7 @@ type EvalError struct {
 	Pattern  string
 	RuleID   string // assert/report id, or the rule context / let name
 	Location string // path of the node being evaluated
+	Line     int    // line of that node in the document (0: none)
 	Err      error  // *xdm.Error for an XPath dynamic error, or the context's error
 }
 
@@ -160,11 +161,11 @@ type validation struct {
 }
 
 func (v *validation) fail(what string, node xmltree.NodeID, err error) error {
-	loc := ""
+	loc, line := "", 0
 	if node >= 0 {
-		loc = location(v.r.locForm, v.doc, node)
+		loc, line = location(v.r.locForm, v.doc, node), v.doc.Line(node)
 	}
-	return &EvalError{Ruleset: v.r.Label(), Pattern: v.r.tables.Patterns[v.pattern].ID, RuleID: what, Location: loc, Err: err}
+	return &EvalError{Ruleset: v.r.Label(), Pattern: v.r.tables.Patterns[v.pattern].ID, RuleID: what, Location: loc, Line: line, Err: err}
 }
 
 func (v *validation) run(ctx context.Context) error {

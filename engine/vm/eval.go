@@ -254,7 +254,7 @@ func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
 		if len(s) == 0 {
 			return e.Optional, nil
 		}
-		return xdm.Castable(f.atom(s[0]), e.Type), nil
+		return xdm.CastableErr(f.atom(s[0]), e.Type)
 	case OpInstanceOf:
 		s, err := f.eval(e.Args[0], fc)
 		if err != nil {

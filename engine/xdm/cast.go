@@ -1,6 +1,9 @@
 package xdm
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // Cast converts an atomic item to the target atomic type following the
 // XPath 2.0 casting table. Invalid values fail with FORG0001 (or FOCA0002
@@ -118,6 +121,9 @@ func truncate(d Decimal) Decimal {
 }
 
 func castErr(it Item, to Type) error {
+	if (to == TDecimal || to == TInteger && !strings.Contains(it.S, ".")) && (it.T == TString || it.T == TUntyped) && DecimalTooLarge(it.S) {
+		return Errorf(ErrDecimalTooLarge, "cannot cast a value of more than %d digits to %s", MaxDecimalDigits, to)
+	}
 	s := it.StringValue()
 	if len(s) > 64 {
 		s = s[:64] + "…"
@@ -129,6 +135,20 @@ func castErr(it Item, to Type) error {
 func Castable(it Item, to Type) bool {
 	_, err := Cast(it, to)
 	return err == nil
+}
+
+// CastableErr is Castable for the evaluator: a value Cast refuses only
+// because it exceeds MaxDecimalDigits is an error (FOCA0001), not false, so
+// the limit can never turn into a different verdict.
+func CastableErr(it Item, to Type) (bool, error) {
+	_, err := Cast(it, to)
+	if err == nil {
+		return true, nil
+	}
+	if xe, ok := err.(*Error); ok && xe.Code == ErrDecimalTooLarge {
+		return false, err
+	}
+	return false, nil
 }
 
 // TypeByName maps an xs: local name to a Type (ok=false if unsupported).

@@ -26,16 +26,19 @@ const (
 	ErrOverflow       = "FOAR0002" // numeric overflow
 	ErrInvalidLexical = "FOCA0002" // invalid lexical value
 	ErrNaNCast        = "FOCA0005"
-	ErrRegex          = "FORX0002" // invalid regular expression
-	ErrRegexFlags     = "FORX0001" // invalid regular expression flags
-	ErrRegexEmpty     = "FORX0003" // regex matches zero-length string
-	ErrReplacement    = "FORX0004" // invalid replacement string
-	ErrEBV            = "FORG0006" // invalid argument type (EBV)
-	ErrCardinality    = "FORG0003" // zero-or-one called with more than one item
-	ErrNotNode        = "XPTY0019" // path step on an atomic value
-	ErrMixedPath      = "XPTY0018" // path result mixes nodes and atomics
-	ErrNoContext      = "XPDY0002" // context item undefined
-	ErrCodepoint      = "FOCH0001" // invalid code point
-	ErrExternal       = "FOER0000" // unidentified error (e.g. from an extension function)
-	ErrCancelled      = "XXCANCEL" // evaluation stopped by its context
+	// ErrDecimalTooLarge: a lexical decimal with more than MaxDecimalDigits
+	// digits (F&O: "input value too large for decimal").
+	ErrDecimalTooLarge = "FOCA0001"
+	ErrRegex           = "FORX0002" // invalid regular expression
+	ErrRegexFlags      = "FORX0001" // invalid regular expression flags
+	ErrRegexEmpty      = "FORX0003" // regex matches zero-length string
+	ErrReplacement     = "FORX0004" // invalid replacement string
+	ErrEBV             = "FORG0006" // invalid argument type (EBV)
+	ErrCardinality     = "FORG0003" // zero-or-one called with more than one item
+	ErrNotNode         = "XPTY0019" // path step on an atomic value
+	ErrMixedPath       = "XPTY0018" // path result mixes nodes and atomics
+	ErrNoContext       = "XPDY0002" // context item undefined
+	ErrCodepoint       = "FOCH0001" // invalid code point
+	ErrExternal        = "FOER0000" // unidentified error (e.g. from an extension function)
+	ErrCancelled       = "XXCANCEL" // evaluation stopped by its context
 )

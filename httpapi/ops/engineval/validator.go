@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/einvoice-dev/einvoice/engine"
+	"github.com/einvoice-dev/einvoice/engine/xdm"
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
 	"github.com/einvoice-dev/einvoice/engine/xsd"
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
@@ -339,6 +340,12 @@ func resultError(res *rulesets.Result) error {
 		case errors.Is(e, rulesets.ErrNoScenario):
 			fields = append(fields, wire.ValidationError{Loc: []any{"body"}, Type: "no_scenario",
 				Msg: "no scenario of the " + res.Profile + " validator configuration matches the document (check its CustomizationID)"})
+		case errors.As(e, &ee) && ee.Code() == xdm.ErrDecimalTooLarge:
+			// Hostile input, not a rule-set failure: a number longer than
+			// the engine evaluates (xdm.MaxDecimalDigits).
+			fields = append(fields, wire.ValidationError{Loc: []any{"body"}, Type: wire.TypeLimitExceeded,
+				Msg: fmt.Sprintf("document has a number of more than %d digits at %s", xdm.MaxDecimalDigits, ee.Location),
+				Ctx: map[string]any{"line": ee.Line, "limit": "MaxDecimalDigits", "max": xdm.MaxDecimalDigits, "location": ee.Location, "ruleset": ee.Ruleset, "rule_id": ee.RuleID}})
 		case errors.As(e, &ee):
 			fields = append(fields, wire.ValidationError{Loc: []any{"body"}, Type: "evaluation_error",
 				Msg: fmt.Sprintf("rule set %s could not be applied to the document: %v", ee.Ruleset, ee.Err),
