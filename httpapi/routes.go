@@ -124,9 +124,9 @@ func (s *Server) routeTable() []*Route {
 
 		// Render
 		{Method: "POST", Path: "/v1/render/html", OperationID: "render_html", Tag: "render", Summary: "Render an invoice as HTML",
-			Protected: true, Params: wire.RenderHTMLParams{}, RequestTypes: xmlIn, ResponseType: mediaHTML, Capability: renderCap},
+			Protected: true, Params: wire.RenderHTMLParams{}, RequestTypes: xmlIn, ResponseType: mediaHTML, Landed: true, Capability: renderCap, handle: s.handleRenderHTML},
 		{Method: "POST", Path: "/v1/render/pdf", OperationID: "render_pdf", Tag: "render", Summary: "Render an invoice as PDF",
-			Protected: true, Params: wire.RenderPDFParams{}, RequestTypes: xmlIn, ResponseType: mediaPDF, Capability: renderCap},
+			Protected: true, Params: wire.RenderPDFParams{}, RequestTypes: xmlIn, ResponseType: mediaPDF, Landed: true, Capability: renderCap, handle: s.handleRenderPDF},
 
 		// Repair
 		{Method: "POST", Path: "/v1/repair/ubl", OperationID: "repair_ubl", Tag: "repair", Summary: "Repair dates and totals of a UBL invoice",

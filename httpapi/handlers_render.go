@@ -1,0 +1,45 @@
+package httpapi
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/einvoice-dev/einvoice/httpapi/ops"
+	"github.com/einvoice-dev/einvoice/httpapi/wire"
+)
+
+// handleRenderHTML serves /v1/render/html through ops.RenderHTML.
+func (s *Server) handleRenderHTML(ctx context.Context, w http.ResponseWriter, in *input) error {
+	p, ok := in.params.(*wire.RenderHTMLParams)
+	if !ok {
+		return fmt.Errorf("render html: unexpected params type %T", in.params)
+	}
+	out, err := s.cfg.Ops.RenderHTML(ctx, ops.RenderRequest{Lang: p.Lang, Body: in.body})
+	if err != nil {
+		return err
+	}
+	writeBody(w, mediaHTML, out)
+	return nil
+}
+
+// handleRenderPDF serves /v1/render/pdf through ops.RenderPDF.
+func (s *Server) handleRenderPDF(ctx context.Context, w http.ResponseWriter, in *input) error {
+	p, ok := in.params.(*wire.RenderPDFParams)
+	if !ok {
+		return fmt.Errorf("render pdf: unexpected params type %T", in.params)
+	}
+	out, err := s.cfg.Ops.RenderPDF(ctx, ops.RenderRequest{Lang: p.Lang, Style: p.Style, Body: in.body})
+	if err != nil {
+		return err
+	}
+	writeBody(w, mediaPDF, out)
+	return nil
+}
+
+// writeBody answers 200 with a document of the given media type.
+func writeBody(w http.ResponseWriter, media string, body []byte) {
+	w.Header().Set("Content-Type", media)
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
+}

@@ -1,0 +1,87 @@
+package ops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/einvoice-dev/einvoice/formats/render"
+	"github.com/einvoice-dev/einvoice/httpapi/wire"
+)
+
+// Render styles and languages (wire.RenderPDFParams, wire.RenderHTMLParams).
+const (
+	RenderLangs  = "en,de"
+	RenderStyles = render.StyleCompact + "," + render.StyleKosit
+)
+
+// RenderRequest is one /v1/render/{html,pdf} call.
+type RenderRequest struct {
+	Lang  string // en or de; empty = en
+	Style string // PDF only: compact or kosit; empty = compact
+	Body  []byte // UBL Invoice/CreditNote or CII CrossIndustryInvoice XML
+}
+
+// readForRender reads req.Body (UBL or CII, auto-detected) and checks the
+// language: malformed XML, another document and an unknown language are
+// *RequestError (422).
+func readForRender(ctx context.Context, req RenderRequest) (*render.Source, render.Lang, error) {
+	if req.Lang == "" {
+		req.Lang = string(render.English)
+	}
+	lang, ok := render.ParseLang(req.Lang)
+	if !ok {
+		return nil, "", enumError([]any{"query", "lang"}, req.Lang, RenderLangs)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, "", err
+	}
+	src, err := render.Read(req.Body)
+	if err != nil {
+		return nil, "", renderInputError(err)
+	}
+	return src, lang, nil
+}
+
+// RenderHTML renders req.Body as a self-contained HTML page.
+func (s *Service) RenderHTML(ctx context.Context, req RenderRequest) (_ []byte, err error) {
+	defer func() { wrap(&err, "ops.RenderHTML(%s)", req.Lang) }()
+	src, lang, err := readForRender(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return render.HTML(ctx, src.Invoice, lang)
+}
+
+// RenderPDF renders req.Body as a PDF/A-3b document in req.Style.
+func (s *Service) RenderPDF(ctx context.Context, req RenderRequest) (_ []byte, err error) {
+	defer func() { wrap(&err, "ops.RenderPDF(%s, %s)", req.Lang, req.Style) }()
+	if req.Style == "" {
+		req.Style = render.StyleCompact
+	}
+	if req.Style != render.StyleCompact && req.Style != render.StyleKosit {
+		return nil, enumError([]any{"query", "style"}, req.Style, RenderStyles)
+	}
+	src, lang, err := readForRender(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return render.PDF(ctx, src.Invoice, render.Options{Lang: lang, Style: req.Style})
+}
+
+// renderInputError maps render.Read's errors to 422s: parse and limit
+// errors like validation, another root element as a value_error.
+func renderInputError(err error) error {
+	switch {
+	case errors.Is(err, render.ErrParse):
+		return parseError(err)
+	case errors.Is(err, render.ErrSyntax):
+		return &RequestError{Fields: []wire.ValidationError{{Loc: []any{"body"}, Type: wire.TypeValueError, Msg: "Value error, " + err.Error()}}}
+	}
+	return fmt.Errorf("reading the invoice: %w", err)
+}
+
+// enumError is the 422 for a value outside allowed (comma-separated).
+func enumError(loc []any, value, allowed string) *RequestError {
+	return profileError(loc, value, allowed)
+}
