@@ -23,7 +23,7 @@ BENCHTIME    ?= 1s
 FUZZTIME     ?= 60s
 ORACLE_TIME  ?= 10m
 
-.PHONY: all deps deps-test generate build run test lint vet bench fuzz fuzz-oracle oracle clean loadtest
+.PHONY: all deps deps-test generate build run test lint vet bench fuzz fuzz-oracle oracle verapdf clean loadtest
 
 all: build
 
@@ -39,7 +39,7 @@ deps-test:
 generate:
 	$(GO) run ./tools/rulegen -shared $(SHARED) -out rulesets
 
-build: deps generate
+build: deps generate verapdf
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./tools/einvoice
 
 run: build
@@ -49,8 +49,13 @@ run: build
 oracle:
 	cd conformance/oracle && mvn -q -B package -DskipTests
 
+# The veraPDF worker (PDF/A verdicts: pdfa/validate, and every PDF the service returns).
+# Maven resolves veraPDF from Maven Central; the jar is a git-ignored build output.
+verapdf:
+	cd tools/verapdf-worker && mvn -q -B package -DskipTests
+
 # Every test, with PostgreSQL and the reference oracle required (no skipping in CI).
-test: deps-test generate lint oracle
+test: deps-test generate lint oracle verapdf
 	@set -euo pipefail; \
 	url=$$(scripts/pgtest.sh start $(PGDIR) | tail -n 1); \
 	trap 'scripts/pgtest.sh stop $(PGDIR) >/dev/null 2>&1 || true' EXIT; \
