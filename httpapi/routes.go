@@ -82,7 +82,7 @@ func (s *Server) routeTable() []*Route {
 		{Method: "GET", Path: "/v1/schema/invoice", OperationID: "schema_invoice", Tag: "service", Summary: "JSON Schema of the canonical invoice model",
 			ResponseType: mediaJSON, Landed: true, Capability: modelCap, handle: s.handleSchemaInvoice},
 		{Method: "GET", Path: "/v1/schema/order", OperationID: "schema_order", Tag: "service", Summary: "JSON Schema of the Order-X order model",
-			ResponseType: mediaJSON, Capability: modelCap},
+			ResponseType: mediaJSON, Landed: true, Capability: modelCap, handle: s.handleSchemaOrder},
 		{Method: "GET", Path: "/v1/rulesets", OperationID: "rulesets", Tag: "service", Summary: "Every rule set of the catalog: version, source digest, size, profiles, load error",
 			ResponseType: mediaJSON, Response: []wire.RulesetInfo{}, Landed: rulesetsLanded, Capability: engineCap, handle: s.handleRulesets},
 		{Method: "GET", Path: "/v1/usage", OperationID: "usage", Tag: "service", Summary: "The calling key's own usage counts",
@@ -102,7 +102,7 @@ func (s *Server) routeTable() []*Route {
 		{Method: "POST", Path: "/v1/generate/ksef", OperationID: "generate_ksef", Tag: "generate", Summary: "Generate Polish FA_VAT/KSeF XML",
 			Protected: true, RequestTypes: jsonIn, RequestBody: wire.Object{}, ResponseType: mediaXML, Capability: modelCap},
 		{Method: "POST", Path: "/v1/generate/orderx", OperationID: "generate_orderx", Tag: "generate", Summary: "Generate Order-X Basic purchase-order XML",
-			Protected: true, RequestTypes: jsonIn, RequestBody: wire.Order{}, ResponseType: mediaXML, Capability: modelCap},
+			Protected: true, RequestTypes: jsonIn, RequestBody: wire.Order{}, ResponseType: mediaXML, Landed: true, Capability: engineCap, handle: s.handleGenerateOrderX},
 		{Method: "POST", Path: "/v1/generate/facturx/embed", OperationID: "generate_facturx_embed", Tag: "generate", Summary: "Upgrade the caller's PDF to PDF/A-3 with factur-x.xml embedded",
 			Protected: true, RequestTypes: multiIn, RequestBody: wire.EmbedForm{}, ResponseType: mediaPDF, Capability: pdfCap},
 

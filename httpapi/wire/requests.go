@@ -19,17 +19,6 @@ type FatturaPARequest struct {
 	Extras  Object `json:"extras" required:"true" doc:"Italian extras: trasmittente_id_codice, progressivo_invio, tipo_documento (TD05 only when explicit), ritenuta, bollo, cassa previdenziale."`
 }
 
-// Order is the JSON body of generate/orderx (Order-X Basic input): the order
-// object itself. Additional properties are allowed.
-type Order struct {
-	ID        string   `json:"id" required:"true"`
-	IssueDate string   `json:"issue_date" required:"true" doc:"YYYY-MM-DD."`
-	Currency  string   `json:"currency" required:"true" doc:"ISO 4217 code."`
-	Buyer     Object   `json:"buyer" required:"true"`
-	Seller    Object   `json:"seller" required:"true"`
-	Lines     []Object `json:"lines" required:"true"`
-}
-
 // EmbedForm is the multipart/form-data body of generate/facturx/embed.
 type EmbedForm struct {
 	Invoice string `json:"invoice" required:"true" doc:"The invoice as JSON text (canonical model)."`

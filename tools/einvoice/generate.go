@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/einvoice-dev/einvoice/formats/model"
@@ -15,34 +17,58 @@ import (
 )
 
 // cmdGenerate writes UBL or CII XML from a canonical-model JSON file with
-// ops.Generate, the function behind POST /v1/generate/{ubl,cii}. The file is
-// the request body ({"invoice": {...}}) or the invoice object itself. Exit
-// 0: written; 1: refused (each detail entry on stderr); 2: usage.
+// ops.Generate, the function behind POST /v1/generate/{ubl,cii}, or a
+// national format / Order-X with the function behind its route (--format).
+// For ubl and cii the file is the request body ({"invoice": {...}}) or the
+// invoice object itself; for fatturapa it is the request body {"invoice",
+// "extras"}; for orderx the order. Exit 0: written; 1: refused (each
+// detail entry on stderr); 2: usage.
 func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer, getenv env) error {
-	f := newFlags("generate", "einvoice generate --syntax ubl|cii [--profile P] [--no-validate] INVOICE.json [-o OUT.xml]", getenv)
-	syntax := f.String("syntax", "", ops.SyntaxUBL, "ubl or cii")
-	profile := f.String("profile", "", "", "target profile (default: peppol for UBL, en16931 for CII)")
-	noValidate := f.fs.Bool("no-validate", false, "return the document even when it has fatal findings (their number goes to stderr)")
+	f := newFlags("generate", "einvoice generate [--format ubl|cii|fatturapa|orderx] [--syntax ubl|cii] [--profile P] [--no-validate] FILE.json [-o OUT.xml]", getenv)
+	format := f.String("format", "", "", "output format: ubl, cii (canonical model), fatturapa ({invoice, extras}) or orderx (an order); default: --syntax")
+	syntax := f.String("syntax", "", ops.SyntaxUBL, "ubl or cii (the same as --format ubl|cii)")
+	profile := f.String("profile", "", "", "target profile of ubl/cii (default: peppol for UBL, en16931 for CII)")
+	noValidate := f.fs.Bool("no-validate", false, "ubl/cii: return the document even when it has fatal findings (their number goes to stderr)")
 	out := f.String("o", "", "", "output file (default: stdout)")
 	shared := f.String("shared", "EINVOICE_SHARED", "../shared", "directory of the official rule sets and schemas")
 	pos, err := f.parse(args, stdout)
 	if err != nil {
 		return err
 	}
+	national, isNational := nationalFormats[*format]
 	switch {
 	case len(pos) != 1:
-		return usagef("generate: want exactly one INVOICE.json, got %d arguments", len(pos))
-	case *syntax != ops.SyntaxUBL && *syntax != ops.SyntaxCII:
-		return usagef("generate: --syntax %q: want ubl or cii", *syntax)
+		return usagef("generate: want exactly one FILE.json, got %d arguments", len(pos))
+	case *format == "" || *format == ops.SyntaxUBL || *format == ops.SyntaxCII:
+		if *format != "" {
+			if given(f, "syntax") && *syntax != *format {
+				return usagef("generate: --format %s contradicts --syntax %s", *format, *syntax)
+			}
+			*syntax = *format
+		}
+		if *syntax != ops.SyntaxUBL && *syntax != ops.SyntaxCII {
+			return usagef("generate: --syntax %q: want ubl or cii", *syntax)
+		}
+	case !isNational:
+		return usagef("generate: --format %q: want %s", *format, strings.Join(generateFormats(), ", "))
+	case *profile != "" || *noValidate || given(f, "syntax"):
+		return usagef("generate: --format %s takes no --syntax, --profile or --no-validate (its document is always gated by its schema)", *format)
 	}
 	data, err := readLimited(pos[0])
 	if err != nil {
 		return usagef("generate: %s: %v", pos[0], err)
 	}
 	svc, err := newService(*shared)
-	if err != nil && !*noValidate {
+	if err != nil && (isNational || !*noValidate) {
 		fmt.Fprintln(stderr, "einvoice: generate: "+err.Error())
 		return &exitError{code: exitUsage}
+	}
+	if isNational {
+		doc, err := national(ctx, svc, data)
+		if err != nil {
+			return refusal(stderr, "generate", err)
+		}
+		return writeOut(stdout, *out, doc)
 	}
 	res, err := svc.Generate(ctx, ops.GenerateRequest{Syntax: *syntax, Profile: *profile, Validate: !*noValidate, Body: requestBody(data)})
 	if err != nil {
@@ -55,6 +81,42 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer, g
 		fmt.Fprintf(stderr, "einvoice: generate: %d findings (%d fatal) for profile %s\n", len(res.Report.Findings), res.Report.Counts.Fatal, res.Report.Profile)
 	}
 	return writeOut(stdout, *out, res.XML)
+}
+
+// nationalFormats are the --format values served by the operation behind
+// their route: the file is that route's request body.
+var nationalFormats = map[string]func(ctx context.Context, svc *ops.Service, body []byte) ([]byte, error){
+	"fatturapa": func(ctx context.Context, svc *ops.Service, body []byte) ([]byte, error) {
+		res, err := svc.GenerateFatturaPA(ctx, body)
+		if err != nil {
+			return nil, err
+		}
+		return res.XML, nil
+	},
+	"orderx": func(ctx context.Context, svc *ops.Service, body []byte) ([]byte, error) {
+		res, err := svc.GenerateOrderX(ctx, body)
+		if err != nil {
+			return nil, err
+		}
+		return res.XML, nil
+	},
+}
+
+// given reports whether flag name was set on the command line.
+func given(f *cmdFlags, name string) bool {
+	set := false
+	f.fs.Visit(func(fl *flag.Flag) { set = set || fl.Name == name })
+	return set
+}
+
+// generateFormats lists the --format values.
+func generateFormats() []string {
+	out := []string{ops.SyntaxUBL, ops.SyntaxCII}
+	for k := range nationalFormats {
+		out = append(out, k)
+	}
+	slices.Sort(out[2:])
+	return out
 }
 
 // requestBody wraps a bare invoice object as {"invoice": ...}; a file that

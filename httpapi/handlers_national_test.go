@@ -1,0 +1,109 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"reflect"
+	"testing"
+
+	"github.com/einvoice-dev/einvoice/httpapi/ops"
+)
+
+func orderBody(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile("../formats/orderx/testdata/order.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestGenerateOrderXRoute(t *testing.T) {
+	v, err := lazyEngine()
+	if err != nil {
+		t.Fatalf("engine: %v", err)
+	}
+	s, _ := newTestServer(t, func(c *Config) { c.Ops = &ops.Service{Validator: v} })
+	jsonCT := withHeader("Content-Type", "application/json")
+	key := withHeader("x-api-key", goodKey)
+	body := orderBody(t)
+
+	if w := do(t, s, "POST", "/v1/generate/orderx", body, jsonCT); w.Code != 401 {
+		t.Fatalf("without a key: %d %s", w.Code, w.Body)
+	}
+	w := do(t, s, "POST", "/v1/generate/orderx", body, jsonCT, key)
+	if w.Code != 200 {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	// 500 × 12.50 / 100 = 62.50; 3 × 41.9 = 125.70.
+	for _, want := range []string{"<ram:ID>urn:order-x.eu:1p0:basic</ram:ID>", "<ram:TypeCode>220</ram:TypeCode>",
+		`<ram:RequestedQuantity unitCode="H87">500</ram:RequestedQuantity>`, "<ram:LineTotalAmount>62.50</ram:LineTotalAmount>",
+		"<ram:LineTotalAmount>125.70</ram:LineTotalAmount>", "<ram:LineTotalAmount>188.20</ram:LineTotalAmount>",
+		`<udt:DateTimeString format="102">20240315</udt:DateTimeString>`} {
+		if !bytes.Contains(w.Body.Bytes(), []byte(want)) {
+			t.Errorf("output lacks %s:\n%s", want, w.Body)
+		}
+	}
+	if h := w.Header(); h.Get(HeaderOrderXLineTotal) != "188.20" || h.Get(HeaderProfile) != "basic" || h.Get(HeaderValidationFindings) != "0" {
+		t.Errorf("headers %v", h)
+	}
+
+	// Problems are 422s located in the body: an unknown member, a bad
+	// decimal, a missing required member.
+	var doc map[string]any
+	if err := json.Unmarshal(body, &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["payment_terms"] = "30 days"
+	doc["lines"].([]any)[1].(map[string]any)["quantity"] = "three"
+	delete(doc["buyer"].(map[string]any), "address")
+	bad, _ := json.Marshal(doc)
+	w = do(t, s, "POST", "/v1/generate/orderx", bad, jsonCT, key)
+	if w.Code != 422 {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	var res struct {
+		Detail []struct {
+			Loc  []any  `json:"loc"`
+			Type string `json:"type"`
+		} `json:"detail"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, d := range res.Detail {
+		b, _ := json.Marshal(d.Loc)
+		got[string(b)] = d.Type
+	}
+	want := map[string]string{`["body","payment_terms"]`: "extra_forbidden", `["body","lines",1,"quantity"]`: "decimal_parsing"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("want %s at %s; got %v", v, k, got)
+		}
+	}
+}
+
+func TestSchemaOrderRoute(t *testing.T) {
+	s, _ := newTestServer(t, nil)
+	w := do(t, s, "GET", "/v1/schema/order", nil)
+	if w.Code != 200 {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	var sch struct {
+		ID   string                    `json:"$id"`
+		Ref  string                    `json:"$ref"`
+		Defs map[string]map[string]any `json:"$defs"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &sch); err != nil {
+		t.Fatal(err)
+	}
+	if sch.ID != OrderSchemaID || sch.Ref != "#/$defs/Order" || bytes.Contains(w.Body.Bytes(), []byte("#/components/")) {
+		t.Fatalf("schema head: %s %s", sch.ID, sch.Ref)
+	}
+	req, _ := sch.Defs["Order"]["required"].([]any)
+	if !reflect.DeepEqual(req, []any{"id", "issue_date", "currency", "seller", "buyer", "lines"}) {
+		t.Errorf("required %v", req)
+	}
+}
