@@ -51,6 +51,7 @@ commands:
   generate   write UBL or CII from canonical-model JSON (einvoice generate --help)
   convert    convert between UBL, CII and XRechnung (einvoice convert --help)
   repair     repair dates and totals of a UBL or CII invoice (einvoice repair --help)
+  facturx    write a Factur-X PDF/A-3b from JSON, UBL or CII (einvoice facturx --help)
   render     render an invoice as PDF or HTML (einvoice render --help)
   version    print the build version (also --version)
 `
@@ -102,6 +103,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		return cmdConvert(ctx, args[1:], stdout, stderr, getenv)
 	case "repair":
 		return cmdRepair(ctx, args[1:], stdout, stderr, getenv)
+	case "facturx":
+		return cmdFacturX(ctx, args[1:], stdout, stderr, getenv)
 	case "render":
 		return cmdRender(ctx, args[1:], stdout, stderr, getenv)
 	}
