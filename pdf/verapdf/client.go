@@ -24,8 +24,8 @@ const (
 	DefaultWorkers      = 1
 	DefaultTimeout      = 60 * time.Second
 	DefaultStartTimeout = 60 * time.Second
-	// killGrace is how long past Options.Timeout the client waits for the
-	// worker's own timeout answer before it kills the process.
+	// killGrace is how long past Options.Timeout (at most Timeout again) the
+	// client waits for the worker's own timeout answer before it kills the process.
 	killGrace = 5 * time.Second
 	// startBackoff is how long a failed start is remembered: calls within it
 	// fail at once with the same reason instead of each paying for a JVM start.
@@ -154,6 +154,9 @@ type Client struct {
 	lastErrAt time.Time // when lastErr happened
 	version   string    // veraPDF version reported by the last worker started
 	restarts  int       // workers replaced after a crash, hang or failed health check
+
+	// afterSend, when set (tests), runs after a request was written to a worker.
+	afterSend func(p *proc)
 }
 
 // slot is the right to run one worker; its holder owns p.
@@ -324,7 +327,7 @@ func (c *Client) roundTrip(ctx context.Context, s *slot, p *proc, req request) (
 		c.release(s)
 		return nil, fmt.Errorf("verapdf: encoding request: %w", err)
 	}
-	timeout := c.opts.Timeout + killGrace
+	timeout := c.opts.Timeout + min(killGrace, c.opts.Timeout)
 	if req.Op == "ping" {
 		timeout = pingTimeout
 	}
@@ -332,6 +335,9 @@ func (c *Client) roundTrip(ctx context.Context, s *slot, p *proc, req request) (
 		c.drop(s, p, "write failed")
 		c.release(s)
 		return nil, &UnavailableError{Reason: "the worker stopped accepting requests", Err: p.exitErr(err)}
+	}
+	if c.afterSend != nil {
+		c.afterSend(p)
 	}
 	timer := time.NewTimer(timeout)
 	select {

@@ -1,0 +1,139 @@
+package verapdf
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fake returns a client whose "java" is testdata/fakeworker.sh in the given mode.
+func fake(t *testing.T, mode string, opts Options) *Client {
+	t.Helper()
+	script, err := filepath.Abs(filepath.Join("testdata", "fakeworker.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := filepath.Join(t.TempDir(), mode+".jar")
+	if err := os.WriteFile(j, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts.Jar, opts.Java, opts.JVMArgs = j, script, []string{}
+	c := New(opts)
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+func TestHungWorkerIsKilledAndReplaced(t *testing.T) {
+	c := fake(t, "hang", Options{Timeout: 200 * time.Millisecond})
+	start := time.Now()
+	_, err := c.Validate(context.Background(), []byte("%PDF-1.7\n"), "3b")
+	var de *DocumentError
+	if !errors.As(err, &de) || de.Kind != KindTimeout {
+		t.Fatalf("want a timeout DocumentError, got %v", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("timeout took %s", d)
+	}
+	if st := c.Health(context.Background()); st.Running != 0 || st.Restarts != 1 {
+		t.Fatalf("the hung worker is still counted: %+v", st)
+	}
+}
+
+func TestHealthPingsIdleWorker(t *testing.T) {
+	c := fake(t, "ok", Options{})
+	if st := c.Health(context.Background()); st.State != StateOK || st.Running != 0 || !strings.Contains(st.Detail, "next PDF/A request") {
+		t.Fatalf("before start: %+v", st)
+	}
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st := c.Health(context.Background()); st.State != StateOK || st.Running != 1 || st.Version != "fake" {
+		t.Fatalf("after start: %+v", st)
+	}
+	h := fake(t, "hang", Options{})
+	if err := h.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st := h.Health(context.Background()); st.State != StateUnavailable || !strings.Contains(st.Detail, "health check") {
+		t.Fatalf("a worker that does not answer pings: %+v", st)
+	}
+}
+
+func TestBoundedConcurrency(t *testing.T) {
+	c := fake(t, "slow", Options{Workers: 2})
+	var wg sync.WaitGroup
+	errs := make(chan error, 6)
+	var maxRunning int
+	var mu sync.Mutex
+	for range 6 {
+		wg.Go(func() {
+			_, err := c.Validate(context.Background(), []byte("%PDF-1.7\n"), "3b")
+			errs <- err
+			mu.Lock()
+			maxRunning = max(maxRunning, c.Health(context.Background()).Running)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if maxRunning > 2 || maxRunning == 0 {
+		t.Fatalf("running workers: %d, want 1..2", maxRunning)
+	}
+}
+
+func TestCancelledRequestKeepsProtocolInStep(t *testing.T) {
+	c := fake(t, "slow", Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := c.Validate(ctx, []byte("%PDF-1.7\n"), "3b"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("want the context error, got %v", err)
+	}
+	// The next call waits for the abandoned answer to be drained, then gets its own.
+	res, err := c.Validate(context.Background(), []byte("%PDF-1.7\n"), "3b")
+	if err != nil || !res.Compliant {
+		t.Fatalf("after a cancelled request: %v %+v", err, res)
+	}
+	if st := c.Health(context.Background()); st.Restarts != 0 {
+		t.Fatalf("a cancelled request must not cost a restart: %+v", st)
+	}
+}
+
+func TestProtocolErrorsAreUnavailable(t *testing.T) {
+	c := fake(t, "garbage", Options{})
+	if _, err := c.Validate(context.Background(), []byte("%PDF-1.7\n"), "3b"); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("garbage answer: %v", err)
+	}
+	n := fake(t, "noready", Options{})
+	_, err := n.Validate(context.Background(), []byte("%PDF-1.7\n"), "3b")
+	if !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("no ready line: %v", err)
+	}
+	// The failed start is remembered for a moment: /health says why.
+	if st := n.Health(context.Background()); st.State != StateUnavailable || st.Detail == "" {
+		t.Fatalf("health after a failed start: %+v", st)
+	}
+}
+
+func TestClosedClient(t *testing.T) {
+	c := fake(t, "ok", Options{})
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Close()
+	if _, err := c.Validate(context.Background(), []byte("%PDF-1.7\n"), "3b"); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("after Close: %v", err)
+	}
+	if st := c.Health(context.Background()); st.State != StateUnavailable {
+		t.Fatalf("health after Close: %+v", st)
+	}
+}
