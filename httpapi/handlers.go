@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -91,6 +92,27 @@ func (s *Server) handleRulesets(_ context.Context, w http.ResponseWriter, _ *inp
 
 // handleValidate serves validate/ubl, validate/cii, validate/orderx and
 // validate/facturapa through ops.Validate.
+// onlyOK are the validate syntaxes whose operation the interface declares
+// with 200 alone (validate/orderx, validate/facturapa): a document that cannot
+// be read is answered with an invalid, incomplete report rather than a 422.
+var onlyOK = map[string]bool{ops.SyntaxOrderX: true, ops.SyntaxFatturaPA: true}
+
+// unreadableReport is the report of a document the validator could not read:
+// one fatal finding per problem (rule id "XML", the problem's type in the
+// message), complete=false, so valid is false.
+func unreadableReport(syntax string, re *ops.RequestError) *wire.Report {
+	rep := &wire.Report{Syntax: syntax, Findings: []wire.Finding{}, Rulesets: []wire.RulesetRef{}}
+	for _, f := range re.Fields {
+		line, _ := f.Ctx["line"].(int)
+		rep.Findings = append(rep.Findings, wire.Finding{
+			RuleID: "XML", Flag: wire.FlagFatal, Message: f.Type + ": " + f.Msg,
+			Location: "/", Source: "xml", Line: line, Terms: []string{},
+		})
+	}
+	rep.Recount()
+	return rep
+}
+
 func (s *Server) handleValidate(syntax string) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, in *input) error {
 		var profile, version, format string
@@ -104,6 +126,10 @@ func (s *Server) handleValidate(syntax string) handlerFunc {
 			return fmt.Errorf("validate: unexpected params type %T", in.params)
 		}
 		rep, err := s.cfg.Ops.Validate(ctx, ops.ValidateRequest{Syntax: syntax, Profile: profile, Version: version, Body: in.body})
+		var re *ops.RequestError
+		if err != nil && onlyOK[syntax] && errors.As(err, &re) {
+			rep, err = unreadableReport(syntax, re), nil
+		}
 		if err != nil {
 			return err
 		}

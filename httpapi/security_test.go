@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -80,6 +81,34 @@ func TestSecurityHeaders(t *testing.T) {
 	for _, bad := range []string{"<script", "<link", "src=\"http", "@import", "url(http"} {
 		if strings.Contains(body, bad) {
 			t.Errorf("/docs contains %q, which the security policy blocks", bad)
+		}
+	}
+}
+
+// TestSecretsNeverLogged: neither API keys (valid, unknown, revoked) nor the
+// gateway secret appear in the log, whatever the outcome of the request and
+// at the most verbose level.
+func TestSecretsNeverLogged(t *testing.T) {
+	var logs strings.Builder
+	const secret = "gw-secret-0123456789-abcdef"
+	s, _ := newTestServer(t, func(c *Config) {
+		c.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		c.GatewaySecret = secret
+	})
+	json := withHeader("Content-Type", "application/json")
+	for _, key := range []string{goodKey, revokedKey, "ek_live_unknownunknownunknownunknown0"} {
+		for _, gw := range []string{secret, "wrong-secret-value-987654"} {
+			do(t, s, "POST", "/v1/generate/ubl", []byte(`{"invoice":{}}`), json, withHeader("x-api-key", key), withHeader("x-gateway-proxy-secret", gw))
+			do(t, s, "GET", "/v1/usage", nil, withHeader("x-api-key", key), withHeader("x-gateway-proxy-secret", gw))
+		}
+	}
+	out := logs.String()
+	if !strings.Contains(out, `"request_id"`) {
+		t.Fatalf("nothing was logged; the test would prove nothing: %q", out)
+	}
+	for _, s := range []string{goodKey, revokedKey, "ek_live_unknownunknownunknownunknown0", secret, "wrong-secret-value-987654"} {
+		if strings.Contains(out, s) {
+			t.Errorf("the log contains the secret %q", s)
 		}
 	}
 }

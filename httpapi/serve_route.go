@@ -124,7 +124,7 @@ func (s *Server) readInput(r *http.Request, rt *Route, in *input) error {
 		}
 		in.body = body
 		switch {
-		case len(body) == 0:
+		case len(body) == 0 && !rt.No422: // a No422 route's handler reports it in its 200 answer
 			fields = append(fields, wire.ValidationError{Loc: []any{"body"}, Type: wire.TypeMissing, Msg: "Field required"})
 		case mt == mediaJSON && rt.RequestBody != nil:
 			dst := reflect.New(reflect.TypeOf(rt.RequestBody))

@@ -51,3 +51,30 @@ func TestValidateErrors(t *testing.T) {
 		t.Errorf("engine deadline: %d", w.Code)
 	}
 }
+
+// TestValidateOnlyOKRoutes: validate/orderx and validate/facturapa declare
+// only 200, so a document that cannot be read (malformed, empty) is an
+// invalid, incomplete report naming the problem and its line, never a 422.
+func TestValidateOnlyOKRoutes(t *testing.T) {
+	xmlErr := &ops.RequestError{Fields: []wire.ValidationError{{Loc: []any{"body"}, Msg: "unexpected EOF", Type: wire.TypeXMLSyntax, Ctx: map[string]any{"line": 3}}}}
+	s, _ := newTestServer(t, func(c *Config) { c.Ops = &ops.Service{Validator: errValidator{err: xmlErr}} })
+	for _, route := range []string{"/v1/validate/orderx", "/v1/validate/facturapa"} {
+		for _, body := range [][]byte{[]byte("<a>"), nil} {
+			w := do(t, s, "POST", route, body, withHeader("Content-Type", "application/xml"))
+			if w.Code != http.StatusOK {
+				t.Fatalf("%s %q: status %d, want 200: %s", route, body, w.Code, w.Body.String())
+			}
+			var rep wire.Report
+			mustJSON(t, w.Body.Bytes(), &rep)
+			if rep.Valid || rep.Complete || rep.Counts.Fatal != 1 || len(rep.Findings) != 1 {
+				t.Fatalf("%s: want an invalid, incomplete report with one fatal finding: %s", route, w.Body.String())
+			}
+			f := rep.Findings[0]
+			if f.RuleID != "XML" || f.Line != 3 || !strings.Contains(f.Message, "unexpected EOF") || !strings.Contains(f.Message, "xml_syntax") {
+				t.Errorf("%s: finding %+v", route, f)
+			}
+		}
+	}
+	// validate/ubl keeps its 422.
+	fieldErrors(t, do(t, s, "POST", "/v1/validate/ubl", []byte("<a>"), withHeader("Content-Type", "application/xml")))
+}
