@@ -41,19 +41,24 @@ type objStream struct {
 	index []int       // object numbers by index
 }
 
-// recoverErr turns a panic into an error wrapping ErrMalformed.
-func recoverErr(err *error) {
-	if r := recover(); r != nil {
-		*err = malformed("internal error reading PDF: %v\n%s", r, firstLines(debug.Stack(), 12))
-	}
+// PanicError is a panic inside the reader, recovered. It wraps
+// ErrMalformed; Stack is for logs, never for response bodies.
+type PanicError struct {
+	Value any
+	Stack []byte
 }
 
-func firstLines(b []byte, n int) string {
-	lines := bytes.SplitN(b, []byte("\n"), n+1)
-	if len(lines) > n {
-		lines = lines[:n]
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("%v: internal error reading PDF: %v", ErrMalformed, e.Value)
+}
+
+func (e *PanicError) Unwrap() error { return ErrMalformed }
+
+// recoverErr turns a panic into a *PanicError.
+func recoverErr(err *error) {
+	if r := recover(); r != nil {
+		*err = &PanicError{Value: r, Stack: debug.Stack()}
 	}
-	return string(bytes.Join(lines, []byte("\n")))
 }
 
 // Open parses the cross-reference structure of data. The Doc keeps data

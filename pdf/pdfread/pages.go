@@ -104,6 +104,9 @@ func (d *Doc) PageContent(p Page) (out []byte, err error) {
 	for _, s := range streams {
 		b, err := d.decodeStream(s)
 		if err != nil {
+			if isLimit(err) {
+				return nil, err
+			}
 			continue // a damaged content stream: keep the others
 		}
 		out = append(out, b...)

@@ -155,7 +155,7 @@ func (t *textRun) run(content []byte, res Dict, gs gstate) error {
 			return limitErr("content stream has too many operators")
 		}
 		arg := func(i int) Object {
-			if i < len(args) {
+			if i >= 0 && i < len(args) {
 				return args[i]
 			}
 			return nil
