@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
@@ -43,3 +44,23 @@ func writeBody(w http.ResponseWriter, media string, body []byte) {
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(body)
 }
+
+// handleValidateReport serves /v1/validate/ubl/report: the UBL validation
+// (default profile) printed as a PDF. The verdict and counts also travel
+// in headers.
+func (s *Server) handleValidateReport(ctx context.Context, w http.ResponseWriter, in *input) error {
+	out, rep, err := s.cfg.Ops.ValidateReportPDF(ctx, ops.ValidateRequest{Syntax: ops.SyntaxUBL, Body: in.body})
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	h.Set(HeaderProfile, rep.Profile)
+	h.Set(HeaderValidationFindings, strconv.Itoa(len(rep.Findings)))
+	h.Set(HeaderValid, strconv.FormatBool(rep.Valid))
+	writeBody(w, mediaPDF, out)
+	return nil
+}
+
+// HeaderValid is the verdict of a printed validation report ("true" or
+// "false").
+const HeaderValid = "X-Valid"

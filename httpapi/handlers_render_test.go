@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -66,4 +67,45 @@ func TestRenderRoutes(t *testing.T) {
 	if w := do(t, s, "POST", "/v1/render/html", cii, xmlCT); w.Code != 401 {
 		t.Errorf("render/html without a key: %d, want 401", w.Code)
 	}
+}
+
+// TestValidateReportRoute prints the UBL validation through the real
+// engine: the banner and findings are in the PDF's text; bad XML is a 422.
+func TestValidateReportRoute(t *testing.T) {
+	s, _ := newModelServer(t)
+	valid := readShared(t, "corpus/peppol-bis-billing/3.0.21/examples/base-example.xml")
+	w := do(t, s, "POST", "/v1/validate/ubl/report", valid, xmlCT, keyHdr)
+	if w.Code != 200 || w.Header().Get("Content-Type") != mediaPDF || w.Header().Get(HeaderValid) != "true" {
+		t.Fatalf("valid document: %d %s valid=%s %.300s", w.Code, w.Header().Get("Content-Type"), w.Header().Get(HeaderValid), w.Body.String())
+	}
+	if txt := pdfText(t, w.Body.Bytes()); !strings.Contains(txt, "VALID") || strings.Contains(txt, "INVALID") || !strings.Contains(txt, "peppol") {
+		t.Errorf("valid report text: %.500s", txt)
+	}
+	broken := bytes.Replace(valid, []byte("<cbc:IssueDate>"), []byte("<cbc:IssueDate>x"), 1)
+	w = do(t, s, "POST", "/v1/validate/ubl/report", broken, xmlCT, keyHdr)
+	if w.Code != 200 || w.Header().Get(HeaderValid) != "false" {
+		t.Fatalf("invalid document: %d valid=%s %.300s", w.Code, w.Header().Get(HeaderValid), w.Body.String())
+	}
+	txt := pdfText(t, w.Body.Bytes())
+	for _, want := range []string{"INVALID", "fatal", "IssueDate"} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("invalid report lacks %q: %.800s", want, txt)
+		}
+	}
+	fs := fieldErrors(t, do(t, s, "POST", "/v1/validate/ubl/report", []byte("<Invoice"), xmlCT, keyHdr))
+	if len(fs) == 0 {
+		t.Error("malformed XML: no 422 entries")
+	}
+}
+
+// pdfText extracts the text of a PDF with pdftotext (poppler-utils).
+func pdfText(t *testing.T, pdf []byte) string {
+	t.Helper()
+	cmd := exec.Command("pdftotext", "-raw", "-", "-")
+	cmd.Stdin = bytes.NewReader(pdf)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	return string(out)
 }

@@ -116,7 +116,7 @@ func (s *Server) routeTable() []*Route {
 		{Method: "POST", Path: "/v1/validate/orderx", OperationID: "validate_orderx", Tag: "validate", Summary: "XSD + Schematron validation of Order-X XML",
 			RequestTypes: xmlIn, ResponseType: mediaJSON, Response: wire.Report{}, Landed: validatorLanded, Capability: engineCap, No422: true, handle: s.handleValidate("orderx")},
 		{Method: "POST", Path: "/v1/validate/ubl/report", OperationID: "validate_ubl_report", Tag: "validate", Summary: "UBL validation rendered as a printable PDF",
-			Protected: true, Billable: true, RequestTypes: xmlIn, ResponseType: mediaPDF, Capability: pdfCap},
+			Protected: true, Billable: true, RequestTypes: xmlIn, ResponseType: mediaPDF, Landed: validatorLanded, Capability: engineCap, handle: s.handleValidateReport},
 		{Method: "POST", Path: "/v1/pdfa/validate", OperationID: "pdfa_validate", Tag: "validate", Summary: "PDF/A conformity (veraPDF)",
 			Params: wire.PDFAValidateParams{}, RequestTypes: pdfIn, ResponseType: mediaJSON, Capability: verapdfCap},
 		{Method: "POST", Path: "/v1/pdfa/consistency", OperationID: "pdfa_consistency", Tag: "validate", Summary: "Embedded CII XML vs visible PDF text",

@@ -61,6 +61,7 @@ var labels = map[string]label{
 	"page":               {"Page", "Seite"},
 	"of":                 {"of", "von"},
 	"yes":                {"yes", "ja"},
+	"line":               {"line", "Zeile"},
 	"compact.to":         {"Invoice to", "Rechnung an"},
 	"compact.from":       {"From", "Von"},
 	"compact.vat":        {"VAT summary", "Umsatzsteuer"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/einvoice-dev/einvoice/formats/render"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
@@ -84,4 +85,33 @@ func renderInputError(err error) error {
 // enumError is the 422 for a value outside allowed (comma-separated).
 func enumError(loc []any, value, allowed string) *RequestError {
 	return profileError(loc, value, allowed)
+}
+
+// ValidateReportPDF validates req.Body with Validate (the same check as
+// /v1/validate/{syntax}) and prints the report as a PDF/A-3b document.
+func (s *Service) ValidateReportPDF(ctx context.Context, req ValidateRequest) (_ []byte, _ *wire.Report, err error) {
+	defer func() { wrap(&err, "ops.ValidateReportPDF(%s, %s)", req.Syntax, req.Profile) }()
+	rep, err := s.Validate(ctx, req)
+	if err != nil {
+		return nil, nil, err
+	}
+	pdf, err := render.ReportPDF(ctx, reportView(rep), render.Options{Lang: render.English})
+	if err != nil {
+		return nil, nil, err
+	}
+	return pdf, rep, nil
+}
+
+// reportView converts the wire report into the printable one.
+func reportView(rep *wire.Report) *render.Report {
+	out := &render.Report{Valid: rep.Valid, Complete: rep.Complete, Profile: rep.Profile, Syntax: rep.Syntax,
+		Fatal: rep.Counts.Fatal, Warning: rep.Counts.Warning, Duration: time.Duration(rep.DurationMS) * time.Millisecond}
+	for _, r := range rep.Rulesets {
+		out.Rulesets = append(out.Rulesets, render.RulesetVersion{Name: r.Name, Version: r.Version})
+	}
+	out.Findings = make([]render.ReportFinding, len(rep.Findings))
+	for i, f := range rep.Findings {
+		out.Findings[i] = render.ReportFinding{RuleID: f.RuleID, Flag: f.Flag, Message: f.Message, Location: f.Location, Line: f.Line}
+	}
+	return out
 }
