@@ -9,6 +9,7 @@ import (
 
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
 	"github.com/einvoice-dev/einvoice/pdf/pdfaconv"
+	"github.com/einvoice-dev/einvoice/pdf/verapdf"
 )
 
 // Syntax values accepted by Validate.
@@ -56,6 +57,9 @@ type Service struct {
 	// PDFAConverter turns PDFs into PDF/A-3b (pdfa/convert,
 	// generate/facturx/embed); nil = those operations answer 503.
 	PDFAConverter *pdfaconv.Converter
+	// VeraPDF gives PDF/A verdicts (pdfa/validate, and the check of every
+	// PDF/A the service returns); nil = those operations answer 503.
+	VeraPDF *verapdf.Client
 }
 
 // DefaultProfile returns the default profile of a syntax ("" for Order-X,
