@@ -69,6 +69,13 @@ func (c *Converter) finish(gsOut []byte, atts []Attachment, schemas []pdfa.XMPSc
 	}
 	newCat["Metadata"] = metaRef
 	names := make([]string, 0, len(atts))
+	nd := pdfread.Dict{}
+	if old, ok := pdfread.AsDict(c.resolve(doc, cat["Names"])); ok {
+		for k, v := range old {
+			nd[k] = v
+		}
+	}
+	delete(nd, "EmbeddedFiles")
 	if len(atts) > 0 {
 		var af pdfread.Array
 		for _, x := range doc.GetArray(cat, "AF") {
@@ -84,16 +91,21 @@ func (c *Converter) finish(gsOut []byte, atts []Attachment, schemas []pdfa.XMPSc
 			names = append(names, a.Name)
 		}
 		newCat["AF"] = af
-		nd := pdfread.Dict{}
-		if old, ok := pdfread.AsDict(c.resolve(doc, cat["Names"])); ok {
-			for k, v := range old {
-				nd[k] = v
-			}
-		}
 		nd["EmbeddedFiles"] = pdfread.Dict{"Names": tree}
+	}
+	if len(nd) > 0 {
 		newCat["Names"] = nd
+	} else {
+		delete(newCat, "Names")
 	}
 	u.set(rootRef, newCat)
+	// Ghostscript sometimes keeps the input's embedded files (without /AF).
+	// Our tree replaces its tree, and its objects are overwritten with null:
+	// veraPDF reports a file specification outside /AF under ISO 19005-3
+	// 6.8 even when nothing refers to it any more.
+	for _, r := range c.staleFileObjects(doc, cat) {
+		u.set(r, pdfread.Null{})
+	}
 
 	buf := slices.Clip(gsOut)
 	if !bytes.HasSuffix(buf, []byte("\n")) {
@@ -105,6 +117,53 @@ func (c *Converter) finish(gsOut []byte, atts []Attachment, schemas []pdfa.XMPSc
 	}
 	out := u.write(buf, doc.XrefIsStream(), doc.StartXref(), rootRef, infoRef, id0)
 	return &Result{PDF: out, Pages: len(pages), Attachments: names}, nil
+}
+
+// staleFileObjects returns the references of the /EmbeddedFiles name tree
+// of cat: its nodes, file specifications and embedded file streams.
+func (c *Converter) staleFileObjects(doc *pdfread.Doc, cat pdfread.Dict) []pdfread.Ref {
+	names, ok := pdfread.AsDict(c.resolve(doc, cat["Names"]))
+	if !ok {
+		return nil
+	}
+	seen := map[pdfread.Ref]bool{}
+	var refs []pdfread.Ref
+	note := func(o pdfread.Object) bool {
+		r, ok := o.(pdfread.Ref)
+		if !ok {
+			return true
+		}
+		if seen[r] {
+			return false
+		}
+		seen[r] = true
+		refs = append(refs, r)
+		return true
+	}
+	var walk func(node pdfread.Object, depth int)
+	walk = func(node pdfread.Object, depth int) {
+		if depth > 32 || !note(node) {
+			return
+		}
+		n, ok := pdfread.AsDict(c.resolve(doc, node))
+		if !ok {
+			return
+		}
+		leaf := doc.GetArray(n, "Names")
+		for i := 1; i < len(leaf); i += 2 {
+			note(leaf[i])
+			if fs, ok := pdfread.AsDict(c.resolve(doc, leaf[i])); ok {
+				for _, s := range doc.GetDict(fs, "EF") {
+					note(s)
+				}
+			}
+		}
+		for _, kid := range doc.GetArray(n, "Kids") {
+			walk(kid, depth+1)
+		}
+	}
+	walk(names["EmbeddedFiles"], 0)
+	return refs
 }
 
 func (c *Converter) resolve(doc *pdfread.Doc, o pdfread.Object) pdfread.Object {
