@@ -120,7 +120,7 @@ func (s *Server) routeTable() []*Route {
 		{Method: "POST", Path: "/v1/pdfa/validate", OperationID: "pdfa_validate", Tag: "validate", Summary: "PDF/A conformity (veraPDF)",
 			Params: wire.PDFAValidateParams{}, RequestTypes: pdfIn, ResponseType: mediaJSON, Capability: verapdfCap},
 		{Method: "POST", Path: "/v1/pdfa/consistency", OperationID: "pdfa_consistency", Tag: "validate", Summary: "Embedded CII XML vs visible PDF text",
-			Protected: true, Billable: true, RequestTypes: pdfIn, ResponseType: mediaJSON, Capability: pdfCap},
+			Protected: true, Billable: true, RequestTypes: pdfIn, ResponseType: mediaJSON, Response: wire.ConsistencyResult{}, Landed: true, Capability: pdfCap, handle: s.handleConsistency},
 
 		// Render
 		{Method: "POST", Path: "/v1/render/html", OperationID: "render_html", Tag: "render", Summary: "Render an invoice as HTML",
@@ -138,9 +138,9 @@ func (s *Server) routeTable() []*Route {
 		{Method: "POST", Path: "/v1/pdfa/convert", OperationID: "pdfa_convert", Tag: "pdf", Summary: "Convert a PDF to PDF/A-3b with attachments",
 			Protected: true, Params: wire.PDFAConvertParams{}, RequestTypes: multiIn, RequestBody: wire.PDFAConvertForm{}, ResponseType: mediaPDF, Capability: pdfCap},
 		{Method: "POST", Path: "/v1/extract/xml", OperationID: "extract_xml", Tag: "pdf", Summary: "The XML attachment inside a Factur-X/ZUGFeRD PDF",
-			Protected: true, RequestTypes: pdfIn, ResponseType: mediaXML, Capability: pdfCap},
+			Protected: true, RequestTypes: pdfIn, ResponseType: mediaXML, Landed: true, Capability: pdfCap, handle: s.handleExtractXML},
 		{Method: "POST", Path: "/v1/extract/attachments", OperationID: "extract_attachments", Tag: "pdf", Summary: "Every embedded file of a PDF",
-			Protected: true, Params: wire.ExtractAttachmentsParams{}, RequestTypes: pdfIn, ResponseType: mediaJSON, Capability: pdfCap},
+			Protected: true, Params: wire.ExtractAttachmentsParams{}, RequestTypes: pdfIn, ResponseType: mediaJSON, Response: wire.Attachments{}, Landed: true, Capability: pdfCap, handle: s.handleExtractAttachments},
 	}
 	for _, dir := range convertDirections {
 		src, dst, _ := strings.Cut(dir, "-to-")
@@ -163,6 +163,10 @@ func (s *Server) routeTable() []*Route {
 		if src != "facturx" && dst != "facturx" {
 			rt := rs[len(rs)-1]
 			rt.Landed, rt.Capability, rt.handle = validatorLanded, engineCap, s.handleConvert(dir)
+		}
+		if src == "facturx" {
+			rt := rs[len(rs)-1]
+			rt.Landed, rt.Capability, rt.handle = validatorLanded, engineCap, s.handleConvertFromFacturX(dir)
 		}
 		if src != "facturx" && dst == "facturx" {
 			rt := rs[len(rs)-1]
