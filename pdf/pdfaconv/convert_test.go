@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/internal/pdftestgen"
-	"github.com/einvoice-dev/einvoice/internal/testshared"
+	"github.com/einvoice-dev/einvoice/internal/verapdftest"
 	"github.com/einvoice-dev/einvoice/pdf/pdfa"
 	"github.com/einvoice-dev/einvoice/pdf/pdfread"
 )
@@ -59,7 +59,7 @@ func detach(t testing.TB, pdf []byte) map[string][]byte {
 }
 
 func TestConvertGenerated(t *testing.T) {
-	need(t, "gs", "pdfdetach", "pdftotext")
+	need(t, "gs", "pdfdetach", "pdftotext", "pdftoppm")
 	c := New(Config{})
 	for _, tc := range pdftestgen.All() {
 		t.Run(tc.Name, func(t *testing.T) {
@@ -68,6 +68,8 @@ func TestConvertGenerated(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			verapdftest.AssertCompliant(t, res.PDF, "3b")
+			sameLook(t, tc.PDF, res.PDF, tc.Pages)
 			if res.Pages != tc.Pages {
 				t.Errorf("pages: got %d, want %d", res.Pages, tc.Pages)
 			}
@@ -177,55 +179,3 @@ func TestGhostscriptMissing(t *testing.T) {
 	}
 }
 
-// corpusPDFs returns every PDF of ../shared/corpus/pdf.
-func corpusPDFs(t testing.TB) []string {
-	t.Helper()
-	var files []string
-	root := filepath.Join(testshared.Dir(t), "corpus", "pdf")
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.EqualFold(filepath.Ext(p), ".pdf") {
-			files = append(files, p)
-		}
-		return err
-	})
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus PDFs under %s: %v", root, err)
-	}
-	return files
-}
-
-func TestConvertCorpus(t *testing.T) {
-	need(t, "gs", "pdfdetach")
-	c := New(Config{})
-	fx := pdfa.XMPSchema{Name: "test schema", NamespaceURI: "urn:test:1#", Prefix: "tst", Properties: []pdfa.XMPProperty{{Name: "Thing", ValueType: "Text", Category: "external", Description: "a thing", Value: "x"}}}
-	for _, f := range corpusPDFs(t) {
-		name := strings.TrimSuffix(filepath.Base(f), ".pdf")
-		t.Run(name, func(t *testing.T) {
-			in, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			att := Attachment{Name: "factur-x.xml", MIME: "text/xml", Relationship: pdfa.Alternative, Data: []byte("<x/>")}
-			res, err := c.Convert(context.Background(), Request{PDF: in, KeepAttachments: true, Attachments: []Attachment{att}, Schemas: []pdfa.XMPSchema{fx}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := os.Getenv("PDFACONV_KEEP"); d != "" {
-				_ = os.WriteFile(filepath.Join(d, "corpus-"+name+".pdf"), res.PDF, 0o644)
-			}
-			before := detach(t, in)
-			after := detach(t, res.PDF)
-			for n, b := range before {
-				if n == att.Name {
-					continue
-				}
-				if !bytes.Equal(after[n], b) {
-					t.Errorf("%s: embedded file not carried over byte-identical", n)
-				}
-			}
-			if !bytes.Equal(after[att.Name], att.Data) {
-				t.Errorf("%s: got %q", att.Name, after[att.Name])
-			}
-		})
-	}
-}
