@@ -178,4 +178,3 @@ func TestGhostscriptMissing(t *testing.T) {
 		t.Fatal("Check: no error without Ghostscript")
 	}
 }
-
