@@ -25,7 +25,7 @@ func (s *Server) handleHealth(ctx context.Context, w http.ResponseWriter, _ *inp
 		Rulesets: s.rulesets(),
 		Components: wire.Components{
 			Store:   wire.ComponentStatus{Status: "ok"},
-			VeraPDF: wire.ComponentStatus{Status: "not_configured"},
+			VeraPDF: s.veraPDFHealth(ctx),
 		},
 	}
 	if s.cfg.Store == nil {
@@ -39,6 +39,9 @@ func (s *Server) handleHealth(ctx context.Context, w http.ResponseWriter, _ *inp
 			h.Status = "degraded"
 			h.Components.Store = wire.ComponentStatus{Status: "unavailable"}
 		}
+	}
+	if h.Components.VeraPDF.Status == "unavailable" {
+		h.Status = "degraded"
 	}
 	s.writeJSON(w, http.StatusOK, h)
 	return nil

@@ -118,7 +118,7 @@ func (s *Server) routeTable() []*Route {
 		{Method: "POST", Path: "/v1/validate/ubl/report", OperationID: "validate_ubl_report", Tag: "validate", Summary: "UBL validation rendered as a printable PDF",
 			Protected: true, Billable: true, RequestTypes: xmlIn, ResponseType: mediaPDF, Landed: validatorLanded, Capability: engineCap, handle: s.handleValidateReport},
 		{Method: "POST", Path: "/v1/pdfa/validate", OperationID: "pdfa_validate", Tag: "validate", Summary: "PDF/A conformity (veraPDF)",
-			Params: wire.PDFAValidateParams{}, RequestTypes: pdfIn, ResponseType: mediaJSON, Capability: verapdfCap},
+			Params: wire.PDFAValidateParams{}, RequestTypes: pdfIn, ResponseType: mediaJSON, Response: wire.PDFAValidation{}, Landed: true, Capability: verapdfCap, handle: s.handlePDFAValidate},
 		{Method: "POST", Path: "/v1/pdfa/consistency", OperationID: "pdfa_consistency", Tag: "validate", Summary: "Embedded CII XML vs visible PDF text",
 			Protected: true, Billable: true, RequestTypes: pdfIn, ResponseType: mediaJSON, Response: wire.ConsistencyResult{}, Landed: true, Capability: pdfCap, handle: s.handleConsistency},
 

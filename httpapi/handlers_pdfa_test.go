@@ -1,0 +1,163 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/einvoice-dev/einvoice/httpapi/ops"
+	"github.com/einvoice-dev/einvoice/httpapi/wire"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
+	"github.com/einvoice-dev/einvoice/internal/verapdftest"
+	"github.com/einvoice-dev/einvoice/pdf/verapdf"
+)
+
+// pdfaServer is a real HTTP server whose ops use the test binary's veraPDF worker.
+func pdfaServer(t *testing.T, c *verapdf.Client) *httptest.Server {
+	t.Helper()
+	s, _ := newTestServer(t, func(cfg *Config) { cfg.Ops = &ops.Service{VeraPDF: c} })
+	ts := httptest.NewServer(s)
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+func postPDF(t *testing.T, ts *httptest.Server, query string, body []byte) (int, []byte) {
+	t.Helper()
+	resp, err := http.Post(ts.URL+"/v1/pdfa/validate"+query, "application/pdf", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, b
+}
+
+func corpusPDF(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(testshared.Dir(t), "corpus", "pdf", filepath.FromSlash(name)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func decodeValidation(t *testing.T, body []byte) wire.PDFAValidation {
+	t.Helper()
+	var v wire.PDFAValidation
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("body %s: %v", body, err)
+	}
+	return v
+}
+
+func TestPDFAValidateHTTP(t *testing.T) {
+	ts := pdfaServer(t, verapdftest.Client(t))
+
+	code, body := postPDF(t, ts, "?flavour=3b", corpusPDF(t, "mustang/zugferd_invoice.pdf"))
+	if code != http.StatusOK {
+		t.Fatalf("compliant PDF/A-3b: %d %s", code, body)
+	}
+	v := decodeValidation(t, body)
+	if !v.Compliant || v.Flavour != "3b" || v.CheckedFlavour != "3b" || len(v.FailedRules) != 0 ||
+		v.Validator.Name != "veraPDF" || v.Validator.Version == "" || !strings.Contains(string(body), `"failed_rules":[]`) {
+		t.Fatalf("compliant PDF/A-3b: %s", body)
+	}
+
+	code, body = postPDF(t, ts, "", corpusPDF(t, "mustang/veraPDFtestsuite6-7-11-t01-fail-a.pdf"))
+	if code != http.StatusOK {
+		t.Fatalf("failing PDF/A-1a: %d %s", code, body)
+	}
+	v = decodeValidation(t, body)
+	if v.Compliant || v.Flavour != "1a" || v.CheckedFlavour != "1a" || len(v.FailedRules) != 1 {
+		t.Fatalf("failing PDF/A-1a: %s", body)
+	}
+	if r := v.FailedRules[0]; r.Specification != "ISO 19005-1:2005" || r.Clause != "6.7.11" || r.TestNumber <= 0 ||
+		r.FailedChecks != 1 || !strings.Contains(r.Description, "pdfaid:conformance") {
+		t.Fatalf("failing PDF/A-1a rule: %+v", r)
+	}
+
+	// A PDF/A-3u file checked as 3b under an explicit flavour.
+	code, body = postPDF(t, ts, "?flavour=3b", corpusPDF(t, "mustang/validXRechnung.pdf"))
+	if v = decodeValidation(t, body); code != http.StatusOK || v.Flavour != "3u" || v.CheckedFlavour != "3b" {
+		t.Fatalf("3u checked as 3b: %d %s", code, body)
+	}
+}
+
+func TestPDFAValidateBadInputHTTP(t *testing.T) {
+	ts := pdfaServer(t, verapdftest.Client(t))
+	good := corpusPDF(t, "mustang/zugferd_invoice.pdf")
+	for name, tc := range map[string]struct {
+		query string
+		body  []byte
+		want  string
+	}{
+		"not a PDF":      {"", []byte("<Invoice/>"), "not a PDF"},
+		"truncated":      {"", good[:len(good)/3], "veraPDF cannot parse the PDF"},
+		"corrupted":      {"", corpusPDF(t, "mustang/corruptedV2PDF.pdf"), "veraPDF cannot parse the PDF"},
+		"header only":    {"", []byte("%PDF-1.7\n"), "veraPDF cannot parse the PDF"},
+		"unknown flavor": {"?flavour=5x", good, "Input should be"},
+	} {
+		code, body := postPDF(t, ts, tc.query, tc.body)
+		if code != http.StatusUnprocessableEntity || !strings.Contains(string(body), tc.want) {
+			t.Errorf("%s: %d %s", name, code, body)
+		}
+	}
+	// An empty body is refused before veraPDF is asked.
+	code, body := postPDF(t, ts, "", nil)
+	if code != http.StatusUnprocessableEntity || !strings.Contains(string(body), "missing") {
+		t.Errorf("empty body: %d %s", code, body)
+	}
+	// /health still reports a running worker.
+	resp, err := http.Get(ts.URL + "/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	var h wire.Health
+	if err := json.NewDecoder(resp.Body).Decode(&h); err != nil {
+		t.Fatal(err)
+	}
+	if h.Components.VeraPDF.Status != "ok" || !strings.Contains(h.Components.VeraPDF.Detail, "running") {
+		t.Fatalf("health after bad input: %+v", h.Components.VeraPDF)
+	}
+}
+
+func TestPDFAValidateUnavailableHTTP(t *testing.T) {
+	c := verapdf.New(verapdf.Options{Jar: filepath.Join(t.TempDir(), "missing.jar")})
+	ts := pdfaServer(t, c)
+	code, body := postPDF(t, ts, "", corpusPDF(t, "mustang/zugferd_invoice.pdf"))
+	if code != http.StatusServiceUnavailable || !strings.Contains(string(body), "make verapdf") ||
+		strings.Contains(string(body), "compliant") {
+		t.Fatalf("missing jar: %d %s", code, body)
+	}
+	resp, err := http.Get(ts.URL + "/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	var h wire.Health
+	if err := json.NewDecoder(resp.Body).Decode(&h); err != nil {
+		t.Fatal(err)
+	}
+	if h.Status != "degraded" || h.Components.VeraPDF.Status != "unavailable" || !strings.Contains(h.Components.VeraPDF.Detail, "missing.jar") {
+		t.Fatalf("health with a missing jar: %+v", h)
+	}
+
+	// No client configured at all: 503 as well, never a verdict.
+	s, _ := newTestServer(t, nil)
+	w := do(t, s, "POST", "/v1/pdfa/validate", corpusPDF(t, "mustang/zugferd_invoice.pdf"), withHeader("Content-Type", "application/pdf"))
+	if w.Code != http.StatusServiceUnavailable || !strings.Contains(detailString(t, w), "no veraPDF worker is configured") {
+		t.Fatalf("no client: %d %s", w.Code, w.Body.String())
+	}
+}
