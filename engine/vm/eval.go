@@ -22,6 +22,12 @@ func (f *frame) contextNode(fc focus) (xmltree.NodeID, error) {
 
 // eval evaluates e with focus fc. The result lives in the arena.
 func (f *frame) eval(e *Expr, fc focus) (xdm.Sequence, error) {
+	if e.CSE != 0 {
+		if f.cseIn != e {
+			return f.evalShared(e, fc)
+		}
+		f.cseIn = nil // evalShared evaluating e itself
+	}
 	switch e.Op {
 	case OpConst:
 		return e.Seq, nil

@@ -33,6 +33,8 @@ type frame struct {
 	depth  int
 	locals []xdm.Sequence
 	args   []xdm.Sequence
+	cse    []cseEntry // shared subexpression values of this evaluation (cse.go)
+	cseIn  *Expr      // the shared subexpression evalShared is evaluating itself
 
 	// names caches name tests resolved against a document (tests are owned
 	// by immutable programs, so their addresses are stable keys).

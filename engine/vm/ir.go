@@ -180,4 +180,10 @@ type Expr struct {
 	// NodeSlot (a relative OpPath, set with a Catalog): its slot in the
 	// per-node path memo (predmemo.go); 0 when not memoisable.
 	NodeSlot int32
+	// CSE (set when the program is built): the 1-based slot of a costly
+	// subexpression that occurs more than once in the program, shared
+	// within one evaluation (cse.go); CSELocals are the local variable
+	// slots it reads (part of the key).
+	CSE       int32
+	CSELocals []int32
 }

@@ -22,6 +22,7 @@ type Program struct {
 	fns     *Functions // extension functions and documents of the static context (may be nil)
 	vars    []int      // Env.Vars slots read by the program
 	cat     *Catalog   // names of the rule set (may be nil)
+	nCSE    int        // shared subexpression slots (cse.go)
 }
 
 // NewProgram wraps a compiled expression tree. nLocals is the number of
@@ -46,6 +47,19 @@ func NewProgramIn(src string, root *Expr, nLocals int, fns *Functions, cat *Cata
 	p.vars = collectVars(nil, root)
 	return p
 }
+
+// NewProgramShared is NewProgramIn with common-subexpression elimination:
+// costly subexpressions repeated in the tree share their value within one
+// evaluation (cse.go). The compiler's optimised path uses it.
+func NewProgramShared(src string, root *Expr, nLocals int, fns *Functions, cat *Catalog) *Program {
+	p := NewProgramIn(src, root, nLocals, fns, cat)
+	p.nCSE = prepareCSE(root)
+	return p
+}
+
+// SharedSubexpressions returns how many groups of repeated subexpressions
+// share their value within an evaluation (see NewProgramShared).
+func (p *Program) SharedSubexpressions() int { return p.nCSE }
 
 // VarSlots returns the Env.Vars slots the program reads, sorted, without
 // duplicates (for example to evaluate only the lets a check needs, lazily,
@@ -109,6 +123,18 @@ func (env *Env) acquire(ctx context.Context, p *Program) *frame {
 		f.locals = make([]xdm.Sequence, p.nLocals)
 	}
 	f.locals = f.locals[:p.nLocals]
+	f.cseIn = nil
+	if p.nCSE > 0 {
+		if cap(f.cse) < p.nCSE {
+			f.cse = make([]cseEntry, p.nCSE)
+		}
+		f.cse = f.cse[:p.nCSE]
+		for i := range f.cse {
+			f.cse[i].set = false
+		}
+	} else {
+		f.cse = f.cse[:0]
+	}
 	return f
 }
 

@@ -73,6 +73,7 @@ func compile(src string, sc *StaticContext, opt bool) (*vm.Program, error) {
 	}
 	if opt {
 		e = optimize(e)
+		return vm.NewProgramShared(src, e, ps.nLocals, ps.sc.Functions, ps.sc.Catalog), nil
 	}
 	return vm.NewProgramIn(src, e, ps.nLocals, ps.sc.Functions, ps.sc.Catalog), nil
 }
