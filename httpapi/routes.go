@@ -104,7 +104,7 @@ func (s *Server) routeTable() []*Route {
 		{Method: "POST", Path: "/v1/generate/orderx", OperationID: "generate_orderx", Tag: "generate", Summary: "Generate Order-X Basic purchase-order XML",
 			Protected: true, RequestTypes: jsonIn, RequestBody: wire.Order{}, ResponseType: mediaXML, Landed: true, Capability: engineCap, handle: s.handleGenerateOrderX},
 		{Method: "POST", Path: "/v1/generate/facturx/embed", OperationID: "generate_facturx_embed", Tag: "generate", Summary: "Upgrade the caller's PDF to PDF/A-3 with factur-x.xml embedded",
-			Protected: true, RequestTypes: multiIn, RequestBody: wire.EmbedForm{}, ResponseType: mediaPDF, Capability: pdfCap},
+			Protected: true, RequestTypes: multiIn, RequestBody: wire.EmbedForm{}, ResponseType: mediaPDF, Landed: true, Capability: pdfCap, handle: s.handleEmbedFacturX},
 
 		// Validate
 		{Method: "POST", Path: "/v1/validate/ubl", OperationID: "validate_ubl", Tag: "validate", Summary: "Validate a UBL 2.1 invoice or credit note (XSD + Schematron)",
@@ -136,7 +136,7 @@ func (s *Server) routeTable() []*Route {
 
 		// PDF tools
 		{Method: "POST", Path: "/v1/pdfa/convert", OperationID: "pdfa_convert", Tag: "pdf", Summary: "Convert a PDF to PDF/A-3b with attachments",
-			Protected: true, Params: wire.PDFAConvertParams{}, RequestTypes: multiIn, RequestBody: wire.PDFAConvertForm{}, ResponseType: mediaPDF, Capability: pdfCap},
+			Protected: true, Params: wire.PDFAConvertParams{}, RequestTypes: multiIn, RequestBody: wire.PDFAConvertForm{}, ResponseType: mediaPDF, Landed: true, Capability: pdfCap, handle: s.handlePDFAConvert},
 		{Method: "POST", Path: "/v1/extract/xml", OperationID: "extract_xml", Tag: "pdf", Summary: "The XML attachment inside a Factur-X/ZUGFeRD PDF",
 			Protected: true, RequestTypes: pdfIn, ResponseType: mediaXML, Landed: true, Capability: pdfCap, handle: s.handleExtractXML},
 		{Method: "POST", Path: "/v1/extract/attachments", OperationID: "extract_attachments", Tag: "pdf", Summary: "Every embedded file of a PDF",

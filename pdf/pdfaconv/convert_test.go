@@ -16,50 +16,8 @@ import (
 	"github.com/einvoice-dev/einvoice/pdf/pdfread"
 )
 
-// need fails the test when a tool the suite relies on is missing
-// (scripts/deps.sh installs them).
-func need(t testing.TB, tools ...string) {
-	t.Helper()
-	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s is required by this test (run scripts/deps.sh): %v", tool, err)
-		}
-	}
-}
-
-// detach lists and extracts the embedded files of pdf with poppler's
-// pdfdetach (an implementation independent of ours).
-func detach(t testing.TB, pdf []byte) map[string][]byte {
-	t.Helper()
-	dir := t.TempDir()
-	in := filepath.Join(dir, "in.pdf")
-	if err := os.WriteFile(in, pdf, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "out")
-	if err := os.Mkdir(out, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if msg, err := exec.Command("pdfdetach", "-saveall", "-o", out, in).CombinedOutput(); err != nil {
-		t.Fatalf("pdfdetach -saveall: %v: %s", err, msg)
-	}
-	ents, err := os.ReadDir(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string][]byte{}
-	for _, e := range ents {
-		b, err := os.ReadFile(filepath.Join(out, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[e.Name()] = b
-	}
-	return files
-}
-
 func TestConvertGenerated(t *testing.T) {
-	need(t, "gs", "pdfdetach", "pdftotext", "pdftoppm")
+	pdftestgen.Need(t, "gs", "pdfdetach", "pdftotext", "pdftoppm")
 	c := New(Config{})
 	for _, tc := range pdftestgen.All() {
 		t.Run(tc.Name, func(t *testing.T) {
@@ -80,7 +38,7 @@ func TestConvertGenerated(t *testing.T) {
 			for _, n := range tc.Attachments {
 				want[n] = pdftestgen.AttachedFiles[n]
 			}
-			got := detach(t, res.PDF)
+			got := pdftestgen.Detach(t, res.PDF)
 			if len(got) != len(want) {
 				t.Errorf("embedded files: got %d, want %d", len(got), len(want))
 			}
@@ -125,7 +83,7 @@ func pdftotext(t testing.TB, pdf []byte) string {
 }
 
 func TestConvertRefusals(t *testing.T) {
-	need(t, "gs", "qpdf")
+	pdftestgen.Need(t, "gs", "qpdf")
 	c := New(Config{})
 	plain := pdftestgen.Helvetica().PDF
 	dir := t.TempDir()

@@ -64,7 +64,7 @@ func lookDiff(t testing.TB, a, b []byte, p int) (mean, frac float64) {
 // TestLookDiffSeesChanges: the look comparison is not blind: a page that
 // lost its images and transparency, or a blank page, is beyond the limits.
 func TestLookDiffSeesChanges(t *testing.T) {
-	need(t, "pdftoppm")
+	pdftestgen.Need(t, "pdftoppm")
 	tr, txt, blank := pdftestgen.Transparency().PDF, pdftestgen.Helvetica().PDF, pdftestgen.MultiPage(1).PDF
 	for _, pair := range [][2][]byte{{tr, txt}, {txt, blank}} {
 		mean, frac := lookDiff(t, pair[0], pair[1], 1)
