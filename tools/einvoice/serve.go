@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/einvoice-dev/einvoice/httpapi"
+	"github.com/einvoice-dev/einvoice/pdf/verapdf"
 	"github.com/einvoice-dev/einvoice/store"
 )
 
@@ -21,6 +22,7 @@ type serveConfig struct {
 	rateLimit                                                      float64
 	rateBurst                                                      int
 	requestTimeout, shutdownGrace                                  time.Duration
+	verapdf                                                        verapdf.Options
 }
 
 func parseServe(args []string, stdout io.Writer, getenv env) (*serveConfig, error) {
@@ -36,6 +38,7 @@ func parseServe(args []string, stdout io.Writer, getenv env) (*serveConfig, erro
 	grace := f.Duration("shutdown-grace", "EINVOICE_SHUTDOWN_GRACE", 15*time.Second, "time to finish in-flight requests after SIGINT/SIGTERM")
 	shared := f.String("shared", "EINVOICE_SHARED", "../shared", "directory of the official rule sets and schemas")
 	logLevel := f.String("log-level", "EINVOICE_LOG_LEVEL", "info", "debug, info, warn or error")
+	vf := addVeraPDFFlags(f, true)
 	pos, err := f.parse(args, stdout)
 	if err != nil {
 		return nil, err
@@ -52,9 +55,13 @@ func parseServe(args []string, stdout io.Writer, getenv env) (*serveConfig, erro
 	if *timeout <= 0 || *grace < 0 {
 		return nil, usagef("serve: --request-timeout must be positive and --shutdown-grace not negative")
 	}
+	vopts, err := vf.options("serve")
+	if err != nil {
+		return nil, err
+	}
 	return &serveConfig{addr: *addr, dataDir: *dataDir, databaseURL: *dbURL, gatewaySecret: *secret,
 		sharedDir: *shared, logLevel: *logLevel, maxBody: int64(*maxBody), rateLimit: *rate, rateBurst: *burst,
-		requestTimeout: *timeout, shutdownGrace: *grace}, nil
+		requestTimeout: *timeout, shutdownGrace: *grace, verapdf: vopts}, nil
 }
 
 func parseLevel(s string) (slog.Level, error) {
@@ -90,6 +97,8 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	if rulesetsErr != nil {
 		logger.Warn("validation not available", "error", rulesetsErr)
 	}
+	svc.VeraPDF = startVeraPDF(ctx, cfg.verapdf, logger)
+	defer func() { _ = svc.VeraPDF.Close() }()
 	api, err := httpapi.New(httpapi.Config{
 		Version: version, Store: keyStore{st}, Ops: svc, GatewaySecret: cfg.gatewaySecret,
 		MaxBody: cfg.maxBody, RateLimit: cfg.rateLimit, RateBurst: cfg.rateBurst,
