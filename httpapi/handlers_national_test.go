@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"os"
 	"reflect"
+	"slices"
 	"testing"
 
+	"github.com/einvoice-dev/einvoice/formats/orderx"
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
+	"github.com/einvoice-dev/einvoice/httpapi/wire"
 )
 
 func orderBody(t *testing.T) []byte {
@@ -105,5 +108,41 @@ func TestSchemaOrderRoute(t *testing.T) {
 	req, _ := sch.Defs["Order"]["required"].([]any)
 	if !reflect.DeepEqual(req, []any{"id", "issue_date", "currency", "seller", "buyer", "lines"}) {
 		t.Errorf("required %v", req)
+	}
+}
+
+// TestOrderWireMatchesDecoder keeps the API's wire.Order (and so the JSON
+// Schema and the OpenAPI component) equal to what orderx.DecodeOrder
+// accepts: the same members, the same required ones, per object type.
+func TestOrderWireMatchesDecoder(t *testing.T) {
+	names := map[string]string{"Order": "Order", "OrderParty": "Party", "OrderIdentifier": "Identifier",
+		"OrderContact": "Contact", "OrderAddress": "Address", "OrderLine": "Line", "OrderItem": "Item"}
+	g := &schemaGen{components: map[string]any{}}
+	g.ref(wire.Order{})
+	want := orderx.Members()
+	if len(g.components) != len(want) {
+		t.Fatalf("wire types %d, decoder types %d", len(g.components), len(want))
+	}
+	for wn, c := range g.components {
+		m := c.(map[string]any)
+		req := map[string]bool{}
+		if r, ok := m["required"].([]string); ok {
+			for _, x := range r {
+				req[x] = true
+			}
+		}
+		var got []string
+		for k := range m["properties"].(map[string]any) {
+			if req[k] {
+				k += "*"
+			}
+			got = append(got, k)
+		}
+		exp := slices.Clone(want[names[wn]])
+		slices.Sort(got)
+		slices.Sort(exp)
+		if !slices.Equal(got, exp) {
+			t.Errorf("%s: wire %v, decoder %v", wn, got, exp)
+		}
 	}
 }
