@@ -2,13 +2,16 @@ package ops
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
 	"github.com/einvoice-dev/einvoice/formats/cii"
 	"github.com/einvoice-dev/einvoice/formats/convert"
 	"github.com/einvoice-dev/einvoice/formats/model"
+	"github.com/einvoice-dev/einvoice/formats/render"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
 	"github.com/einvoice-dev/einvoice/pdf/facturx"
 	"github.com/einvoice-dev/einvoice/pdf/pdfa"
@@ -129,30 +132,38 @@ func (s *Service) facturXPDF(ctx context.Context, res *FacturXResult) error {
 			level = l
 		}
 	}
-	icc, err := pdfa.ReadICCProfile(s.ICCProfile)
-	if err != nil {
+	if _, err := pdfa.ReadICCProfile(s.ICCProfile); err != nil {
 		return &NotImplementedError{Operation: "PDF/A output", Capability: err.Error()}
 	}
-	pdf, err := FacturXPDF(ctx, inv, res.XML, level, pdfa.Options{ICC: icc})
+	pdf, err := FacturXPDF(ctx, inv, res.XML, level, time.Time{})
 	if err != nil {
+		if errors.Is(err, pdfa.ErrICCProfile) {
+			return &NotImplementedError{Operation: "PDF/A output", Capability: err.Error()}
+		}
 		return err
 	}
 	res.PDF, res.Level = pdf, level
 	return nil
 }
 
-// FacturXPDF lays inv out and embeds xml as factur-x.xml at level.
-func FacturXPDF(ctx context.Context, inv *model.Invoice, xml []byte, level facturx.Level, opts pdfa.Options) ([]byte, error) {
-	doc, err := invoiceLayout(ctx, inv, opts)
+// FacturXPDF lays inv out in formats/render's compact view (English) and
+// embeds xml as factur-x.xml at level; t is the creation date (zero = now;
+// fix it for byte-identical output).
+func FacturXPDF(ctx context.Context, inv *model.Invoice, xml []byte, level facturx.Level, t time.Time) ([]byte, error) {
+	doc, err := render.Layout(ctx, inv, render.Options{Lang: render.English, Style: render.StyleCompact, Time: t})
 	if err != nil {
 		return nil, fmt.Errorf("laying out the invoice: %w", err)
 	}
 	p := doc.PDF()
+	kind := "Invoice"
+	if inv.TypeCode == "381" {
+		kind = "Credit note"
+	}
 	p.SetInfo(pdfa.Info{
-		Title:    documentKind(inv) + " " + inv.ID,
+		Title:    kind + " " + inv.ID,
 		Author:   inv.Seller.Name,
 		Subject:  fmt.Sprintf("Factur-X %s %s of %s to %s", level, inv.ID, inv.Seller.Name, inv.Buyer.Name),
-		Keywords: "Factur-X, " + documentKind(inv),
+		Keywords: "Factur-X, " + kind,
 		Creator:  "einvoice",
 	})
 	if err := facturx.Embed(p, xml, level); err != nil {

@@ -3,7 +3,6 @@ package pdfa
 import (
 	"bytes"
 	"cmp"
-	"compress/zlib"
 	"crypto/md5"
 	"errors"
 	"fmt"
@@ -341,7 +340,7 @@ func (d *Document) Bytes() ([]byte, error) {
 	var kids []byte
 	for _, p := range d.pages {
 		pr, cr := w.alloc(), w.alloc()
-		data := deflate(p.content, zlib.DefaultCompression)
+		data := deflateFast(p.content)
 		w.setStream(cr, fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>", len(data)), data)
 		var res []byte
 		res = append(res, "<< /Font <<"...)
@@ -357,8 +356,7 @@ func (d *Document) Bytes() ([]byte, error) {
 
 	// output intent
 	iccRef, oiRef := w.alloc(), w.alloc()
-	iccData := deflate(d.icc, zlib.DefaultCompression)
-	w.setStream(iccRef, fmt.Sprintf("<< /N 3 /Length %d /Filter /FlateDecode >>", len(iccData)), iccData)
+	w.setStream(iccRef, fmt.Sprintf("<< /N 3 /Length %d >>", len(d.icc)), d.icc)
 	w.set(oiRef, "<< /Type /OutputIntent /S /GTS_PDFA1 /OutputConditionIdentifier (sRGB IEC61966-2.1) /RegistryName (http://www.color.org) /Info (sRGB IEC61966-2.1) /DestOutputProfile "+iccRef.String()+" >>")
 
 	// embedded files
@@ -421,11 +419,11 @@ func (w *writer) writeFont(u *fontUse) ref {
 	if len(u.runes) == 0 {
 		widths = []byte("[]")
 	}
-	gdata := deflate(gmap, zlib.DefaultCompression)
+	gdata := deflateFast(gmap)
 	w.setStream(cidMap, fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>", len(gdata)), gdata)
 	w.set(cidFont, fmt.Sprintf("<< /Type /Font /Subtype /CIDFontType2 /BaseFont %s /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor %s /DW %d /W %s /CIDToGIDMap %s >>",
 		pdfName(f.name), desc, f.widths[0], widths, cidMap))
-	cm := deflate(toUnicode(u.runes), zlib.DefaultCompression)
+	cm := deflateFast(toUnicode(u.runes))
 	w.setStream(toUni, fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>", len(cm)), cm)
 	w.set(type0, fmt.Sprintf("<< /Type /Font /Subtype /Type0 /BaseFont %s /Encoding /Identity-H /DescendantFonts [%s] /ToUnicode %s >>", pdfName(f.name), cidFont, toUni))
 	return type0
@@ -462,7 +460,7 @@ func (w *writer) writeFile(f EmbeddedFile, docMod time.Time) ref {
 		mod = docMod
 	}
 	sum := md5.Sum(f.Data)
-	data := deflate(f.Data, zlib.DefaultCompression)
+	data := deflateFast(f.Data)
 	w.setStream(stream, fmt.Sprintf("<< /Type /EmbeddedFile /Subtype %s /Params << /Size %d /CreationDate %s /ModDate %s /CheckSum %s >> /Length %d /Filter /FlateDecode >>",
 		pdfName(mime), len(f.Data), pdfText(pdfDate(mod)), pdfText(pdfDate(mod)), pdfHex(sum[:]), len(data)), data)
 	dict := fmt.Sprintf("<< /Type /Filespec /F %s /UF %s /AFRelationship /%s /EF << /F %s /UF %s >>", pdfText(f.Name), pdfText(f.Name), f.Relationship, stream, stream)
