@@ -59,6 +59,8 @@ func parseServe(args []string, stdout io.Writer, getenv env) (*serveConfig, erro
 	if err != nil {
 		return nil, err
 	}
+	// A check longer than the request could never be answered: stop it with the request.
+	vopts.Timeout = min(vopts.Timeout, *timeout)
 	return &serveConfig{addr: *addr, dataDir: *dataDir, databaseURL: *dbURL, gatewaySecret: *secret,
 		sharedDir: *shared, logLevel: *logLevel, maxBody: int64(*maxBody), rateLimit: *rate, rateBurst: *burst,
 		requestTimeout: *timeout, shutdownGrace: *grace, verapdf: vopts}, nil
