@@ -1,18 +1,17 @@
 package fatturapa
 
 import (
-	"encoding/json"
 	"fmt"
-	"slices"
-	"strings"
+	"maps"
 
+	"github.com/einvoice-dev/einvoice/formats/carry"
 	"github.com/einvoice-dev/einvoice/formats/model"
 )
 
 // carried lists the model's JSON members (array indexes as *) that
 // FatturaPA holds; docs/FATTURAPA.md gives the element of each. Any other
 // member the caller gives is refused by notCarried.
-var carried = map[string]bool{
+var carried = carry.Set{
 	"/id": true, "/issue_date": true, "/type_code": true, "/currency_code": true,
 	"/notes/*/text":             true,
 	"/purchase_order_reference": true, "/contract_reference": true,
@@ -51,58 +50,15 @@ var carried = map[string]bool{
 // notCarried returns one problem per member of inv (as the caller gave it,
 // before Complete) that FatturaPA cannot hold.
 func notCarried(inv *model.Invoice, prefix []any) (model.Problems, error) {
-	data, err := model.EncodeInvoice(inv)
+	ps, err := carry.Check(inv, carried, prefix, "FatturaPA 1.2.2 cannot carry this field (see docs/FATTURAPA.md)")
 	if err != nil {
-		return nil, fmt.Errorf("fatturapa: encode the model: %w", err)
+		return nil, fmt.Errorf("fatturapa: %w", err)
 	}
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		return nil, fmt.Errorf("fatturapa: re-read the model: %w", err)
-	}
-	var ps model.Problems
-	walk(v, nil, func(loc []any) {
-		var b strings.Builder
-		for _, x := range loc {
-			b.WriteByte('/')
-			if _, ok := x.(int); ok {
-				b.WriteByte('*')
-			} else {
-				b.WriteString(x.(string))
-			}
-		}
-		if carried[b.String()] {
-			return
-		}
-		ps = append(ps, model.Problem{Loc: append(slices.Clone(prefix), loc...), Type: ProblemNotCarried,
-			Msg: "FatturaPA 1.2.2 cannot carry this field (see docs/FATTURAPA.md)"})
-	})
 	return ps, nil
 }
 
 // ProblemNotCarried is the type of a model field FatturaPA cannot hold.
-const ProblemNotCarried = "not_carried"
+const ProblemNotCarried = carry.ProblemNotCarried
 
-func walk(v any, loc []any, leaf func([]any)) {
-	switch x := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			walk(x[k], append(slices.Clone(loc), k), leaf)
-		}
-	case []any:
-		for i, e := range x {
-			walk(e, append(slices.Clone(loc), i), leaf)
-		}
-	case nil:
-	case bool:
-		if x {
-			leaf(loc)
-		}
-	default:
-		leaf(loc)
-	}
-}
+// Carried returns the model members FatturaPA holds (docs/FATTURAPA.md).
+func Carried() carry.Set { return maps.Clone(carried) }

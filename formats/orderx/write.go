@@ -43,7 +43,7 @@ func Generate(o *Order, locPrefix ...any) (*Result, error) {
 			var err error
 			total, err = total.Div(*l.BaseQuantity, 10)
 			if err != nil {
-				ps = append(ps, model.Problem{Loc: at(locPrefix, "lines", i, "base_quantity"), Type: model.ProblemCalculation,
+				ps = append(ps, model.Problem{Loc: append(append([]any{}, locPrefix...), "lines", i, "base_quantity"), Type: model.ProblemCalculation,
 					Msg: "the line total quantity × net_price / base_quantity cannot be computed: " + err.Error()})
 				continue
 			}

@@ -1,0 +1,40 @@
+package carry
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/einvoice-dev/einvoice/formats/model"
+)
+
+func TestCheckAndStrip(t *testing.T) {
+	inv := model.RandomInvoice(rand.New(rand.NewPCG(3, 3)), model.RandomOptions{Lines: 2, Incomplete: true})
+	s := Set{"/id": true, "/issue_date": true, "/type_code": true, "/currency_code": true, "/seller/name": true,
+		"/seller/address/country_code": true, "/buyer/name": true, "/buyer/address/country_code": true,
+		"/lines/*/id": true, "/lines/*/quantity": true, "/lines/*/unit_code": true, "/lines/*/net_price": true,
+		"/lines/*/item/name": true, "/lines/*/vat_category_code": true, "/lines/*/category": true, "/lines/*/vat_rate": true}
+	ps, err := Check(inv, s, []any{"body", "invoice"}, "no")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, p := range ps {
+		if p.Type != ProblemNotCarried || p.Loc[0] != "body" || p.Loc[1] != "invoice" {
+			t.Fatalf("%+v", p)
+		}
+		seen[model.LocString(p.Loc)] = true
+	}
+	if !seen["body.invoice.seller.address.city"] || seen["body.invoice.seller.name"] || seen["body.invoice.lines[1].item.name"] {
+		t.Fatalf("problems %v", seen)
+	}
+	stripped, err := Strip(inv, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps, _ := Check(stripped, s, nil, "no"); len(ps) != 0 {
+		t.Fatalf("still not carried after Strip: %v", ps)
+	}
+	if stripped.ID != inv.ID || len(stripped.Lines) != 2 || stripped.Seller.Address.City != "" {
+		t.Fatalf("stripped %+v", stripped)
+	}
+}
