@@ -23,7 +23,7 @@ BENCHTIME    ?= 1s
 FUZZTIME     ?= 60s
 ORACLE_TIME  ?= 10m
 
-.PHONY: all deps deps-test generate build run test lint vet bench fuzz fuzz-oracle oracle verapdf clean loadtest
+.PHONY: schemathesis reliability all deps deps-test generate build run test lint vet bench fuzz fuzz-oracle oracle verapdf clean loadtest
 
 all: build
 
@@ -61,6 +61,18 @@ test: deps-test generate lint oracle verapdf
 	trap 'scripts/pgtest.sh stop $(PGDIR) >/dev/null 2>&1 || true' EXIT; \
 	EINVOICE_TEST_DATABASE_URL="$$url" EINVOICE_REQUIRE_POSTGRES=1 EINVOICE_REQUIRE_ORACLE=1 \
 	  $(GO) test $(GOTEST_FLAGS) ./...
+	@$(MAKE) --no-print-directory schemathesis
+
+# schemathesis (PyPI, in a venv under ~/.cache) against /openapi.json of a real server with a key:
+# no 5xx, documented statuses, content types and bodies. Quick form here; `make reliability` runs long.
+ST_EXAMPLES ?= 5
+ST_TIME     ?= 90
+schemathesis: build
+	scripts/schemathesis.sh $(BIN) $(SHARED) $(ST_EXAMPLES) $(ST_TIME)
+
+# The long forms of the reliability suite (issue 9).
+reliability: build
+	scripts/schemathesis.sh $(BIN) $(SHARED) 200 1800
 
 lint: vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
