@@ -33,6 +33,9 @@ type Catalog struct {
 	// fp is the scratch buffer of fingerprints (memo.go); a Catalog is
 	// filled by one goroutine at a time, while its programs are built.
 	fp []byte
+	// cse is the scratch hash-consing table of NewProgramShared (cse.go),
+	// under the same one-goroutine rule.
+	cse hashCons
 }
 
 // NewCatalog returns an empty catalog.

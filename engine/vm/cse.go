@@ -1,6 +1,8 @@
 package vm
 
 import (
+	"bytes"
+	"hash/maphash"
 	"slices"
 	"strconv"
 
@@ -44,38 +46,56 @@ type cseEntry struct {
 const cseMaxLocal = 4
 
 // prepareCSE numbers the repeated costly subexpressions of root and
-// returns how many slots it assigned.
-func prepareCSE(root *Expr) int {
-	groups := map[string][]*Expr{}
-	var order []string
-	var fp []byte
-	var walk func(e *Expr)
-	walk = func(e *Expr) {
-		if e == nil {
-			return
-		}
-		if cseCandidate(e) {
-			fp = cseFingerprint(fp[:0], e)
-			k := string(fp)
-			if _, ok := groups[k]; !ok {
-				order = append(order, k)
-			}
-			groups[k] = append(groups[k], e)
-		}
+// returns how many slots it assigned. Structure is compared by hash-consing
+// (each node's key is its own fields plus its children's ids), so the cost
+// is linear in the size of the tree. hc may be a scratch table reused
+// across programs (nil: a fresh one).
+func prepareCSE(root *Expr, hc *hashCons) int {
+	if countCandidates(root, 0) < 2 {
+		return 0
+	}
+	if hc == nil {
+		hc = &hashCons{}
+	}
+	hc.reset()
+	groups := map[int32][]*Expr{}
+	size := map[int32]int{}
+	var order []int32
+	var stack []int32 // children ids of the nodes being walked
+	var walk func(e *Expr) (id int32, n int)
+	walk = func(e *Expr) (int32, int) {
+		mark := len(stack)
+		n := 1
 		for _, a := range e.Args {
-			walk(a)
+			id, k := walk(a)
+			stack, n = append(stack, id), n+k
 		}
+		stack = append(stack, -1)
 		for _, p := range e.Preds {
-			walk(p)
+			id, k := walk(p)
+			stack, n = append(stack, id), n+k
 		}
-		for _, b := range e.Binds {
-			walk(b.In)
+		stack = append(stack, -2)
+		for _, bd := range e.Binds {
+			id, k := walk(bd.In)
+			stack, n = append(stack, int32(bd.Slot), id), n+k
 		}
+		kids := stack[mark:]
+		stack = stack[:mark]
+		id := hc.id(e, kids)
+		if cseCandidate(e) {
+			if _, ok := groups[id]; !ok {
+				order = append(order, id)
+				size[id] = n
+			}
+			groups[id] = append(groups[id], e)
+		}
+		return id, n
 	}
 	walk(root)
 	// Larger subexpressions first; an occurrence inside a kept one is
 	// covered (the outer value is reused, the inner one is not reached).
-	slices.SortStableFunc(order, func(a, b string) int { return len(b) - len(a) })
+	slices.SortStableFunc(order, func(a, b int32) int { return size[b] - size[a] })
 	covered := map[*Expr]bool{}
 	n := 0
 	for _, k := range order {
@@ -95,6 +115,97 @@ func prepareCSE(root *Expr) int {
 			e.CSELocals = locals
 			cover(covered, e)
 		}
+	}
+	return n
+}
+
+// hashCons gives structurally equal subtrees the same id. Keys live in one
+// byte arena and are found by their hash; equal hashes compare the bytes,
+// so a collision never merges different subtrees.
+type hashCons struct {
+	byHash map[uint64]int32 // hash -> first id with it
+	next   []int32          // id -> next id with the same hash (-1: none)
+	off    []int32          // id -> start of its key in keys (end: off[id+1] or len)
+	keys   []byte
+	seed   maphash.Seed
+}
+
+func (h *hashCons) reset() {
+	if h.byHash == nil {
+		h.byHash = map[uint64]int32{}
+		h.seed = maphash.MakeSeed()
+	}
+	clear(h.byHash)
+	h.next, h.off, h.keys = h.next[:0], h.off[:0], h.keys[:0]
+}
+
+func (h *hashCons) key(id int32) []byte {
+	end := len(h.keys)
+	if int(id)+1 < len(h.off) {
+		end = int(h.off[id+1])
+	}
+	return h.keys[h.off[id]:end]
+}
+
+// id returns the id of e given its children's ids (Args, -1, Preds, -2,
+// then slot and id per binding). A node's own fields are those of the memo
+// fingerprint (trusted to tell different expressions apart) plus the
+// variable slot.
+func (h *hashCons) id(e *Expr, kids []int32) int32 {
+	head := *e
+	head.Args, head.Preds, head.Binds = nil, nil, nil
+	start := len(h.keys)
+	b := fingerprint(h.keys, &head)
+	switch e.Op {
+	case OpVar, OpLocal:
+		b = append(b, 'v')
+		b = strconv.AppendInt(b, int64(e.Slot), 10)
+	}
+	for _, k := range kids {
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(k), 10)
+	}
+	k := b[start:]
+	hash := maphash.Bytes(h.seed, k)
+	first, ok := h.byHash[hash]
+	if ok {
+		for id := first; id >= 0; id = h.next[id] {
+			if bytes.Equal(h.key(id), k) {
+				h.keys = b[:start] // drop the duplicate key
+				return id
+			}
+		}
+	}
+	h.keys = b
+	id := int32(len(h.off))
+	h.off = append(h.off, int32(start))
+	if ok {
+		h.next = append(h.next, h.next[first])
+		h.next[first] = id
+	} else {
+		h.next = append(h.next, -1)
+		h.byHash[hash] = id
+	}
+	return id
+}
+
+// countCandidates counts candidate nodes up to 2.
+func countCandidates(e *Expr, n int) int {
+	if n >= 2 {
+		return n
+	}
+	switch e.Op {
+	case OpCall, OpPath, OpFilter, OpCount:
+		n++
+	}
+	for _, a := range e.Args {
+		n = countCandidates(a, n)
+	}
+	for _, p := range e.Preds {
+		n = countCandidates(p, n)
+	}
+	for _, bd := range e.Binds {
+		n = countCandidates(bd.In, n)
 	}
 	return n
 }
@@ -154,37 +265,6 @@ func pureExpr(e *Expr) bool {
 		}
 	}
 	return true
-}
-
-// cseFingerprint is fingerprint with variable and local slots and
-// bindings, which the memo fingerprint (closed expressions only) omits.
-func cseFingerprint(b []byte, e *Expr) []byte {
-	b = fingerprint(b, e)
-	return appendSlots(b, e)
-}
-
-func appendSlots(b []byte, e *Expr) []byte {
-	switch e.Op {
-	case OpVar:
-		b = append(b, 'v')
-		b = strconv.AppendInt(b, int64(e.Slot), 10)
-	case OpLocal:
-		b = append(b, 'l')
-		b = strconv.AppendInt(b, int64(e.Slot), 10)
-	}
-	b = append(b, '{')
-	for _, bd := range e.Binds {
-		b = append(b, 'b')
-		b = strconv.AppendInt(b, int64(bd.Slot), 10)
-		b = cseFingerprint(b, bd.In)
-	}
-	for _, a := range e.Args {
-		b = appendSlots(b, a)
-	}
-	for _, p := range e.Preds {
-		b = appendSlots(b, p)
-	}
-	return append(b, '}')
 }
 
 func localSlots(acc []int32, e *Expr) []int32 {

@@ -111,7 +111,7 @@ func fingerprint(b []byte, e *Expr) []byte {
 		for _, it := range e.Seq {
 			b = strconv.AppendInt(b, int64(it.T), 10)
 			b = append(b, ':')
-			b = strconv.AppendQuote(b, it.StringValue())
+			b = appendStr(b, it.StringValue())
 			if it.T == xdm.TDecimal || it.T == xdm.TInteger {
 				// the Java scale decides the digits of a division
 				b = append(b, 's')
@@ -145,11 +145,11 @@ func fingerprint(b []byte, e *Expr) []byte {
 	case OpCall:
 		b = append(b, e.Builtin.Name...)
 		if e.Re != nil {
-			b = strconv.AppendQuote(b, e.Re.String())
+			b = appendStr(b, e.Re.String())
 		}
 	}
 	// Fields any op may carry.
-	b = strconv.AppendQuote(b, e.Str)
+	b = appendStr(b, e.Str)
 	if e.PosConst != 0 {
 		b = append(b, '#')
 		b = strconv.AppendInt(b, int64(e.PosConst), 10)
@@ -176,8 +176,8 @@ func writeTest(b []byte, t *NodeTest) []byte {
 	if t.Named {
 		b = append(b, 'N')
 	}
-	b = strconv.AppendQuote(b, t.Space)
-	return strconv.AppendQuote(b, t.Local)
+	b = appendStr(b, t.Space)
+	return appendStr(b, t.Local)
 }
 
 // memoReady prepares the frame's memo table for the current document and
@@ -226,4 +226,13 @@ func (f *frame) memoStore(slot int32, s xdm.Sequence) {
 	}
 	f.memo[slot-1] = c
 	f.memoSet[slot-1] = true
+}
+
+// appendStr appends s length-prefixed ("5:hello"): unambiguous like a
+// quoted string, without escaping every rune (Load fingerprints every node
+// of every expression).
+func appendStr(b []byte, s string) []byte {
+	b = strconv.AppendInt(b, int64(len(s)), 10)
+	b = append(b, ':')
+	return append(b, s...)
 }

@@ -53,7 +53,11 @@ func NewProgramIn(src string, root *Expr, nLocals int, fns *Functions, cat *Cata
 // evaluation (cse.go). The compiler's optimised path uses it.
 func NewProgramShared(src string, root *Expr, nLocals int, fns *Functions, cat *Catalog) *Program {
 	p := NewProgramIn(src, root, nLocals, fns, cat)
-	p.nCSE = prepareCSE(root)
+	var hc *hashCons
+	if cat != nil {
+		hc = &cat.cse
+	}
+	p.nCSE = prepareCSE(root, hc)
 	return p
 }
 
