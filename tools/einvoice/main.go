@@ -53,7 +53,8 @@ commands:
   repair     repair dates and totals of a UBL or CII invoice (einvoice repair --help)
   facturx    write a Factur-X PDF/A-3b from JSON, UBL or CII (einvoice facturx --help)
   render     render an invoice as PDF or HTML (einvoice render --help)
-  pdfa       PDF/A conformity checks by veraPDF (einvoice pdfa --help)
+  pdfa       PDF/A conformity checks by veraPDF, PDF/A-3b conversion (einvoice pdfa --help)
+  embed      upgrade your own PDF to Factur-X: PDF/A-3b with factur-x.xml (einvoice embed --help)
   version    print the build version (also --version)
 `
 
@@ -110,6 +111,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		return cmdRender(ctx, args[1:], stdout, stderr, getenv)
 	case "pdfa":
 		return cmdPDFA(ctx, args[1:], stdout, stderr, getenv)
+	case "embed":
+		return cmdEmbed(ctx, args[1:], stdout, stderr, getenv)
 	}
 	return usagef("unknown command %q; run einvoice --help", args[0])
 }

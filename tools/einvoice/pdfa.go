@@ -21,12 +21,13 @@ const pdfaUsage = `usage: einvoice pdfa <command> [flags]
 
 commands:
   validate   PDF/A conformity of PDF files by veraPDF (einvoice pdfa validate --help)
+  convert    convert a PDF to PDF/A-3b with attachments (einvoice pdfa convert --help)
 `
 
 // cmdPDFA dispatches `einvoice pdfa <command>`.
 func cmdPDFA(ctx context.Context, args []string, stdout, stderr io.Writer, getenv env) error {
 	if len(args) == 0 {
-		return usagef("pdfa: missing command (validate); run einvoice pdfa --help")
+		return usagef("pdfa: missing command (validate, convert); run einvoice pdfa --help")
 	}
 	switch args[0] {
 	case "--help", "-help", "-h", "help":
@@ -34,7 +35,8 @@ func cmdPDFA(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		return errHelp
 	case "validate":
 		return cmdPDFAValidate(ctx, args[1:], stdout, stderr, getenv)
-		// `einvoice pdfa convert` is added here: case "convert": return cmdPDFAConvert(...)
+	case "convert":
+		return cmdPDFAConvert(ctx, args[1:], stdout, stderr, getenv)
 	}
 	return usagef("pdfa: unknown command %q; run einvoice pdfa --help", args[0])
 }
