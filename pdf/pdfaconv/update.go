@@ -301,8 +301,11 @@ func sections(offs map[int]int) ([]int, pdfread.Array) {
 // uniqueNames drops the input's own files that a requested file of the
 // same name replaces, and renames the remaining duplicates "name (2).ext".
 func uniqueNames(atts []Attachment) ([]Attachment, error) {
+	atts = slices.Clone(atts)
 	requested := map[string]bool{}
 	for i, a := range atts {
+		a.Name = strings.ToValidUTF8(a.Name, "\uFFFD")
+		atts[i].Name = a.Name
 		if strings.TrimSpace(a.Name) == "" {
 			return nil, &Error{Kind: KindBadAttachment, Detail: fmt.Sprintf("attachment %d has no file name", i+1)}
 		}
