@@ -55,6 +55,7 @@ commands:
   render     render an invoice as PDF or HTML (einvoice render --help)
   pdfa       PDF/A conformity checks by veraPDF, PDF/A-3b conversion (einvoice pdfa --help)
   embed      upgrade your own PDF to Factur-X: PDF/A-3b with factur-x.xml (einvoice embed --help)
+  extract    the invoice XML, attachments or consistency of a PDF (einvoice extract --help)
   version    print the build version (also --version)
 `
 
@@ -113,6 +114,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		return cmdPDFA(ctx, args[1:], stdout, stderr, getenv)
 	case "embed":
 		return cmdEmbed(ctx, args[1:], stdout, stderr, getenv)
+	case "extract":
+		return cmdExtract(ctx, args[1:], stdout, stderr, getenv)
 	}
 	return usagef("unknown command %q; run einvoice --help", args[0])
 }
