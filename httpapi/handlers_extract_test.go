@@ -432,14 +432,14 @@ func TestExtractHostile(t *testing.T) {
 		kids.WriteString("3 0 R ")
 	}
 	cases := map[string][]byte{
-		"truncated":   good[:len(good)/3],
-		"garbage":     []byte("%PDF-1.7\n\x00\xff garbage"),
-		"not-pdf":     []byte("hello"),
-		"encrypted":   bytes.Replace(good, []byte("/Root 1 0 R"), []byte("/Root 1 0 R /Encrypt <</Filter /Standard>>"), 1),
-		"empty-xref":  []byte("%PDF-1.4\nxref\n0 0\ntrailer <<>>\nstartxref\n9\n%%EOF"),
-		"deep":        []byte("%PDF-1.4\n1 0 obj <</Type /Catalog /A " + strings.Repeat("[", 50000) + ">> endobj\ntrailer <</Root 1 0 R>>\n%%EOF"),
-		"prev-loop":   []byte("%PDF-1.4\nxref\n0 1\n0000000000 65535 f \ntrailer <</Root 1 0 R /Prev 9>>\nstartxref\n9\n%%EOF"),
-		"pages-kids":  []byte("%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [" + kids.String() + "2 0 R]>> endobj\n3 0 obj <</Type /Page /Parent 2 0 R>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF"),
+		"truncated":  good[:len(good)/3],
+		"garbage":    []byte("%PDF-1.7\n\x00\xff garbage"),
+		"not-pdf":    []byte("hello"),
+		"encrypted":  bytes.Replace(good, []byte("/Root 1 0 R"), []byte("/Root 1 0 R /Encrypt <</Filter /Standard>>"), 1),
+		"empty-xref": []byte("%PDF-1.4\nxref\n0 0\ntrailer <<>>\nstartxref\n9\n%%EOF"),
+		"deep":       []byte("%PDF-1.4\n1 0 obj <</Type /Catalog /A " + strings.Repeat("[", 50000) + ">> endobj\ntrailer <</Root 1 0 R>>\n%%EOF"),
+		"prev-loop":  []byte("%PDF-1.4\nxref\n0 1\n0000000000 65535 f \ntrailer <</Root 1 0 R /Prev 9>>\nstartxref\n9\n%%EOF"),
+		"pages-kids": []byte("%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [" + kids.String() + "2 0 R]>> endobj\n3 0 obj <</Type /Page /Parent 2 0 R>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF"),
 	}
 	for name, body := range cases {
 		for _, route := range []string{"/v1/extract/xml", "/v1/extract/attachments", "/v1/pdfa/consistency"} {
