@@ -242,12 +242,14 @@ func (d *Document) Wrap(s string, st Style, width float64) []string {
 			}
 			for ww > limit { // a word longer than the line: cut it
 				cut, cw := 0, 0
-				for i, r := range word {
+				for i := 0; i < len(word); {
+					r, size := utf8.DecodeRuneInString(word[i:])
 					rw := f.RuneWidth(r)
 					if cw+rw > limit && i > 0 {
 						break
 					}
-					cut, cw = i+utf8.RuneLen(r), cw+rw
+					cut, cw = i+size, cw+rw
+					i += size
 				}
 				lines = append(lines, word[:cut])
 				word = word[cut:]
