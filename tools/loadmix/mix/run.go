@@ -1,0 +1,225 @@
+package mix
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Config is one open-loop run.
+type Config struct {
+	Base   string // e.g. http://127.0.0.1:8080
+	Key    string // x-api-key of every request
+	Client *http.Client
+	Ops    []Op // requests cycle through the operations, then through each one's bodies
+	// Rate is the request rate of the whole mix, per second.
+	Rate     float64
+	Duration time.Duration
+	// Warmup is left out of the growth and drift judgement (Check).
+	Warmup time.Duration
+	// SampleEvery is the /metrics sampling period (0: no sampling).
+	SampleEvery time.Duration
+	// MaxInFlight bounds the requests outstanding at once; a request that
+	// would exceed it is not sent and counted as dropped (the server is far
+	// behind the offered rate). 0 means 4096.
+	MaxInFlight int
+	// OnSample, when set, is called with every sample (progress output).
+	OnSample func(Sample)
+}
+
+// NewClient returns an HTTP client for load runs with at most conns
+// connections to a host (0: unbounded). Bounding them keeps the server's
+// per-connection goroutines from following the client's concurrency after a
+// stall (a queued request still counts its wait: latency runs from the
+// scheduled time).
+func NewClient(timeout time.Duration, conns int) *http.Client {
+	return &http.Client{Timeout: timeout, Transport: &http.Transport{
+		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxConnsPerHost:     conns,
+		MaxIdleConns:        1024,
+		MaxIdleConnsPerHost: 1024,
+		IdleConnTimeout:     60 * time.Second,
+	}}
+}
+
+// Record is one request of a run.
+type Record struct {
+	Op      int           // index into Config.Ops
+	At      time.Duration // scheduled send time from the start of the run
+	Latency time.Duration // from the scheduled time to the end of the answer
+	Status  int           // 0 when the request failed without an answer
+	Err     string
+}
+
+// Sample is one reading of /metrics.
+type Sample struct {
+	At         time.Duration
+	RSS        float64 // process_resident_memory_bytes
+	Goroutines float64 // go_goroutines
+	Err        string  // the scrape failed
+}
+
+// Result is what a run observed.
+type Result struct {
+	Config  Config
+	Records []Record
+	Samples []Sample
+	Dropped int
+	Elapsed time.Duration
+}
+
+// Run drives the mix at cfg.Rate for cfg.Duration and waits for every
+// request sent to finish.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if cfg.Rate <= 0 || cfg.Duration <= 0 || len(cfg.Ops) == 0 {
+		return nil, errors.New("mix: Run needs a positive rate and duration and at least one operation")
+	}
+	if cfg.Client == nil {
+		cfg.Client = NewClient(60*time.Second, 0)
+	}
+	if cfg.MaxInFlight <= 0 {
+		cfg.MaxInFlight = 4096
+	}
+	res := &Result{Config: cfg}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, cfg.MaxInFlight)
+	start := time.Now()
+
+	stopSampling := make(chan struct{})
+	samplerDone := make(chan struct{})
+	go func() {
+		defer close(samplerDone)
+		if cfg.SampleEvery <= 0 {
+			return
+		}
+		t := time.NewTicker(cfg.SampleEvery)
+		defer t.Stop()
+		take := func() {
+			s := Scrape(ctx, cfg.Client, cfg.Base)
+			s.At = time.Since(start)
+			mu.Lock()
+			res.Samples = append(res.Samples, s)
+			mu.Unlock()
+			if cfg.OnSample != nil {
+				cfg.OnSample(s)
+			}
+		}
+		take()
+		for {
+			select {
+			case <-t.C:
+				take()
+			case <-stopSampling:
+				take()
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+
+	counters := make([]int, len(cfg.Ops))
+loop:
+	for i := 0; ; i++ {
+		at := time.Duration(float64(i) * float64(time.Second) / cfg.Rate)
+		if at >= cfg.Duration {
+			break
+		}
+		if d := time.Until(start.Add(at)); d > 0 {
+			select {
+			case <-time.After(d):
+			case <-ctx.Done():
+				break loop
+			}
+		}
+		opIdx := i % len(cfg.Ops)
+		op := cfg.Ops[opIdx]
+		body := op.Bodies[counters[opIdx]%len(op.Bodies)]
+		counters[opIdx]++
+		select {
+		case sem <- struct{}{}:
+		default:
+			mu.Lock()
+			res.Dropped++
+			mu.Unlock()
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			status, _, err := Do(ctx, cfg.Client, cfg.Base, cfg.Key, op, body)
+			rec := Record{Op: opIdx, At: at, Latency: time.Since(start.Add(at)), Status: status}
+			if err != nil {
+				rec.Err = err.Error()
+			}
+			mu.Lock()
+			res.Records = append(res.Records, rec)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	res.Elapsed = time.Since(start)
+	close(stopSampling)
+	<-samplerDone
+	return res, ctx.Err()
+}
+
+// Scrape reads the resident memory and goroutine count from base/metrics.
+func Scrape(ctx context.Context, c *http.Client, base string) Sample {
+	var s Sample
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
+	if err != nil {
+		s.Err = err.Error()
+		return s
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		s.Err = err.Error()
+		return s
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		s.Err = fmt.Sprintf("/metrics: status %d", resp.StatusCode)
+		return s
+	}
+	var seen int
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		name, val, ok := strings.Cut(sc.Text(), " ")
+		if !ok {
+			continue
+		}
+		var dst *float64
+		switch name {
+		case "process_resident_memory_bytes":
+			dst = &s.RSS
+		case "go_goroutines":
+			dst = &s.Goroutines
+		default:
+			continue
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+		if err != nil {
+			s.Err = fmt.Sprintf("/metrics: %s: %v", name, err)
+			return s
+		}
+		*dst = v
+		seen++
+	}
+	if err := sc.Err(); err != nil {
+		s.Err = fmt.Sprintf("/metrics: %v", err)
+	} else if seen < 2 {
+		s.Err = "/metrics: process_resident_memory_bytes or go_goroutines missing"
+	}
+	return s
+}
