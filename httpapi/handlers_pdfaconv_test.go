@@ -274,7 +274,11 @@ func TestEmbedFacturXRoute(t *testing.T) {
 	}
 	for name, pdf := range pdfs {
 		t.Run(name, func(t *testing.T) {
-			body, ct := multipartBody(t, map[string]string{"invoice": string(invoice)}, formFile{"pdf", name + ".pdf", mediaPDF, pdf})
+			field := invoice
+			if name == "generated-helvetica" {
+				field = genBody // a generate body {"invoice": ...} is taken too
+			}
+			body, ct := multipartBody(t, map[string]string{"invoice": string(field)}, formFile{"pdf", name + ".pdf", mediaPDF, pdf})
 			w := do(t, s, "POST", "/v1/generate/facturx/embed", body, ct, keyHdr)
 			if reason, refused := corpusRefusals[name]; refused {
 				if w.Code != 422 || !strings.Contains(w.Body.String(), reason) {

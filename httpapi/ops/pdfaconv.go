@@ -71,7 +71,8 @@ type EmbedFacturXResult struct {
 	Report   *wire.Report
 }
 
-// EmbedFacturX serves generate/facturx/embed: the invoice JSON text goes
+// EmbedFacturX serves generate/facturx/embed: the invoice JSON text (the
+// invoice object, or a generate body {"invoice": {...}}) goes
 // through the generate/cii gate for facturx_en16931 (the same 422s), then
 // the caller's PDF is upgraded to PDF/A-3b with the CII embedded as
 // factur-x.xml (AFRelationship of the level, Factur-X XMP), its own
@@ -86,6 +87,10 @@ func (s *Service) EmbedFacturX(ctx context.Context, invoice, pdf []byte) (_ *Emb
 	if len(trimmed) == 0 || trimmed[0] != '{' || !json.Valid(trimmed) {
 		return nil, &RequestError{Fields: []wire.ValidationError{{Loc: []any{"body", "invoice"}, Type: wire.TypeJSONInvalid,
 			Msg: "JSON decode error: the invoice field must be the invoice as a JSON object"}}}
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(trimmed, &top) == nil && len(top) == 1 && top["invoice"] != nil {
+		trimmed = top["invoice"] // a generate body {"invoice": {...}} is taken too
 	}
 	body := append(append([]byte(`{"invoice":`), trimmed...), '}')
 	gen, err := s.Generate(ctx, GenerateRequest{Syntax: SyntaxCII, Profile: FacturXProfile, Validate: true, Body: body})

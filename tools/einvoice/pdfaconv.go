@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"mime"
@@ -99,7 +98,7 @@ func cmdEmbed(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		return err
 	}
 	defer closeVera()
-	res, err := svc.EmbedFacturX(ctx, invoiceText(invoice), pdf)
+	res, err := svc.EmbedFacturX(ctx, invoice, pdf)
 	if err != nil {
 		return refusal(stderr, "embed", err)
 	}
@@ -133,18 +132,6 @@ func convertService(svc *ops.Service, c *convertFlags, vf *veraPDFFlags, cmd str
 	svc.PDFAConverter = pdfaconv.New(pdfaconv.Config{Ghostscript: *c.gs, ICCProfile: *c.icc})
 	svc.VeraPDF = client
 	return svc, func() { _ = client.Close() }, nil
-}
-
-// invoiceText returns the invoice object of a file holding it bare or as
-// {"invoice": {...}}.
-func invoiceText(data []byte) []byte {
-	var top map[string]json.RawMessage
-	if json.Unmarshal(data, &top) == nil {
-		if inv, ok := top["invoice"]; ok && len(top) == 1 {
-			return inv
-		}
-	}
-	return data
 }
 
 // mimeOf is the media type of a file name's extension without parameters,
