@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -119,6 +120,41 @@ func TestPDFAValidateBadInputHTTP(t *testing.T) {
 		t.Errorf("empty body: %d %s", code, body)
 	}
 	// /health still reports a running worker.
+	if h := getHealth(t, ts); h.Components.VeraPDF.Status != "ok" || !strings.Contains(h.Components.VeraPDF.Detail, "running") {
+		t.Fatalf("health after bad input: %+v", h.Components.VeraPDF)
+	}
+}
+
+// TestPDFAValidateEncryptedHTTP: a PDF veraPDF cannot open is a 422 saying
+// so; one it can open (empty user password) gets the verdict naming the
+// Encrypt rule.
+func TestPDFAValidateEncryptedHTTP(t *testing.T) {
+	ts := pdfaServer(t, verapdftest.Client(t))
+	src := filepath.Join(testshared.Dir(t), "corpus", "pdf", "mustang", "zugferd_invoice.pdf")
+	encrypt := func(user string) []byte {
+		out := filepath.Join(t.TempDir(), "enc.pdf")
+		if b, err := exec.Command("qpdf", "--encrypt", user, "owner", "256", "--", src, out).CombinedOutput(); err != nil {
+			t.Fatalf("qpdf (scripts/deps.sh installs it): %v %s", err, b)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	code, body := postPDF(t, ts, "?flavour=3b", encrypt("secret"))
+	if code != http.StatusUnprocessableEntity || !strings.Contains(string(body), "encrypted") {
+		t.Fatalf("password-protected: %d %s", code, body)
+	}
+	code, body = postPDF(t, ts, "", encrypt(""))
+	v := decodeValidation(t, body)
+	if code != http.StatusOK || v.Compliant || len(v.FailedRules) == 0 || v.FailedRules[0].Clause != "6.1.3" {
+		t.Fatalf("encrypted, empty user password: %d %s", code, body)
+	}
+}
+
+func getHealth(t *testing.T, ts *httptest.Server) wire.Health {
+	t.Helper()
 	resp, err := http.Get(ts.URL + "/health")
 	if err != nil {
 		t.Fatal(err)
@@ -128,9 +164,7 @@ func TestPDFAValidateBadInputHTTP(t *testing.T) {
 	if err := json.NewDecoder(resp.Body).Decode(&h); err != nil {
 		t.Fatal(err)
 	}
-	if h.Components.VeraPDF.Status != "ok" || !strings.Contains(h.Components.VeraPDF.Detail, "running") {
-		t.Fatalf("health after bad input: %+v", h.Components.VeraPDF)
-	}
+	return h
 }
 
 func TestPDFAValidateUnavailableHTTP(t *testing.T) {
@@ -141,16 +175,7 @@ func TestPDFAValidateUnavailableHTTP(t *testing.T) {
 		strings.Contains(string(body), "compliant") {
 		t.Fatalf("missing jar: %d %s", code, body)
 	}
-	resp, err := http.Get(ts.URL + "/health")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = resp.Body.Close() }()
-	var h wire.Health
-	if err := json.NewDecoder(resp.Body).Decode(&h); err != nil {
-		t.Fatal(err)
-	}
-	if h.Status != "degraded" || h.Components.VeraPDF.Status != "unavailable" || !strings.Contains(h.Components.VeraPDF.Detail, "missing.jar") {
+	if h := getHealth(t, ts); h.Status != "degraded" || h.Components.VeraPDF.Status != "unavailable" || !strings.Contains(h.Components.VeraPDF.Detail, "missing.jar") {
 		t.Fatalf("health with a missing jar: %+v", h)
 	}
 

@@ -26,7 +26,6 @@ import java.util.logging.LogManager;
 import java.util.logging.Logger;
 
 import org.verapdf.core.EncryptedPdfException;
-import org.verapdf.core.ModelParsingException;
 import org.verapdf.gf.foundry.VeraGreenfieldFoundryProvider;
 import org.verapdf.pdfa.Foundries;
 import org.verapdf.pdfa.PDFAParser;
@@ -211,7 +210,21 @@ public final class Worker {
         }
     }
 
+    /** Validates one file; a file veraPDF cannot read is an error answer, never an exception. */
     private String validate(File file, PDFAFlavour requested, PDFAValidator[] running) {
+        try {
+            return parseAndValidate(file, requested, running);
+        } catch (EncryptedPdfException e) {
+            return errorJSON("encrypted", describe(e));
+        } catch (OutOfMemoryError e) {
+            throw e;
+        } catch (Exception | StackOverflowError e) {
+            // ModelParsingException and whatever else the parser throws on a broken file.
+            return errorJSON("parse", describe(e));
+        }
+    }
+
+    private String parseAndValidate(File file, PDFAFlavour requested, PDFAValidator[] running) throws Exception {
         PDFAFlavour claimed;
         PDFAFlavour checked;
         try (PDFAParser probe = Foundries.defaultInstance().createParser(file, PDFAFlavour.NO_FLAVOUR,
@@ -224,25 +237,10 @@ public final class Worker {
             if (checked == claimed) {
                 return run(probe, claimed, checked, running);
             }
-        } catch (EncryptedPdfException e) {
-            return errorJSON("encrypted", describe(e));
-        } catch (ModelParsingException e) {
-            return errorJSON("parse", describe(e));
-        } catch (OutOfMemoryError e) {
-            throw e;
-        } catch (Exception | StackOverflowError e) {
-            return errorJSON("parse", describe(e));
         }
+        // The model depends on the flavour it is parsed for: parse again for the one checked.
         try (PDFAParser parser = Foundries.defaultInstance().createParser(file, checked)) {
             return run(parser, claimed, checked, running);
-        } catch (EncryptedPdfException e) {
-            return errorJSON("encrypted", describe(e));
-        } catch (ModelParsingException e) {
-            return errorJSON("parse", describe(e));
-        } catch (OutOfMemoryError e) {
-            throw e;
-        } catch (Exception | StackOverflowError e) {
-            return errorJSON("parse", describe(e));
         }
     }
 
