@@ -20,6 +20,7 @@ import (
 	"github.com/einvoice-dev/einvoice/internal/pdftestgen"
 	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"github.com/einvoice-dev/einvoice/internal/verapdftest"
+	"github.com/einvoice-dev/einvoice/pdf/pdfa/pdfatest"
 	"github.com/einvoice-dev/einvoice/pdf/pdfaconv"
 	"github.com/einvoice-dev/einvoice/pdf/pdfread"
 )
@@ -112,7 +113,7 @@ func checkConverted(t *testing.T, w *httptest.ResponseRecorder, want map[string]
 	}
 	pdf := w.Body.Bytes()
 	verapdftest.AssertCompliant(t, pdf, "3b")
-	got := pdftestgen.Detach(t, pdf)
+	got := pdfatest.Detach(t, pdf)
 	for n, b := range want {
 		if !bytes.Equal(got[n], b) {
 			t.Errorf("embedded %s: %d bytes, want %d identical bytes", n, len(got[n]), len(b))
@@ -173,7 +174,7 @@ func TestPDFAConvertRouteCorpus(t *testing.T) {
 				return
 			}
 			want := map[string][]byte{"extra.txt": []byte("x")}
-			for n, b := range pdftestgen.Detach(t, pdf) {
+			for n, b := range pdfatest.Detach(t, pdf) {
 				want[n] = b
 			}
 			checkConverted(t, w, want, map[string]string{"extra.txt": "Data"})
@@ -287,7 +288,7 @@ func TestEmbedFacturXRoute(t *testing.T) {
 				return
 			}
 			want := map[string][]byte{}
-			for n, b := range pdftestgen.Detach(t, pdf) {
+			for n, b := range pdfatest.Detach(t, pdf) {
 				want[n] = b
 			}
 			want["factur-x.xml"] = cii // replaces a factur-x.xml the PDF had

@@ -102,7 +102,30 @@ func pages(contents []string, resources, catalogExtra string) *builder {
 	return b
 }
 
-const helv = "<< /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >> >> >>"
+// onePage starts a one-page document: objects 1 (catalog) and 2 (page
+// tree) are reserved and filled in by finishPage.
+func onePage() *builder {
+	b := &builder{}
+	b.add("")
+	b.add("")
+	return b
+}
+
+// finishPage adds the content stream and the page, then the page tree and
+// the catalog.
+func (b *builder) finishPage(content, resources, pageExtra string) {
+	cs := b.add(stream("/Filter /FlateDecode", flate([]byte(content))))
+	p := b.add(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources %s /Contents %d 0 R%s >>", resources, cs, pageExtra))
+	b.set(2, fmt.Sprintf("<< /Type /Pages /Kids [%d 0 R] /Count 1 >>", p))
+	b.set(1, "<< /Type /Catalog /Pages 2 0 R >>")
+}
+
+// helvFonts is a /Font dictionary with the unembedded base-14 Helvetica as
+// F1; helv the resources holding just it.
+const (
+	helvFonts = "<< /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >> >>"
+	helv      = "<< /Font " + helvFonts + " >>"
+)
 
 func textOp(x, y int, size int, s string) string {
 	return fmt.Sprintf("BT /F1 %d Tf %d %d Td (%s) Tj ET\n", size, x, y, s)
@@ -119,9 +142,7 @@ func Helvetica() Case {
 // Transparency: a constant-alpha ExtGState (CA/ca < 1) and an image with a
 // soft mask.
 func Transparency() Case {
-	b := &builder{}
-	b.add("")
-	tree := b.add("")
+	b := onePage()
 	// 4x4 grey soft mask and RGB image.
 	mask := make([]byte, 16)
 	for i := range mask {
@@ -130,11 +151,8 @@ func Transparency() Case {
 	smask := b.add(stream("/Type /XObject /Subtype /Image /Width 4 /Height 4 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode", flate(mask)))
 	img := b.add(stream(fmt.Sprintf("/Type /XObject /Subtype /Image /Width 4 /Height 4 /ColorSpace /DeviceRGB /BitsPerComponent 8 /SMask %d 0 R /Filter /FlateDecode", smask), flate(rgbPixels(4, 4))))
 	content := "q 1 0 0 rg /GS1 gs 100 500 300 200 re f Q\nq 0 0 1 rg /GS1 gs 200 400 300 200 re f Q\nq 200 0 0 200 150 150 cm /Im1 Do Q\n" + textOp(72, 760, 14, "Transparency test TR-42")
-	cs := b.add(stream("/Filter /FlateDecode", flate([]byte(content))))
-	res := fmt.Sprintf("<< /Font %s /ExtGState << /GS1 << /Type /ExtGState /CA 0.5 /ca 0.5 /BM /Multiply >> >> /XObject << /Im1 %d 0 R >> >>", strings.TrimSuffix(strings.TrimPrefix(helv, "<< /Font "), " >>"), img)
-	p := b.add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 595 842] /Resources %s /Contents %d 0 R /Group << /S /Transparency /CS /DeviceRGB >> >>", tree, res, cs))
-	b.set(tree, fmt.Sprintf("<< /Type /Pages /Kids [%d 0 R] /Count 1 >>", p))
-	b.set(1, fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", tree))
+	res := fmt.Sprintf("<< /Font %s /ExtGState << /GS1 << /Type /ExtGState /CA 0.5 /ca 0.5 /BM /Multiply >> >> /XObject << /Im1 %d 0 R >> >>", helvFonts, img)
+	b.finishPage(content, res, " /Group << /S /Transparency /CS /DeviceRGB >>")
 	return Case{Name: "transparency", PDF: b.bytes(""), Pages: 1, Text: "TR-42"}
 }
 
@@ -150,34 +168,29 @@ func rgbPixels(w, h int) []byte {
 
 // RGBImage: a DeviceRGB image and RGB vector colours.
 func RGBImage() Case {
-	b := &builder{}
-	b.add("")
-	tree := b.add("")
+	b := onePage()
 	img := b.add(stream("/Type /XObject /Subtype /Image /Width 16 /Height 16 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode", flate(rgbPixels(16, 16))))
 	content := "0.2 0.6 0.3 rg 72 600 200 100 re f\nq 300 0 0 300 150 200 cm /Im1 Do Q\n" + textOp(72, 760, 14, "RGB image RGB-7")
-	cs := b.add(stream("/Filter /FlateDecode", flate([]byte(content))))
-	p := b.add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> /XObject << /Im1 %d 0 R >> >> /Contents %d 0 R >>", tree, img, cs))
-	b.set(tree, fmt.Sprintf("<< /Type /Pages /Kids [%d 0 R] /Count 1 >>", p))
-	b.set(1, fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", tree))
+	b.finishPage(content, imageResources(img), "")
 	return Case{Name: "rgb-image", PDF: b.bytes(""), Pages: 1, Text: "RGB-7"}
+}
+
+// imageResources are Helvetica as F1 and the image object img as Im1.
+func imageResources(img int) string {
+	return fmt.Sprintf("<< /Font %s /XObject << /Im1 %d 0 R >> >>", helvFonts, img)
 }
 
 // CMYK: a DeviceCMYK image and CMYK vector colours (not allowed with an
 // sRGB output intent, so they must be converted).
 func CMYK() Case {
-	b := &builder{}
-	b.add("")
-	tree := b.add("")
+	b := onePage()
 	px := make([]byte, 0, 8*8*4)
 	for i := range 64 {
 		px = append(px, byte(i*4), byte(255-i*4), 64, 0)
 	}
 	img := b.add(stream("/Type /XObject /Subtype /Image /Width 8 /Height 8 /ColorSpace /DeviceCMYK /BitsPerComponent 8 /Filter /FlateDecode", flate(px)))
 	content := "0 1 1 0 k 72 600 200 100 re f\n0.5 0 0 0.2 K 4 w 300 600 m 500 700 l S\nq 300 0 0 300 150 200 cm /Im1 Do Q\n0 0 0 1 k " + textOp(72, 760, 14, "CMYK colours CMYK-9")
-	cs := b.add(stream("/Filter /FlateDecode", flate([]byte(content))))
-	p := b.add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> /XObject << /Im1 %d 0 R >> >> /Contents %d 0 R >>", tree, img, cs))
-	b.set(tree, fmt.Sprintf("<< /Type /Pages /Kids [%d 0 R] /Count 1 >>", p))
-	b.set(1, fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", tree))
+	b.finishPage(content, imageResources(img), "")
 	return Case{Name: "cmyk", PDF: b.bytes(""), Pages: 1, Text: "CMYK-9"}
 }
 

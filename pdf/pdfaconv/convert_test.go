@@ -13,6 +13,7 @@ import (
 	"github.com/einvoice-dev/einvoice/internal/pdftestgen"
 	"github.com/einvoice-dev/einvoice/internal/verapdftest"
 	"github.com/einvoice-dev/einvoice/pdf/pdfa"
+	"github.com/einvoice-dev/einvoice/pdf/pdfa/pdfatest"
 	"github.com/einvoice-dev/einvoice/pdf/pdfread"
 )
 
@@ -38,7 +39,7 @@ func TestConvertGenerated(t *testing.T) {
 			for _, n := range tc.Attachments {
 				want[n] = pdftestgen.AttachedFiles[n]
 			}
-			got := pdftestgen.Detach(t, res.PDF)
+			got := pdfatest.Detach(t, res.PDF)
 			if len(got) != len(want) {
 				t.Errorf("embedded files: got %d, want %d", len(got), len(want))
 			}
@@ -64,22 +65,11 @@ func TestConvertGenerated(t *testing.T) {
 					t.Errorf("%s: in /AF %v, relationship %q", a.Name, a.InAF, a.Relationship)
 				}
 			}
-			if text := pdftotext(t, res.PDF); !strings.Contains(text, tc.Text) {
+			if text := pdfatest.Text(t, res.PDF); !strings.Contains(text, tc.Text) {
 				t.Errorf("text %q not found in the output: %.200q", tc.Text, text)
 			}
 		})
 	}
-}
-
-func pdftotext(t testing.TB, pdf []byte) string {
-	t.Helper()
-	cmd := exec.Command("pdftotext", "-", "-")
-	cmd.Stdin = bytes.NewReader(pdf)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("pdftotext: %v", err)
-	}
-	return string(out)
 }
 
 func TestConvertRefusals(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/einvoice-dev/einvoice/internal/pdftestgen"
 	"github.com/einvoice-dev/einvoice/internal/verapdftest"
+	"github.com/einvoice-dev/einvoice/pdf/pdfa/pdfatest"
 	"github.com/einvoice-dev/einvoice/pdf/pdfread"
 )
 
@@ -41,7 +42,7 @@ func TestPDFAConvertCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	verapdftest.AssertCompliant(t, pdf, "3b")
-	got := pdftestgen.Detach(t, pdf)
+	got := pdfatest.Detach(t, pdf)
 	if !bytes.Equal(got["readme.txt"], []byte("read me\n")) || len(got) != len(tc.Attachments)+1 {
 		t.Errorf("embedded files %v", keys(got))
 	}
@@ -99,7 +100,7 @@ func TestEmbedCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	verapdftest.AssertCompliant(t, pdf, "3b")
-	if got := pdftestgen.Detach(t, pdf)["factur-x.xml"]; string(got) != cii {
+	if got := pdfatest.Detach(t, pdf)["factur-x.xml"]; string(got) != cii {
 		t.Errorf("factur-x.xml differs from generate --syntax cii (%d vs %d bytes)", len(got), len(cii))
 	}
 	bad := writeInvoiceJSON(t, t.TempDir(), func(m map[string]any) { delete(m, "seller") })
