@@ -118,7 +118,7 @@ func (s *Service) pdfaConvert(ctx context.Context, req pdfaconv.Request, field s
 		return nil, err
 	}
 	if s == nil || s.PDFAConverter == nil {
-		return nil, &UnavailableError{Component: "Ghostscript", Detail: "PDF/A conversion is not configured on this server"}
+		return nil, &NotImplementedError{Operation: "PDF/A conversion", Capability: "no PDF/A converter is configured on this server"}
 	}
 	res, err := s.PDFAConverter.Convert(ctx, req)
 	if err != nil {

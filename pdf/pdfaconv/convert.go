@@ -144,6 +144,9 @@ func (c *Converter) Convert(ctx context.Context, req Request) (*Result, error) {
 	cancel()
 	<-c.slots
 	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, ctxErr // the caller's deadline or cancellation, not Timeout
+		}
 		return nil, err
 	}
 	atts := append(kept, req.Attachments...)
