@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 )
 
 // BenchmarkValidateUBL measures one full validation (parse, XSD, EN 16931
@@ -35,5 +36,24 @@ func BenchmarkValidateCII(b *testing.B) {
 		if err != nil || !rep.Valid {
 			b.Fatal(err, rep)
 		}
+	}
+}
+
+// BenchmarkWarm is the server's start-up work: every profile's rule sets
+// and every schema compiled (New with Lazy, then Warm, as `einvoice serve`
+// does in the background). Compare with -cpu 1 and -cpu 2 for the effect
+// of the parallel warm-up.
+func BenchmarkWarm(b *testing.B) {
+	dir := testshared.Dir(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		v, err := New(dir, Lazy())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := v.Warm(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		v.Close()
 	}
 }
