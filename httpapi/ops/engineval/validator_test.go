@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
@@ -205,5 +206,32 @@ func TestFatturaPAIsXSDOnly(t *testing.T) {
 		Body: corpus(t, "fatturapa/1.2.2/bad/IT01234567890_FPA01.xml")})
 	if err != nil || rep.Valid || rep.Findings[0].RuleID != "XSD" {
 		t.Fatalf("bad example: %+v %v", rep, err)
+	}
+}
+
+// TestValidationSlots: with every slot taken, a validation waits and ends
+// with its context (the server answers 503 at the request deadline), and
+// runs once a slot is free.
+func TestValidationSlots(t *testing.T) {
+	body := corpus(t, "en16931/ubl/examples/ubl-tc434-example1.xml")
+	req := ops.ValidateRequest{Syntax: "ubl", Profile: "en16931", Body: body}
+	v := testValidator
+	if cap(v.slots) < 2 {
+		t.Fatalf("%d validation slots, want at least 2", cap(v.slots))
+	}
+	for range cap(v.slots) {
+		v.slots <- struct{}{}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err := v.Validate(ctx, req)
+	for range cap(v.slots) {
+		<-v.slots
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("validation with every slot taken: %v, want the context's deadline", err)
+	}
+	if rep, err := v.Validate(context.Background(), req); err != nil || !rep.Valid {
+		t.Fatalf("validation after the slots were freed: %v %v", rep, err)
 	}
 }
