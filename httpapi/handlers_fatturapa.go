@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"net/http"
-	"strconv"
 )
 
 // HeaderTipoDocumento and HeaderImportoTotale report, on a generate/facturapa
@@ -22,17 +21,9 @@ func (s *Server) handleGenerateFatturaPA(ctx context.Context, w http.ResponseWri
 		return err
 	}
 	h := w.Header()
-	if len(res.Ignored) > 0 {
-		h.Set(HeaderIgnoredProperties, joinCapped(res.Ignored))
-	}
-	if len(res.Computed) > 0 {
-		h.Set(HeaderComputedFields, joinCapped(res.Computed))
-	}
-	h.Set(HeaderValidationFindings, strconv.Itoa(len(res.Report.Findings)))
+	modelHeaders(h, res.Ignored, res.Computed, len(res.Report.Findings))
 	h.Set(HeaderTipoDocumento, res.TipoDocumento)
 	h.Set(HeaderImportoTotale, res.ImportoTotaleDocumento)
-	h.Set("Content-Type", mediaXML+"; charset=utf-8")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(res.XML)
+	writeXML(w, res.XML)
 	return nil
 }

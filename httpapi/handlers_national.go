@@ -77,3 +77,36 @@ func (s *Server) handleSchemaOrder(_ context.Context, w http.ResponseWriter, _ *
 	_, _ = w.Write(b)
 	return nil
 }
+
+// Response headers of generate/facturae.
+const (
+	HeaderFacturaeInvoiceTotal = "X-Facturae-InvoiceTotal"
+	HeaderFacturaeExecutable   = "X-Facturae-TotalExecutableAmount"
+)
+
+// handleGenerateFacturae serves /v1/generate/facturae through
+// ops.GenerateFacturae (formats/facturae, XSD-gated, unsigned).
+func (s *Server) handleGenerateFacturae(ctx context.Context, w http.ResponseWriter, in *input) error {
+	res, err := s.cfg.Ops.GenerateFacturae(ctx, in.body)
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	modelHeaders(h, res.Ignored, res.Computed, len(res.Report.Findings))
+	h.Set(HeaderFacturaeInvoiceTotal, res.InvoiceTotal)
+	h.Set(HeaderFacturaeExecutable, res.TotalExecutableAmount)
+	writeXML(w, res.XML)
+	return nil
+}
+
+// modelHeaders sets the headers every generate operation on the invoice
+// model answers with: ignored members, computed values, findings.
+func modelHeaders(h http.Header, ignored, computed []string, findings int) {
+	if len(ignored) > 0 {
+		h.Set(HeaderIgnoredProperties, joinCapped(ignored))
+	}
+	if len(computed) > 0 {
+		h.Set(HeaderComputedFields, joinCapped(computed))
+	}
+	h.Set(HeaderValidationFindings, strconv.Itoa(findings))
+}

@@ -6,9 +6,12 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/einvoice-dev/einvoice/formats/facturae"
 	"github.com/einvoice-dev/einvoice/formats/orderx"
+	"github.com/einvoice-dev/einvoice/formats/strictjson"
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
 )
@@ -139,6 +142,67 @@ func TestOrderWireMatchesDecoder(t *testing.T) {
 			got = append(got, k)
 		}
 		exp := slices.Clone(want[names[wn]])
+		slices.Sort(got)
+		slices.Sort(exp)
+		if !slices.Equal(got, exp) {
+			t.Errorf("%s: wire %v, decoder %v", wn, got, exp)
+		}
+	}
+}
+
+func TestGenerateFacturaeRoute(t *testing.T) {
+	v, err := lazyEngine()
+	if err != nil {
+		t.Fatalf("engine: %v", err)
+	}
+	s, _ := newTestServer(t, func(c *Config) { c.Ops = &ops.Service{Validator: v} })
+	jsonCT := withHeader("Content-Type", "application/json")
+	key := withHeader("x-api-key", goodKey)
+	body, err := os.ReadFile("../formats/facturae/testdata/request.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := do(t, s, "POST", "/v1/generate/facturae", body, jsonCT); w.Code != 401 {
+		t.Fatalf("without a key: %d", w.Code)
+	}
+	w := do(t, s, "POST", "/v1/generate/facturae", body, jsonCT, key)
+	if w.Code != 200 {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	if h := w.Header(); h.Get(HeaderFacturaeInvoiceTotal) != "4451.20" || h.Get(HeaderValidationFindings) != "0" ||
+		!bytes.Contains(w.Body.Bytes(), []byte("<InvoiceTotal>4451.20</InvoiceTotal>")) || !strings.Contains(h.Get(HeaderComputedFields), "/invoice/totals/") {
+		t.Fatalf("headers %v body %.400s", h, w.Body)
+	}
+	// A field Facturae cannot carry is a 422 naming it.
+	bad := bytes.Replace(body, []byte(`"purchase_order_reference": "PO-55",`), []byte(`"purchase_order_reference": "PO-55", "project_name": "X",`), 1)
+	w = do(t, s, "POST", "/v1/generate/facturae", bad, jsonCT, key)
+	if w.Code != 422 || !strings.Contains(w.Body.String(), `"loc":["body","invoice","project_name"]`) || !strings.Contains(w.Body.String(), `"not_carried"`) {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+}
+
+// TestFacturaeWireMatchesDecoder keeps wire.FacturaeExtras equal to what
+// facturae.DecodeExtras accepts.
+func TestFacturaeWireMatchesDecoder(t *testing.T) {
+	g := &schemaGen{components: map[string]any{}}
+	g.ref(wire.FacturaeExtras{})
+	want := strictjson.Members(reflect.TypeFor[facturae.Extras]())
+	for wn, dn := range map[string]string{"FacturaeExtras": "Extras", "FacturaeCorrective": "Corrective"} {
+		m := g.components[wn].(map[string]any)
+		req := map[string]bool{}
+		if r, ok := m["required"].([]string); ok {
+			for _, x := range r {
+				req[x] = true
+			}
+		}
+		var got []string
+		for k := range m["properties"].(map[string]any) {
+			if req[k] {
+				k += "*"
+			}
+			got = append(got, k)
+		}
+		exp := slices.Clone(want[dn])
 		slices.Sort(got)
 		slices.Sort(exp)
 		if !slices.Equal(got, exp) {

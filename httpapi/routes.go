@@ -98,7 +98,7 @@ func (s *Server) routeTable() []*Route {
 		{Method: "POST", Path: "/v1/generate/facturapa", OperationID: "generate_facturapa", Tag: "generate", Summary: "Generate Italian FatturaPA XML",
 			Protected: true, RequestTypes: jsonIn, RequestBody: wire.FatturaPAGenerateRequest{}, ResponseType: mediaXML, Landed: true, Capability: modelCap, handle: s.handleGenerateFatturaPA},
 		{Method: "POST", Path: "/v1/generate/facturae", OperationID: "generate_facturae", Tag: "generate", Summary: "Generate Spanish Facturae XML",
-			Protected: true, RequestTypes: jsonIn, RequestBody: wire.Object{}, ResponseType: mediaXML, Capability: modelCap},
+			Protected: true, RequestTypes: jsonIn, RequestBody: wire.FacturaeGenerateRequest{}, ResponseType: mediaXML, Landed: true, Capability: engineCap, handle: s.handleGenerateFacturae},
 		{Method: "POST", Path: "/v1/generate/ksef", OperationID: "generate_ksef", Tag: "generate", Summary: "Generate Polish FA_VAT/KSeF XML",
 			Protected: true, RequestTypes: jsonIn, RequestBody: wire.Object{}, ResponseType: mediaXML, Capability: modelCap},
 		{Method: "POST", Path: "/v1/generate/orderx", OperationID: "generate_orderx", Tag: "generate", Summary: "Generate Order-X Basic purchase-order XML",

@@ -2,12 +2,8 @@ package ops
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"slices"
 
 	"github.com/einvoice-dev/einvoice/formats/fatturapa"
-	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
 )
 
@@ -35,47 +31,18 @@ func (s *Service) GenerateFatturaPA(ctx context.Context, body []byte) (_ *Fattur
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	inv, ignored, ierr := DecodeGenerateBody(body)
-	ignored = slices.DeleteFunc(ignored, func(p string) bool { return p == "/extras" })
-	var fields []wire.ValidationError
-	var re *RequestError
-	switch {
-	case errors.As(ierr, &re):
-		if len(re.Fields) == 1 && len(re.Fields[0].Loc) == 1 { // the body itself is not a JSON object
-			return nil, ierr
-		}
-		fields = append(fields, re.Fields...)
-	case ierr != nil:
-		return nil, ierr
-	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(body, &top); err != nil {
-		return nil, &RequestError{Fields: []wire.ValidationError{{Loc: []any{"body"}, Type: wire.TypeJSONInvalid, Msg: "JSON decode error: " + err.Error()}}}
-	}
 	var ex *fatturapa.Extras
-	if raw, ok := top["extras"]; !ok || string(raw) == "null" {
-		fields = append(fields, wire.ValidationError{Loc: []any{"body", "extras"}, Type: wire.TypeMissing, Msg: "Field required"})
-	} else {
+	inv, ignored, err := decodeInvoiceExtras(body, true, func(raw []byte) error {
 		var xerr error
 		ex, _, xerr = fatturapa.DecodeExtras(raw, "body", "extras")
-		if xerr != nil {
-			var perr *RequestError
-			if !errors.As(problemsError(xerr), &perr) {
-				return nil, xerr
-			}
-			fields = append(fields, perr.Fields...)
-		}
-	}
-	if len(fields) > 0 {
-		return nil, &RequestError{Fields: fields}
+		return xerr
+	})
+	if err != nil {
+		return nil, err
 	}
 	gen, err := fatturapa.Generate(inv, ex, "body")
 	if err != nil {
-		var ps model.Problems
-		if errors.As(err, &ps) {
-			return nil, problemsError(err)
-		}
-		return nil, err
+		return nil, generated(err)
 	}
 	res := &FatturaPAResult{XML: gen.XML, Ignored: ignored, TipoDocumento: gen.TipoDocumento,
 		ImportoTotaleDocumento: gen.ImportoTotaleDocumento.StringFixed(2)}

@@ -78,3 +78,26 @@ type OrderItem struct {
 	BuyerID    string           `json:"buyer_id,omitempty" doc:"BuyerAssignedID."`
 	StandardID *OrderIdentifier `json:"standard_id,omitempty" doc:"GlobalID with its scheme (required), e.g. a GTIN with 0160."`
 }
+
+// FacturaeGenerateRequest is the JSON body of generate/facturae: the
+// canonical invoice model and the optional Spanish extras
+// (formats/facturae, docs/FACTURAE.md). A test keeps the extras' members
+// equal to the decoder's.
+type FacturaeGenerateRequest struct {
+	Invoice Object          `json:"invoice" required:"true" doc:"The canonical EN 16931 invoice model (GET /v1/schema/invoice). A given field Facturae cannot carry is a 422 naming it (docs/FACTURAE.md)."`
+	Extras  *FacturaeExtras `json:"extras,omitempty" doc:"Spanish data the model has no term for. Unknown members are refused."`
+}
+
+// FacturaeExtras are the Facturae extras.
+type FacturaeExtras struct {
+	IRPFRate   any                 `json:"irpf_rate,omitempty" doc:"IRPF withholding percentage (decimal, 0-100, at most 2 decimals): TaxesWithheld TaxTypeCode 04 on every line and the invoice; the amount is computed and subtracted from InvoiceTotal."`
+	Corrective *FacturaeCorrective `json:"corrective,omitempty" doc:"Required for a credit note (type_code 381, InvoiceClass OR)."`
+	Language   string              `json:"language,omitempty" enum:"ar,be,bg,ca,cs,da,de,el,en,es,et,eu,fi,fr,ga,gl,hr,hu,is,it,lv,lt,mk,mt,nl,no,pl,pt,ro,ru,sk,sl,sq,sr,sv,tr,uk" doc:"LanguageName (default es)."`
+	SeriesCode string              `json:"series_code,omitempty" doc:"InvoiceSeriesCode, at most 20 characters."`
+}
+
+// FacturaeCorrective is the Corrective group of a credit note.
+type FacturaeCorrective struct {
+	ReasonCode       string `json:"reason_code" required:"true" enum:"01,02,03,04,05,06,07,08,09,10,11,12,13,14,15,16,80,81,82,83,84,85" doc:"ReasonCode; ReasonDescription is written from it."`
+	CorrectionMethod string `json:"correction_method" required:"true" enum:"01,02,03,04" doc:"CorrectionMethod: 01 full, 02 differences, 03 volume discount, 04 authorised by the Agencia Tributaria."`
+}

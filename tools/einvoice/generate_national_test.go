@@ -52,3 +52,22 @@ func TestGenerateFormatCLI(t *testing.T) {
 		}
 	}
 }
+
+func TestGenerateFacturaeCLI(t *testing.T) {
+	env := map[string]string{"EINVOICE_SHARED": sharedDir()}
+	req, err := filepath.Abs("../../formats/facturae/testdata/request.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, errs := cli(t, env, "generate", "--format", "facturae", req)
+	if code != 0 || !strings.Contains(stdout, "<InvoiceTotal>4451.20</InvoiceTotal>") {
+		t.Fatalf("exit %d %s %.300s", code, errs, stdout)
+	}
+	raw, _ := os.ReadFile(req)
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	mustWrite(t, bad, []byte(strings.Replace(string(raw), `"currency_code": "EUR"`, `"currency_code": "USD"`, 1)))
+	code, _, errs = cli(t, env, "generate", "--format", "facturae", bad)
+	if code != 1 || !strings.Contains(errs, "body.invoice.currency_code:") {
+		t.Fatalf("exit %d %s", code, errs)
+	}
+}

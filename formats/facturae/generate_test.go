@@ -1,0 +1,221 @@
+package facturae
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/einvoice-dev/einvoice/formats/model"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden.xml")
+
+func TestGenerateGolden(t *testing.T) {
+	inv, ex, ps := request(t, nil)
+	if ps != nil {
+		t.Fatal(ps)
+	}
+	res, err := Generate(inv, ex, "body")
+	if err != nil {
+		t.Fatal(err)
+	}
+	xsdValid(t, res.XML)
+	// Lines 4000.00 + 200.00 (202 - 2), charge 20: base 4220.00; VAT
+	// 21% of 4020.00 = 844.20, 10% of 200.00 = 20.00; IRPF 15% of 4220.00
+	// = 633.00; InvoiceTotal = 4220.00 + 864.20 - 633.00.
+	if res.InvoiceTotal.String() != "4451.20" || res.TotalTaxOutputs.String() != "864.20" || res.TotalTaxesWithheld.String() != "633.00" {
+		t.Errorf("totals %s %s %s", res.InvoiceTotal, res.TotalTaxOutputs, res.TotalTaxesWithheld)
+	}
+	const golden = "testdata/request.golden.xml"
+	if *update {
+		if err := os.WriteFile(golden, res.XML, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if !bytes.Equal(want, res.XML) {
+		t.Errorf("differs from %s (run with -update after checking):\n%s", golden, res.XML)
+	}
+}
+
+// TestRandomRequests: 500 random invoices within Facturae's scope are
+// written XSD-valid, with InvoiceTotal = before taxes + taxes - withheld.
+func TestRandomRequests(t *testing.T) {
+	n := 500
+	if testing.Short() {
+		n = 50
+	}
+	for seed := range uint64(n) {
+		inv, ex, err := RandomRequest(rand.New(rand.NewPCG(seed, 0xe5)))
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		res, err := Generate(inv, ex, "body")
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if errs := xsdErrors(t, res.XML); len(errs) > 0 {
+			t.Fatalf("seed %d: %v\n%s", seed, errs, res.XML)
+		}
+		want := inv.Totals.TaxExclusiveAmount.Add(*inv.Totals.TaxAmount).Sub(res.TotalTaxesWithheld)
+		if !want.Equal(res.InvoiceTotal) {
+			t.Fatalf("seed %d: InvoiceTotal %s, want %s", seed, res.InvoiceTotal, want)
+		}
+	}
+}
+
+func TestGenerateRefusals(t *testing.T) {
+	cases := []struct {
+		name string
+		edit func(inv, ex map[string]any)
+		loc  string
+		typ  string
+	}{
+		{"not carried", func(inv, _ map[string]any) { inv["payment_terms"] = "30 days" }, "body.invoice.payment_terms", "not_carried"},
+		{"not carried nested", func(inv, _ map[string]any) {
+			inv["lines"].([]any)[0].(map[string]any)["item"].(map[string]any)["origin_country_code"] = "ES"
+		}, "body.invoice.lines[0].item.origin_country_code", "not_carried"},
+		{"currency", func(inv, _ map[string]any) { inv["currency_code"] = "USD" }, "body.invoice.currency_code", "value_error"},
+		{"type code", func(inv, _ map[string]any) { inv["type_code"] = "384" }, "body.invoice.type_code", "value_error"},
+		{"credit note without corrective", func(inv, _ map[string]any) {
+			inv["type_code"] = "381"
+			inv["preceding_invoices"] = []any{map[string]any{"id": "F1"}}
+		}, "body.extras.corrective", "missing"},
+		{"credit note without preceding", func(inv, ex map[string]any) {
+			inv["type_code"] = "381"
+			ex["corrective"] = map[string]any{"reason_code": "01", "correction_method": "02"}
+		}, "body.invoice.preceding_invoices", "missing"},
+		{"reason code", func(inv, ex map[string]any) {
+			inv["type_code"] = "381"
+			inv["preceding_invoices"] = []any{map[string]any{"id": "F1"}}
+			ex["corrective"] = map[string]any{"reason_code": "99", "correction_method": "02"}
+		}, "body.extras.corrective.reason_code", "enum"},
+		{"irpf", func(_, ex map[string]any) { ex["irpf_rate"] = "150" }, "body.extras.irpf_rate", "value_error"},
+		{"extras unknown", func(_, ex map[string]any) { ex["retencion"] = 1 }, "body.extras.retencion", "extra_forbidden"},
+		{"seller tin", func(inv, _ map[string]any) { delete(inv["seller"].(map[string]any), "vat_id") }, "body.invoice.seller.vat_id", "missing"},
+		{"country", func(inv, _ map[string]any) {
+			inv["buyer"].(map[string]any)["address"].(map[string]any)["country_code"] = "KZ"
+		}, "body.invoice.buyer.address.country_code", "value_error"},
+		{"post code", func(inv, _ map[string]any) {
+			inv["buyer"].(map[string]any)["address"].(map[string]any)["post_code"] = "4508"
+		}, "body.invoice.buyer.address.post_code", "value_error"},
+		{"unit", func(inv, _ map[string]any) { inv["lines"].([]any)[0].(map[string]any)["unit_code"] = "DAY" }, "body.invoice.lines[0].unit_code", "value_error"},
+		{"line id", func(inv, _ map[string]any) { inv["lines"].([]any)[0].(map[string]any)["id"] = "A-1" }, "body.invoice.lines[0].id", "value_error"},
+		{"split payment", func(inv, _ map[string]any) {
+			l := inv["lines"].([]any)[0].(map[string]any)
+			delete(l, "category")
+			l["vat_category_code"] = "B"
+		}, "body.invoice.lines[0].category", "value_error"},
+		{"long id", func(inv, _ map[string]any) { inv["id"] = "F-0123456789012345678901" }, "body.invoice.id", "value_error"},
+		{"due date without means", func(inv, _ map[string]any) { delete(inv, "payment_instructions") }, "body.invoice.due_date", "value_error"},
+		{"means", func(inv, _ map[string]any) {
+			inv["payment_instructions"].(map[string]any)["means_code"] = "1"
+		}, "body.invoice.payment_instructions.means_code", "value_error"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			inv, ex, ps := request(t, c.edit)
+			if ps == nil {
+				_, err := Generate(inv, ex, "body")
+				if !errors.As(err, &ps) {
+					t.Fatalf("accepted or internal error: %v", err)
+				}
+			}
+			for _, p := range ps {
+				if model.LocString(p.Loc) == c.loc && p.Type == c.typ {
+					return
+				}
+			}
+			t.Fatalf("want %s at %s; got %v", c.typ, c.loc, ps)
+		})
+	}
+}
+
+// TestCreditNote: a 381 with its corrective data is InvoiceClass OR with
+// the Corrective group, XSD-valid.
+func TestCreditNote(t *testing.T) {
+	inv, ex, ps := request(t, func(inv, ex map[string]any) {
+		inv["type_code"] = "381"
+		inv["preceding_invoices"] = []any{map[string]any{"id": "F2024-0001", "issue_date": "2024-02-01"}}
+		ex["corrective"] = map[string]any{"reason_code": "10", "correction_method": "02"}
+		ex["series_code"] = "R"
+		ex["language"] = "ca"
+	})
+	if ps != nil {
+		t.Fatal(ps)
+	}
+	res, err := Generate(inv, ex, "body")
+	if err != nil {
+		t.Fatal(err)
+	}
+	xsdValid(t, res.XML)
+	for _, want := range []string{"<InvoiceClass>OR</InvoiceClass>", "<ReasonDescription>Detalle Operación</ReasonDescription>",
+		"<CorrectionMethodDescription>Rectificación por diferencias</CorrectionMethodDescription>", "<StartDate>2024-02-01</StartDate>",
+		"<InvoiceSeriesCode>R</InvoiceSeriesCode>", "<LanguageName>ca</LanguageName>"} {
+		if !bytes.Contains(res.XML, []byte(want)) {
+			t.Errorf("lacks %s", want)
+		}
+	}
+}
+
+// FuzzGenerate: decode + Generate on arbitrary JSON never panics, fails
+// only with located model.Problems, and what it writes is XSD-valid except
+// for caller text the XSD restricts further.
+func FuzzGenerate(f *testing.F) {
+	b, err := os.ReadFile("testdata/request.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	var body map[string]json.RawMessage
+	if err := json.Unmarshal(b, &body); err != nil {
+		f.Fatal(err)
+	}
+	f.Add([]byte(body["invoice"]), []byte(body["extras"]))
+	f.Add([]byte(`{"id":"1","issue_date":"2024-01-01","type_code":381,"currency_code":"EUR","seller":{"name":"s","vat_id":"ESB1","address":{"country_code":"ES"}},"buyer":{"name":"b","address":{"country_code":"FR"}},"lines":[{"id":"01","quantity":1,"unit_code":"C62","net_price":"0.000000001","category":"EXEMPT","vat_rate":0,"item":{"name":"x"}}]}`),
+		[]byte(`{"corrective":{"reason_code":"01","correction_method":"01"},"irpf_rate":"7"}`))
+	f.Fuzz(func(t *testing.T, invJSON, exJSON []byte) {
+		inv, _, _, err := model.DecodeInvoice(invJSON, "body", "invoice")
+		if err != nil {
+			return
+		}
+		ex, _, err := DecodeExtras(exJSON, "body", "extras")
+		if err != nil {
+			return
+		}
+		res, err := Generate(inv, ex, "body")
+		if err != nil {
+			var ps model.Problems
+			if !errors.As(err, &ps) {
+				t.Fatalf("unexpected error %T: %v", err, err)
+			}
+			for _, p := range ps {
+				if len(p.Loc) < 2 || p.Loc[0] != "body" || (p.Loc[1] != "invoice" && p.Loc[1] != "extras") {
+					t.Fatalf("bad loc %v", p.Loc)
+				}
+			}
+			return
+		}
+		for _, e := range xsdErrors(t, res.XML) {
+			if !strings.Contains(e, "Element 'ItemDescription'") && !strings.Contains(e, "atomic type") {
+				t.Fatalf("XSD error %v\n%s", e, res.XML)
+			}
+		}
+	})
+}
+
+func TestTablesFitTheSchema(t *testing.T) {
+	for code, name := range provinces {
+		if utf8.RuneCountInString(name) > 20 {
+			t.Errorf("province %s %q is longer than Province's 20 characters", code, name)
+		}
+	}
+}
