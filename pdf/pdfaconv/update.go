@@ -77,10 +77,7 @@ func (c *Converter) finish(gsOut []byte, atts []Attachment, schemas []pdfa.XMPSc
 	}
 	delete(nd, "EmbeddedFiles")
 	if len(atts) > 0 {
-		var af pdfread.Array
-		for _, x := range doc.GetArray(cat, "AF") {
-			af = append(af, x)
-		}
+		af := slices.Clone(doc.GetArray(cat, "AF"))
 		var tree pdfread.Array
 		sorted := slices.Clone(atts)
 		slices.SortStableFunc(sorted, func(a, b Attachment) int { return strings.Compare(a.Name, b.Name) })
