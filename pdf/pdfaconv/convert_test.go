@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/einvoice-dev/einvoice/internal/pdftestgen"
 	"github.com/einvoice-dev/einvoice/internal/verapdftest"
@@ -124,5 +125,28 @@ func TestGhostscriptMissing(t *testing.T) {
 	}
 	if err := c.Check(); err == nil {
 		t.Fatal("Check: no error without Ghostscript")
+	}
+}
+
+// TestConvertLimits: a conversion past Ghostscript's time or memory limit
+// is the caller's 422 (KindUnreadable naming the limit or Ghostscript's
+// failure), and the caller's own deadline comes back as the context error.
+func TestConvertLimits(t *testing.T) {
+	pdftestgen.Need(t, "gs")
+	pdf := pdftestgen.MultiPage(12).PDF
+	_, err := New(Config{Timeout: time.Millisecond}).Convert(context.Background(), Request{PDF: pdf})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindUnreadable || !strings.Contains(e.Detail, "time limit") {
+		t.Errorf("time limit: got %v", err)
+	}
+	_, err = New(Config{MaxMemory: 8 << 20}).Convert(context.Background(), Request{PDF: pdf})
+	if !errors.As(err, &e) || e.Kind != KindUnreadable || !strings.Contains(e.Detail, "Ghostscript") {
+		t.Errorf("memory limit: got %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	time.Sleep(2 * time.Millisecond)
+	if _, err := New(Config{}).Convert(ctx, Request{PDF: pdf}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("caller's deadline: got %v", err)
 	}
 }
