@@ -303,3 +303,17 @@ func statuses(recs []sent) map[string]map[string]int {
 	}
 	return out
 }
+
+// liveWorkload is the whole mix as the server at base answers it
+// (mix.Probe: operations answering 501 and bodies answered 4xx left out).
+func liveWorkload(t *testing.T, c *http.Client, base, key string) []mix.Op {
+	t.Helper()
+	live, skipped, err := mix.Probe(context.Background(), c, base, key, workload(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range skipped {
+		t.Logf("skipped %s: %s", s.Name, s.Reason)
+	}
+	return live
+}
