@@ -168,19 +168,15 @@ func cliErrorText(err error) string {
 	return err.Error()
 }
 
-// startVeraPDF returns the server's veraPDF client and warms one worker in
-// the background, so the first PDF/A request does not pay for the JVM
-// start-up; a failure is logged (PDF/A operations answer 503 with the
-// reason and /health reports it) and retried on the next request.
-func startVeraPDF(ctx context.Context, opts verapdf.Options, logger *slog.Logger) *verapdf.Client {
-	c := verapdf.New(opts)
-	go func() {
-		start := time.Now()
-		if err := c.Start(ctx); err != nil {
-			logger.Warn("veraPDF worker not available; PDF/A operations answer 503 until it starts", "jar", opts.Jar, "error", err)
-			return
-		}
-		logger.Info("veraPDF worker ready", "jar", opts.Jar, "workers", opts.Workers, "duration_ms", time.Since(start).Milliseconds())
-	}()
-	return c
+// warmVeraPDF starts one worker of the server's client (called after the
+// server listens), so the first PDF/A request does not pay for the JVM
+// start-up; a failure is logged (PDF/A operations answer 503 with the reason
+// and /health reports it) and retried on the next request.
+func warmVeraPDF(ctx context.Context, c *verapdf.Client, opts verapdf.Options, logger *slog.Logger) {
+	start := time.Now()
+	if err := c.Start(ctx); err != nil {
+		logger.Warn("veraPDF worker not available; PDF/A operations answer 503 until it starts", "jar", opts.Jar, "error", err)
+		return
+	}
+	logger.Info("veraPDF worker ready", "jar", opts.Jar, "workers", opts.Workers, "duration_ms", time.Since(start).Milliseconds())
 }

@@ -99,7 +99,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	if rulesetsErr != nil {
 		logger.Warn("validation not available", "error", rulesetsErr)
 	}
-	svc.VeraPDF = startVeraPDF(ctx, cfg.verapdf, logger)
+	svc.VeraPDF = verapdf.New(cfg.verapdf)
 	defer func() { _ = svc.VeraPDF.Close() }()
 	api, err := httpapi.New(httpapi.Config{
 		Version: version, Store: keyStore{st}, Ops: svc, GatewaySecret: cfg.gatewaySecret,
@@ -124,6 +124,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	}
 	logger.Info("listening", "addr", ln.Addr().String(), "version", version,
 		"gateway_secret", cfg.gatewaySecret != "", "rate_limit", cfg.rateLimit, "max_body", cfg.maxBody)
+	go warmVeraPDF(ctx, svc.VeraPDF, cfg.verapdf, logger)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	select {
