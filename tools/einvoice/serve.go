@@ -100,6 +100,9 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		logger.Warn("validation not available", "error", rulesetsErr)
 	}
 	svc.VeraPDF = verapdf.New(cfg.verapdf)
+	if err := svc.PDFAConverter.Check(); err != nil {
+		logger.Warn("PDF/A conversion not available; pdfa/convert and facturx/embed answer 503", "error", err)
+	}
 	defer func() { _ = svc.VeraPDF.Close() }()
 	api, err := httpapi.New(httpapi.Config{
 		Version: version, Store: keyStore{st}, Ops: svc, GatewaySecret: cfg.gatewaySecret,
