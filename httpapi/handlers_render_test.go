@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/internal/testshared"
+	"github.com/einvoice-dev/einvoice/internal/verapdftest"
 )
 
 func readShared(t *testing.T, rel string) []byte {
@@ -45,6 +46,7 @@ func TestRenderRoutes(t *testing.T) {
 		if w.Code != 200 || w.Header().Get("Content-Type") != mediaPDF || !bytes.HasPrefix(w.Body.Bytes(), []byte("%PDF-")) {
 			t.Fatalf("render/pdf style=%s: %d %s %.200q", style, w.Code, w.Header().Get("Content-Type"), w.Body.String())
 		}
+		verapdftest.AssertPDFA3B(t, w.Body.Bytes())
 	}
 
 	// Refusals.
@@ -86,6 +88,7 @@ func TestValidateReportRoute(t *testing.T) {
 	if w.Code != 200 || w.Header().Get(HeaderValid) != "false" {
 		t.Fatalf("invalid document: %d valid=%s %.300s", w.Code, w.Header().Get(HeaderValid), w.Body.String())
 	}
+	verapdftest.AssertPDFA3B(t, w.Body.Bytes())
 	txt := pdfText(t, w.Body.Bytes())
 	for _, want := range []string{"INVALID", "fatal", "IssueDate"} {
 		if !strings.Contains(txt, want) {
