@@ -77,7 +77,7 @@ func (c *Catalog) prepare(e *Expr) {
 		if namedTest(&e.Test) {
 			e.Test.Slot = c.slot(e.Test.Space, e.Test.Local)
 		}
-		if namedTest(&e.SeqType.Test) {
+		if e.SeqType != nil && namedTest(&e.SeqType.Test) {
 			e.SeqType.Test.Slot = c.slot(e.SeqType.Test.Space, e.SeqType.Test.Local)
 		}
 	}
@@ -92,7 +92,7 @@ func (c *Catalog) prepare(e *Expr) {
 		c.prepare(b.In)
 	}
 	if c != nil && e.Op == OpPath {
-		e.Memo = c.memoPoints(e)
+		e.setMemo(c.memoPoints(e))
 		c.prepareNodePath(e)
 	}
 }
@@ -191,8 +191,8 @@ func (p *Program) AbsenceVerdict() (names []xdm.QName, value, ok bool) {
 	switch {
 	case a.Op == OpStep && namedTest(&a.Test):
 		names = append(names, xdm.QName{Space: a.Test.Space, Local: a.Test.Local})
-	case a.Op == OpPath && len(a.Kill) > 0:
-		for _, t := range a.Kill {
+	case a.Op == OpPath && len(a.Kills()) > 0:
+		for _, t := range a.Kills() {
 			names = append(names, xdm.QName{Space: t.Space, Local: t.Local})
 		}
 	default:

@@ -36,7 +36,7 @@ type cseEntry struct {
 	set    bool
 	fc     focus
 	docIdx uint16
-	locals []xdm.Item // values of Expr.CSELocals, concatenated (each local ≤ cseMaxLocal items)
+	locals []xdm.Item // values of the slot's locals (Program.cseLocals), concatenated (each local ≤ cseMaxLocal items)
 	lens   []int
 	val    []xdm.Item
 	err    error
@@ -46,13 +46,14 @@ type cseEntry struct {
 const cseMaxLocal = 4
 
 // prepareCSE numbers the repeated costly subexpressions of root and
-// returns how many slots it assigned. Structure is compared by hash-consing
+// returns the local variable slots each shared slot reads (the key of its
+// value, indexed by Expr.CSE-1). Structure is compared by hash-consing
 // (each node's key is its own fields plus its children's ids), so the cost
 // is linear in the size of the tree. hc may be a scratch table reused
 // across programs (nil: a fresh one).
-func prepareCSE(root *Expr, hc *hashCons) int {
+func prepareCSE(root *Expr, hc *hashCons) [][]int32 {
 	if countCandidates(root, 0) < 2 {
-		return 0
+		return nil
 	}
 	if hc == nil {
 		hc = &hashCons{}
@@ -97,7 +98,7 @@ func prepareCSE(root *Expr, hc *hashCons) int {
 	// covered (the outer value is reused, the inner one is not reached).
 	slices.SortStableFunc(order, func(a, b int32) int { return size[b] - size[a] })
 	covered := map[*Expr]bool{}
-	n := 0
+	var slots [][]int32
 	for _, k := range order {
 		var g []*Expr
 		for _, e := range groups[k] {
@@ -108,15 +109,13 @@ func prepareCSE(root *Expr, hc *hashCons) int {
 		if len(g) < 2 {
 			continue
 		}
-		n++
-		locals := localSlots(nil, g[0])
+		slots = append(slots, localSlots(nil, g[0]))
 		for _, e := range g {
-			e.CSE = int32(n)
-			e.CSELocals = locals
+			e.CSE = int32(len(slots))
 			cover(covered, e)
 		}
 	}
-	return n
+	return slots
 }
 
 // hashCons gives structurally equal subtrees the same id. Keys live in one
@@ -297,7 +296,8 @@ func (f *frame) evalShared(e *Expr, fc focus) (xdm.Sequence, error) {
 		return f.eval(e, fc)
 	}
 	ent := &f.cse[i]
-	if ent.set && ent.fc == fc && ent.docIdx == f.docIdx && f.sameLocals(ent, e.CSELocals) {
+	locals := f.prog.cseLocals[i]
+	if ent.set && ent.fc == fc && ent.docIdx == f.docIdx && f.sameLocals(ent, locals) {
 		if ent.err != nil {
 			return nil, ent.err
 		}
@@ -308,7 +308,7 @@ func (f *frame) evalShared(e *Expr, fc focus) (xdm.Sequence, error) {
 	// Record the key before evaluating: the locals cannot change during
 	// the evaluation of e (bindings inside e are restored by quantified,
 	// and a key that no longer fits is simply not kept).
-	ok := f.keepLocals(ent, e.CSELocals)
+	ok := f.keepLocals(ent, locals)
 	fcKey, doc := fc, f.docIdx
 	f.cseIn = e
 	v, err := f.eval(e, fc)

@@ -266,7 +266,7 @@ func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		return f.instanceOf(s, &e.SeqType), nil
+		return f.instanceOf(s, e.SeqType), nil
 	case OpExists, OpEmpty:
 		var nonEmpty bool
 		a := e.Args[0]
@@ -395,8 +395,9 @@ func (f *frame) nodeCmp(e *Expr, fc focus) (res, empty bool, err error) {
 }
 
 func (f *frame) evalPath(e *Expr, fc focus) (xdm.Sequence, error) {
-	if len(e.Kill) > 0 && !fc.undefined && fc.item.T == xdm.TNode && fc.item.Doc == f.docIdx {
-		for _, t := range e.Kill {
+	kill, memoPts := e.Kills(), e.memoPoints()
+	if len(kill) > 0 && !fc.undefined && fc.item.T == xdm.TNode && fc.item.Doc == f.docIdx {
+		for _, t := range kill {
 			if m := f.matcher(t, AxisChild); m.never {
 				return nil, nil
 			}
@@ -404,10 +405,10 @@ func (f *frame) evalPath(e *Expr, fc focus) (xdm.Sequence, error) {
 	}
 	start, memo, next := 1, false, 0
 	var cur xdm.Sequence
-	if len(e.Memo) > 0 && f.memoReady(fc) {
+	if len(memoPts) > 0 && f.memoReady(fc) {
 		memo = true
-		for j := len(e.Memo) - 1; j >= 0; j-- {
-			if mp := e.Memo[j]; f.memoSet[mp.Slot-1] {
+		for j := len(memoPts) - 1; j >= 0; j-- {
+			if mp := memoPts[j]; f.memoSet[mp.Slot-1] {
 				cur, start, next = f.memo[mp.Slot-1], mp.Arg+1, j+1
 				break
 			}
@@ -468,8 +469,8 @@ func (f *frame) evalPath(e *Expr, fc focus) (xdm.Sequence, error) {
 			b = sortNodes(b)
 		}
 		cur = f.done(b)
-		if memo && next < len(e.Memo) && e.Memo[next].Arg == ai {
-			f.memoStore(e.Memo[next].Slot, cur)
+		if memo && next < len(memoPts) && memoPts[next].Arg == ai {
+			f.memoStore(memoPts[next].Slot, cur)
 			next++
 		}
 	}

@@ -109,11 +109,11 @@ const (
 type NodeTest struct {
 	Kind  TestKind
 	Named bool // element(N), attribute(N), processing-instruction(N)
-	Space string
-	Local string
 	// Slot is the name's 1-based slot in the program's Catalog (0: none),
 	// set when the program is built.
-	Slot int32
+	Slot  int32
+	Space string
+	Local string
 }
 
 // Binding is one "$v in expr" clause of for/some/every.
@@ -144,35 +144,16 @@ type SeqType struct {
 }
 
 // Expr is one node of a compiled expression. It is built by engine/xpath and
-// never modified once wrapped in a Program.
+// never modified once wrapped in a Program. Fields are ordered to keep the
+// node small (a rule set has ~10^4-10^5 of them, all live for the process):
+// the one-byte fields share a word, rare data sits behind pointers.
 type Expr struct {
 	Op       Op
-	Args     []*Expr
-	Seq      xdm.Sequence // OpConst
-	Slot     int          // OpVar, OpLocal
-	Axis     Axis         // OpStep
-	Test     NodeTest     // OpStep, OpChildEq
-	Preds    []*Expr      // OpStep, OpFilter
-	Cmp      xdm.CmpOp
+	Axis     Axis      // OpStep
+	Cmp      xdm.CmpOp // OpGenCmp, OpValCmp, OpNodeCmp
 	Arith    xdm.ArithOp
-	Binds    []Binding
 	Type     xdm.Type // OpCast, OpCastable
 	Optional bool     // OpCast, OpCastable: "?"
-	SeqType  SeqType  // OpInstanceOf
-	Builtin  *Builtin
-	Ext      Func
-	Name     string              // function name for messages
-	Re       *regexp.Regexp      // OpCall matches/replace/tokenize with a literal pattern
-	Set      map[string]struct{} // OpCodeSet
-	Str      string              // OpChildEq
-	PosConst int                 // predicate: > 0 when it is a constant integer position
-	// Kill (OpPath, set by the optimizer): name tests that, when their
-	// name does not occur in the focus's document, make the path empty
-	// without evaluating it (see PathKillers).
-	Kill []*NodeTest
-	// Memo (OpPath, set when the program is built with a Catalog): the
-	// prefixes of an absolute path memoised per document (memo.go).
-	Memo []MemoPoint
 	// PredSlot (a predicate, set when the program is built with a
 	// Catalog): its slot in the per-node predicate memo (predmemo.go); 0
 	// when it is not memoisable.
@@ -182,8 +163,69 @@ type Expr struct {
 	NodeSlot int32
 	// CSE (set when the program is built): the 1-based slot of a costly
 	// subexpression that occurs more than once in the program, shared
-	// within one evaluation (cse.go); CSELocals are the local variable
-	// slots it reads (part of the key).
-	CSE       int32
-	CSELocals []int32
+	// within one evaluation (cse.go).
+	CSE      int32
+	Args     []*Expr
+	Seq      xdm.Sequence // OpConst
+	Slot     int          // OpVar, OpLocal
+	Test     NodeTest     // OpStep, OpChildEq
+	Preds    []*Expr      // OpStep, OpFilter
+	Binds    []Binding
+	SeqType  *SeqType // OpInstanceOf
+	Builtin  *Builtin
+	Ext      Func
+	Name     string              // function name for messages
+	Re       *regexp.Regexp      // OpCall matches/replace/tokenize with a literal pattern
+	Set      map[string]struct{} // OpCodeSet
+	Str      string              // OpChildEq
+	PosConst int                 // predicate: > 0 when it is a constant integer position
+	// Path (OpPath only, nil when empty): the path killers and memo points.
+	Path *PathInfo
+}
+
+// PathInfo is the optimisation data of an OpPath.
+type PathInfo struct {
+	// Kill (set by the optimizer): name tests that, when their name does
+	// not occur in the focus's document, make the path empty without
+	// evaluating it (see PathKillers).
+	Kill []*NodeTest
+	// Memo (set when the program is built with a Catalog): the prefixes
+	// of an absolute path memoised per document (memo.go).
+	Memo []MemoPoint
+}
+
+// Kills returns the path killers of e (nil when none).
+func (e *Expr) Kills() []*NodeTest {
+	if e.Path == nil {
+		return nil
+	}
+	return e.Path.Kill
+}
+
+// SetKills records the path killers of an OpPath.
+func (e *Expr) SetKills(k []*NodeTest) {
+	if len(k) == 0 && e.Path == nil {
+		return
+	}
+	if e.Path == nil {
+		e.Path = &PathInfo{}
+	}
+	e.Path.Kill = k
+}
+
+func (e *Expr) memoPoints() []MemoPoint {
+	if e.Path == nil {
+		return nil
+	}
+	return e.Path.Memo
+}
+
+func (e *Expr) setMemo(m []MemoPoint) {
+	if len(m) == 0 && e.Path == nil {
+		return
+	}
+	if e.Path == nil {
+		e.Path = &PathInfo{}
+	}
+	e.Path.Memo = m
 }

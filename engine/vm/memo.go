@@ -132,7 +132,7 @@ func fingerprint(b []byte, e *Expr) []byte {
 			b = append(b, '?')
 		}
 	case OpInstanceOf:
-		st := &e.SeqType
+		st := e.SeqType
 		b = append(b, '"')
 		b = strconv.AppendBool(b, st.Empty)
 		b = strconv.AppendBool(b, st.Item)

@@ -14,15 +14,16 @@ import (
 // Program is a compiled XPath expression. It is immutable and safe for
 // concurrent use.
 type Program struct {
-	src     string
-	root    *Expr
-	nLocals int
-	re      *sync.Map // regex cache for non-literal patterns: key pattern+"\x00"+flags
-	reCount *atomic.Int32
-	fns     *Functions // extension functions and documents of the static context (may be nil)
-	vars    []int      // Env.Vars slots read by the program
-	cat     *Catalog   // names of the rule set (may be nil)
-	nCSE    int        // shared subexpression slots (cse.go)
+	src       string
+	root      *Expr
+	nLocals   int
+	re        *sync.Map // regex cache for non-literal patterns: key pattern+"\x00"+flags
+	reCount   *atomic.Int32
+	fns       *Functions // extension functions and documents of the static context (may be nil)
+	vars      []int      // Env.Vars slots read by the program
+	cat       *Catalog   // names of the rule set (may be nil)
+	nCSE      int        // shared subexpression slots (cse.go)
+	cseLocals [][]int32  // per shared slot, the local variable slots it reads
 }
 
 // NewProgram wraps a compiled expression tree. nLocals is the number of
@@ -57,7 +58,8 @@ func NewProgramShared(src string, root *Expr, nLocals int, fns *Functions, cat *
 	if cat != nil {
 		hc = &cat.cse
 	}
-	p.nCSE = prepareCSE(root, hc)
+	p.cseLocals = prepareCSE(root, hc)
+	p.nCSE = len(p.cseLocals)
 	return p
 }
 

@@ -109,7 +109,7 @@ func optimizePath(e *vm.Expr) *vm.Expr {
 		return out[0]
 	}
 	e.Args = out
-	e.Kill = vm.PathKillers(e)
+	e.SetKills(vm.PathKillers(e))
 	return e
 }
 

@@ -439,7 +439,7 @@ func (ps *parser) parseInstanceOf() (*vm.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &vm.Expr{Op: vm.OpInstanceOf, Args: []*vm.Expr{l}, SeqType: st}, nil
+		return &vm.Expr{Op: vm.OpInstanceOf, Args: []*vm.Expr{l}, SeqType: &st}, nil
 	}
 	return l, nil
 }
