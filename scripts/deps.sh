@@ -5,6 +5,7 @@
 #   icc-profiles-free: the sRGB ICC profile of every PDF/A output intent (read at run time, never committed)
 #   poppler-utils, qpdf: test oracles (pdftotext, pdfdetach, pdftoppm; qpdf makes encrypted and incremental test PDFs)
 #   chromium: golden screenshots of rendered HTML (tests only)
+#   nginx, e2fsprogs: the reliability tests' loopback balancer and loop-mounted ext4 store (tests only)
 # Java 17 + Maven are preinstalled on the development machines; they build the veraPDF worker and the
 # conformance oracle.
 set -euo pipefail
@@ -18,6 +19,8 @@ command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 command -v qpdf >/dev/null 2>&1 || need+=(qpdf)
 if [ "${EINVOICE_DEPS_TEST:-0}" = 1 ]; then
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
+  command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
+  command -v mkfs.ext4 >/dev/null 2>&1 || [ -x /usr/sbin/mkfs.ext4 ] || need+=(e2fsprogs)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "deps: installing ${need[*]}" >&2
