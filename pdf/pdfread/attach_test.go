@@ -26,15 +26,8 @@ func pdfdetachList(t *testing.T, file string) []string {
 }
 
 func TestAttachmentsMatchPdfdetach(t *testing.T) {
-	for _, f := range corpusPDFs(t) {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := Open(b, Limits{})
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+	for _, c := range openCorpus(t) {
+		f, d := c.path, c.doc
 		atts, err := d.Attachments()
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)

@@ -29,7 +29,17 @@ func corpusPDFs(tb testing.TB) []string {
 	return out
 }
 
-func TestOpenCorpus(t *testing.T) {
+// corpusDoc is one opened corpus PDF.
+type corpusDoc struct {
+	path string
+	doc  *Doc
+}
+
+// openCorpus opens every corpus PDF with the default limits; every one
+// must open.
+func openCorpus(t *testing.T) []corpusDoc {
+	t.Helper()
+	var out []corpusDoc
 	for _, f := range corpusPDFs(t) {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -37,9 +47,16 @@ func TestOpenCorpus(t *testing.T) {
 		}
 		d, err := Open(b, Limits{})
 		if err != nil {
-			t.Errorf("%s: %v", f, err)
-			continue
+			t.Fatalf("%s: %v", f, err)
 		}
+		out = append(out, corpusDoc{f, d})
+	}
+	return out
+}
+
+func TestOpenCorpus(t *testing.T) {
+	for _, c := range openCorpus(t) {
+		f, d := c.path, c.doc
 		pages, err := d.Pages()
 		if err != nil || len(pages) == 0 {
 			t.Errorf("%s: pages=%d err=%v", f, len(pages), err)

@@ -1,7 +1,6 @@
 package pdfread
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -47,15 +46,8 @@ func TestTextAgainstPdftotext(t *testing.T) {
 	if _, err := exec.LookPath("pdftotext"); err != nil {
 		t.Fatalf("pdftotext not installed (scripts/deps.sh): %v", err)
 	}
-	for _, f := range corpusPDFs(t) {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := Open(b, Limits{})
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+	for _, c := range openCorpus(t) {
+		f, d := c.path, c.doc
 		ours, err := d.Text(0)
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
