@@ -43,11 +43,11 @@ func TestFacturXCLI(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(stdout, "%PDF-1.7") {
 		t.Fatalf("--from-xml: exit %d stderr %s", code, errs)
 	}
-	if !strings.Contains(pdfatest.Text(t, []byte(stdout)), "TOSL108") {
+	if !strings.Contains(pdfatest.Text(t, []byte(stdout)), "12115118") {
 		t.Error("--from-xml: the invoice number is not printed")
 	}
 
-	bad := writeInvoiceJSON(t, dir, func(m map[string]any) { m["currency_code"] = "EURO" })
+	bad := writeInvoiceJSON(t, t.TempDir(), func(m map[string]any) { m["currency_code"] = "EURO" })
 	if code, _, errs := cli(t, env, "facturx", bad); code != 1 || !strings.Contains(errs, "refused") {
 		t.Errorf("refusal: exit %d %s", code, errs)
 	}
