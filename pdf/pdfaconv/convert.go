@@ -102,7 +102,9 @@ type Attachment struct {
 
 // Request is one conversion.
 type Request struct {
-	PDF         []byte
+	PDF []byte
+	// Attachments are embedded in the output; one named like a file kept
+	// from the input replaces it.
 	Attachments []Attachment
 	// KeepAttachments carries the input's own embedded files (name tree
 	// and /AF array; Ghostscript drops them) into the output, keeping their
