@@ -9,9 +9,12 @@ import (
 // members are optional.
 type Extras struct {
 	// IRPFRate is the IRPF withholding percentage (0-100, at most 2
-	// decimals): TaxesWithheld (TaxTypeCode 04) on every line and in the
-	// invoice; the amount is computed.
+	// decimals): TaxesWithheld (TaxTypeCode 04) on the lines subject to it
+	// and in the invoice; the amounts are computed.
 	IRPFRate *model.Decimal `json:"irpf_rate,omitempty"`
+	// IRPFLines are the ids of the lines subject to the IRPF (default: every
+	// line); the withholding base is the sum of their GrossAmount.
+	IRPFLines []string `json:"irpf_lines,omitempty"`
 	// Corrective is required for a credit note (type code 381).
 	Corrective *Corrective `json:"corrective,omitempty"`
 	// Language is LanguageName (ISO 639-1; default es).

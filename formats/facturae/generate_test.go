@@ -27,9 +27,9 @@ func TestGenerateGolden(t *testing.T) {
 	}
 	xsdValid(t, res.XML)
 	// Lines 4000.00 + 200.00 (202 - 2), charge 20: base 4220.00; VAT
-	// 21% of 4020.00 = 844.20, 10% of 200.00 = 20.00; IRPF 15% of 4220.00
-	// = 633.00; InvoiceTotal = 4220.00 + 864.20 - 633.00.
-	if res.InvoiceTotal.String() != "4451.20" || res.TotalTaxOutputs.String() != "864.20" || res.TotalTaxesWithheld.String() != "633.00" {
+	// 21% of 4020.00 = 844.20, 10% of 200.00 = 20.00; IRPF 15% of the lines 4200.00
+	// = 630.00; InvoiceTotal = 4220.00 + 864.20 - 630.00.
+	if res.InvoiceTotal.String() != "4454.20" || res.TotalTaxOutputs.String() != "864.20" || res.TotalTaxesWithheld.String() != "630.00" {
 		t.Errorf("totals %s %s %s", res.InvoiceTotal, res.TotalTaxOutputs, res.TotalTaxesWithheld)
 	}
 	const golden = "testdata/request.golden.xml"
@@ -100,6 +100,7 @@ func TestGenerateRefusals(t *testing.T) {
 			ex["corrective"] = map[string]any{"reason_code": "99", "correction_method": "02"}
 		}, "body.extras.corrective.reason_code", "enum"},
 		{"irpf", func(_, ex map[string]any) { ex["irpf_rate"] = "150" }, "body.extras.irpf_rate", "value_error"},
+		{"irpf line", func(_, ex map[string]any) { ex["irpf_lines"] = []any{"1", "9"} }, "body.extras.irpf_lines[1]", "value_error"},
 		{"extras unknown", func(_, ex map[string]any) { ex["retencion"] = 1 }, "body.extras.retencion", "extra_forbidden"},
 		{"seller tin", func(inv, _ map[string]any) { delete(inv["seller"].(map[string]any), "vat_id") }, "body.invoice.seller.vat_id", "missing"},
 		{"country", func(inv, _ map[string]any) {

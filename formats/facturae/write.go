@@ -49,6 +49,7 @@ type line struct {
 	rate      model.Decimal
 	special   string // SpecialTaxableEventCode, "" for none
 	reason    string
+	irpf      bool // subject to the IRPF
 }
 
 type gen struct {
@@ -112,14 +113,20 @@ func Generate(inv *model.Invoice, ex *Extras, locPrefix ...any) (*Result, error)
 	}
 	t := inv.Totals
 	res := &Result{Computed: computed, TotalTaxOutputs: two(*t.TaxAmount), TotalTaxesWithheld: model.NewDecimal(0, 2)}
+	irpfBase := model.NewDecimal(0, 2)
+	for _, ln := range lines {
+		if ln.irpf {
+			irpfBase = irpfBase.Add(ln.gross)
+		}
+	}
 	if ex.IRPFRate != nil {
-		res.TotalTaxesWithheld = pct(*t.TaxExclusiveAmount, *ex.IRPFRate)
+		res.TotalTaxesWithheld = pct(irpfBase, *ex.IRPFRate)
 	}
 	res.InvoiceTotal = two(*t.TaxExclusiveAmount).Add(res.TotalTaxOutputs).Sub(res.TotalTaxesWithheld)
 	res.TotalExecutableAmount = res.InvoiceTotal
 	var buf bytes.Buffer
 	w := xmlio.NewWriter(&buf, xmlio.Options{Indent: "  "})
-	g.write(w, res, seller, buyer, lines)
+	g.write(w, res, seller, buyer, lines, irpfBase)
 	if err := w.Close(); err != nil {
 		return nil, fmt.Errorf("facturae: write: %w", err)
 	}
@@ -294,9 +301,20 @@ func taxCode(c model.VATCategoryCode) (string, bool) {
 
 func (g *gen) lines() []line {
 	out := make([]line, len(g.inv.Lines))
+	subject := map[string]bool{}
+	for i, id := range g.ex.IRPFLines {
+		if !slices.ContainsFunc(g.inv.Lines, func(l model.Line) bool { return l.ID == id }) {
+			g.bad(g.xl("irpf_lines", i), model.ProblemValueError, "no invoice line has this id", id)
+		}
+		subject[id] = true
+	}
+	if len(g.ex.IRPFLines) > 0 && g.ex.IRPFRate == nil {
+		g.bad(g.xl("irpf_rate"), model.ProblemMissing, "irpf_lines needs irpf_rate", nil)
+	}
 	for i := range g.inv.Lines {
 		l := &g.inv.Lines[i]
 		ln := line{l: l, gross: two(*l.NetAmount), rate: model.DecimalFromInt(0)}
+		ln.irpf = g.ex.IRPFRate != nil && (len(g.ex.IRPFLines) == 0 || subject[l.ID])
 		if l.VATRate != nil {
 			ln.rate = *l.VATRate
 		}

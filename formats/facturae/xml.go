@@ -7,7 +7,7 @@ import (
 	"github.com/einvoice-dev/einvoice/formats/xmlio"
 )
 
-func (g *gen) write(w *xmlio.Writer, res *Result, seller, buyer *party, lines []line) {
+func (g *gen) write(w *xmlio.Writer, res *Result, seller, buyer *party, lines []line, irpfBase model.Decimal) {
 	inv, ex, t := g.inv, g.ex, g.inv.Totals
 	w.Root("fe:Facturae", []xmlio.Namespace{{Prefix: "fe", URI: Namespace}})
 	w.Start("FileHeader")
@@ -75,7 +75,7 @@ func (g *gen) write(w *xmlio.Writer, res *Result, seller, buyer *party, lines []
 	w.End()
 	if ex.IRPFRate != nil {
 		w.Start("TaxesWithheld")
-		tax(w, "04", *ex.IRPFRate, *t.TaxExclusiveAmount, res.TotalTaxesWithheld)
+		tax(w, "04", *ex.IRPFRate, irpfBase, res.TotalTaxesWithheld)
 		w.End()
 	}
 
@@ -196,7 +196,7 @@ func (g *gen) writeLine(w *xmlio.Writer, ln *line) {
 		w.End()
 	}
 	w.Element("GrossAmount", ln.gross.String())
-	if r := g.ex.IRPFRate; r != nil {
+	if r := g.ex.IRPFRate; r != nil && ln.irpf {
 		w.Start("TaxesWithheld")
 		tax(w, "04", *r, ln.gross, pct(ln.gross, *r))
 		w.End()
@@ -313,9 +313,10 @@ func lineAdjust(w *xmlio.Writer, kind string, a *model.LineAllowanceCharge) {
 }
 
 // reasonOf is the reason text, else "code <reason code>" (DiscountReason
-// and ChargeReason are required text).
+// and ChargeReason are required elements; an allowance or charge without
+// either keeps it empty).
 func reasonOf(reason, code string) string {
-	if reason != "" {
+	if reason != "" || code == "" {
 		return reason
 	}
 	return "code " + code

@@ -90,7 +90,8 @@ type FacturaeGenerateRequest struct {
 
 // FacturaeExtras are the Facturae extras.
 type FacturaeExtras struct {
-	IRPFRate   any                 `json:"irpf_rate,omitempty" doc:"IRPF withholding percentage (decimal, 0-100, at most 2 decimals): TaxesWithheld TaxTypeCode 04 on every line and the invoice; the amount is computed and subtracted from InvoiceTotal."`
+	IRPFRate   any                 `json:"irpf_rate,omitempty" doc:"IRPF withholding percentage (decimal, 0-100, at most 2 decimals): TaxesWithheld TaxTypeCode 04 on the lines subject to it (irpf_lines) and the invoice; the amounts are computed and subtracted from InvoiceTotal."`
+	IRPFLines  []string            `json:"irpf_lines,omitempty" doc:"Ids of the lines subject to the IRPF (default: every line); the withholding base is the sum of their GrossAmount."`
 	Corrective *FacturaeCorrective `json:"corrective,omitempty" doc:"Required for a credit note (type_code 381, InvoiceClass OR)."`
 	Language   string              `json:"language,omitempty" enum:"ar,be,bg,ca,cs,da,de,el,en,es,et,eu,fi,fr,ga,gl,hr,hu,is,it,lv,lt,mk,mt,nl,no,pl,pt,ro,ru,sk,sl,sq,sr,sv,tr,uk" doc:"LanguageName (default es)."`
 	SeriesCode string              `json:"series_code,omitempty" doc:"InvoiceSeriesCode, at most 20 characters."`
