@@ -55,7 +55,7 @@ func TestGenerateFacturaeRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := svc.GenerateFacturae(ctx, b)
-	if err != nil || res.InvoiceTotal != "4451.20" || len(res.Report.Findings) != 0 {
+	if err != nil || res.InvoiceTotal != "4454.20" || len(res.Report.Findings) != 0 {
 		t.Fatalf("%v %+v", err, res)
 	}
 	// Without extras: no withholding.

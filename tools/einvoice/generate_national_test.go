@@ -60,7 +60,7 @@ func TestGenerateFacturaeCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, errs := cli(t, env, "generate", "--format", "facturae", req)
-	if code != 0 || !strings.Contains(stdout, "<InvoiceTotal>4451.20</InvoiceTotal>") {
+	if code != 0 || !strings.Contains(stdout, "<InvoiceTotal>4454.20</InvoiceTotal>") {
 		t.Fatalf("exit %d %s %.300s", code, errs, stdout)
 	}
 	raw, _ := os.ReadFile(req)
