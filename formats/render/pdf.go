@@ -173,6 +173,9 @@ func (w *pdfWriter) table(tb *Table) {
 		head.Cells = append(head.Cells, cell)
 	}
 	t.Header = []layout.Row{head}
+	// pdf/layout keeps a header with one line of the first row; keep
+	// room for a few lines so a short first row is not split from it.
+	w.d.KeepTogether(tableKeep)
 	for _, r := range tb.Rows {
 		row := layout.Row{}
 		for _, v := range r {
@@ -182,6 +185,10 @@ func (w *pdfWriter) table(tb *Table) {
 	}
 	w.d.Table(t)
 }
+
+// tableKeep is the room (points) a table needs below the cursor to start
+// on the current page: its header and a first row of several lines.
+const tableKeep = 110
 
 // wideColumns are the table columns of free text, set wider.
 var wideColumns = setOf("BT-153 BT-22 BT-97 BT-104 BT-120 BT-123 BT-124 BT-139 BT-144 BT-161")

@@ -149,7 +149,7 @@ func ReportPDF(ctx context.Context, rep *Report, opts Options) (_ []byte, err er
 		d.Paragraph(rt("none"), stValue)
 	} else {
 		ft := &layout.Table{
-			Columns: []layout.Column{{Weight: 1.3}, {Weight: 0.9}, {Weight: 4}, {Weight: 3}},
+			Columns: []layout.Column{{Weight: 1.8}, {Weight: 0.9}, {Weight: 4}, {Weight: 3}},
 			Header:  []layout.Row{{Cells: []layout.Cell{{Text: rt("rule")}, {Text: rt("flag")}, {Text: rt("message")}, {Text: rt("location")}}}},
 			Style:   layout.Style{Size: 7.5}, HeaderStyle: stHead, HeaderFill: &colFill, Border: layout.BorderRows, BorderColor: colLine, Padding: 2,
 		}

@@ -171,31 +171,29 @@ func (bd *builder) section(id string, blocks ...*Block) *Section {
 	return s
 }
 
-func (bd *builder) address(id string, bts [7]string, a *model.Address) *Block {
+// pairs returns a block with the fields of key/value pairs (empty values
+// left out).
+func (bd *builder) pairs(id string, kv ...string) *Block {
 	b := bd.block(id)
-	if a == nil {
-		return b
+	for i := 0; i+1 < len(kv); i += 2 {
+		bd.add(b, kv[i], kv[i+1])
 	}
-	bd.add(b, bts[0], a.Line1)
-	bd.add(b, bts[1], a.Line2)
-	bd.add(b, bts[2], a.Line3)
-	bd.add(b, bts[3], a.PostCode)
-	bd.add(b, bts[4], a.City)
-	bd.add(b, bts[5], a.Subdivision)
-	bd.add(b, bts[6], a.CountryCode)
 	return b
 }
 
-func (bd *builder) contact(id string, bts [3]string, c *model.Contact) *Block {
-	b := bd.block(id)
-	if c == nil {
-		return b
+func (bd *builder) address(id string, bt [7]string, a *model.Address) *Block {
+	if a == nil {
+		return bd.block(id)
 	}
-	bd.add(b, bts[0], c.Name)
-	bd.add(b, bts[1], c.Telephone)
-	bd.add(b, bts[2], c.Email)
-	bd.add(b, "x.department", bd.yes(c.NameIsDepartment))
-	return b
+	return bd.pairs(id, bt[0], a.Line1, bt[1], a.Line2, bt[2], a.Line3, bt[3], a.PostCode, bt[4], a.City,
+		bt[5], a.Subdivision, bt[6], a.CountryCode)
+}
+
+func (bd *builder) contact(id string, bt [3]string, c *model.Contact) *Block {
+	if c == nil {
+		return bd.block(id)
+	}
+	return bd.pairs(id, bt[0], c.Name, bt[1], c.Telephone, bt[2], c.Email, "x.department", bd.yes(c.NameIsDepartment))
 }
 
 func (bd *builder) overview(inv *model.Invoice) *Section {
