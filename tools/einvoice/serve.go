@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/einvoice-dev/einvoice/httpapi"
+	"github.com/einvoice-dev/einvoice/pdf/pdfa"
 	"github.com/einvoice-dev/einvoice/pdf/verapdf"
 	"github.com/einvoice-dev/einvoice/store"
 )
@@ -23,6 +24,7 @@ type serveConfig struct {
 	rateBurst                                                      int
 	requestTimeout, shutdownGrace                                  time.Duration
 	verapdf                                                        verapdf.Options
+	iccProfile                                                     string
 }
 
 func parseServe(args []string, stdout io.Writer, getenv env) (*serveConfig, error) {
@@ -38,6 +40,7 @@ func parseServe(args []string, stdout io.Writer, getenv env) (*serveConfig, erro
 	grace := f.Duration("shutdown-grace", "EINVOICE_SHUTDOWN_GRACE", 15*time.Second, "time to finish in-flight requests after SIGINT/SIGTERM")
 	shared := f.String("shared", "EINVOICE_SHARED", "../shared", "directory of the official rule sets and schemas")
 	logLevel := f.String("log-level", "EINVOICE_LOG_LEVEL", "info", "debug, info, warn or error")
+	icc := f.String("icc-profile", "EINVOICE_ICC_PROFILE", pdfa.DefaultICCProfile, "sRGB ICC profile of the PDF/A output intent (Debian's icc-profiles-free)")
 	vf := addVeraPDFFlags(f, true)
 	pos, err := f.parse(args, stdout)
 	if err != nil {
@@ -63,7 +66,7 @@ func parseServe(args []string, stdout io.Writer, getenv env) (*serveConfig, erro
 	vopts.Timeout = min(vopts.Timeout, *timeout)
 	return &serveConfig{addr: *addr, dataDir: *dataDir, databaseURL: *dbURL, gatewaySecret: *secret,
 		sharedDir: *shared, logLevel: *logLevel, maxBody: int64(*maxBody), rateLimit: *rate, rateBurst: *burst,
-		requestTimeout: *timeout, shutdownGrace: *grace, verapdf: vopts}, nil
+		requestTimeout: *timeout, shutdownGrace: *grace, verapdf: vopts, iccProfile: *icc}, nil
 }
 
 func parseLevel(s string) (slog.Level, error) {
@@ -100,6 +103,10 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		logger.Warn("validation not available", "error", rulesetsErr)
 	}
 	svc.VeraPDF = verapdf.New(cfg.verapdf)
+	svc.ICCProfile = cfg.iccProfile
+	if _, err := pdfa.ReadICCProfile(cfg.iccProfile); err != nil {
+		logger.Warn("PDF/A output not available; generate/facturx and the *-to-facturx conversions answer 501", "error", err)
+	}
 	if err := svc.PDFAConverter.Check(); err != nil {
 		logger.Warn("PDF/A conversion not available; pdfa/convert and facturx/embed answer 503", "error", err)
 	}
