@@ -132,10 +132,11 @@ func (s *Service) facturXPDF(ctx context.Context, res *FacturXResult) error {
 			level = l
 		}
 	}
-	if _, err := pdfa.ReadICCProfile(s.ICCProfile); err != nil {
+	icc, err := pdfa.ReadICCProfile(s.ICCProfile)
+	if err != nil {
 		return &NotImplementedError{Operation: "PDF/A output", Capability: err.Error()}
 	}
-	pdf, err := FacturXPDF(ctx, inv, res.XML, level, time.Time{})
+	pdf, err := FacturXPDF(ctx, inv, res.XML, level, icc, time.Time{})
 	if err != nil {
 		if errors.Is(err, pdfa.ErrICCProfile) {
 			return &NotImplementedError{Operation: "PDF/A output", Capability: err.Error()}
@@ -147,14 +148,18 @@ func (s *Service) facturXPDF(ctx context.Context, res *FacturXResult) error {
 }
 
 // FacturXPDF lays inv out in formats/render's compact view (English) and
-// embeds xml as factur-x.xml at level; t is the creation date (zero = now;
-// fix it for byte-identical output).
-func FacturXPDF(ctx context.Context, inv *model.Invoice, xml []byte, level facturx.Level, t time.Time) ([]byte, error) {
+// embeds xml as factur-x.xml at level; icc is the output intent's sRGB
+// profile (nil = render's, read from pdfa.DefaultICCProfile); t is the
+// creation date (zero = now; fix it for byte-identical output).
+func FacturXPDF(ctx context.Context, inv *model.Invoice, xml []byte, level facturx.Level, icc []byte, t time.Time) ([]byte, error) {
 	doc, err := render.Layout(ctx, inv, render.Options{Lang: render.English, Style: render.StyleCompact, Time: t})
 	if err != nil {
 		return nil, fmt.Errorf("laying out the invoice: %w", err)
 	}
 	p := doc.PDF()
+	if icc != nil {
+		p.SetICC(icc)
+	}
 	kind := "Invoice"
 	if inv.TypeCode == "381" {
 		kind = "Credit note"

@@ -154,6 +154,11 @@ func (d *Document) SetInfo(in Info) {
 	d.info = in
 }
 
+// SetICC replaces the output intent's sRGB profile (bytes as
+// ReadICCProfile returns them), for a caller that configures its own path
+// while a library created the document.
+func (d *Document) SetICC(icc []byte) { d.icc = icc }
+
 // Info returns the document information.
 func (d *Document) Info() Info { return d.info }
 
