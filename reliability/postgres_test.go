@@ -88,6 +88,7 @@ func (c *pgCluster) Start() error {
 // unavailable, and the same server process recovers on its own; the usage
 // recorded equals the protected calls answered 200.
 func TestPostgresOutageUnderLoad(t *testing.T) {
+	t.Parallel()
 	pg := startCluster(t)
 	env := []string{"DATABASE_URL=" + pg.URL}
 	key := createKey(t, env)

@@ -167,6 +167,7 @@ func served(t *testing.T, c *http.Client, base string) int {
 // metered exactly N times; stopping one instance with SIGTERM under load
 // loses no request and counts none twice.
 func TestScaleOut(t *testing.T) {
+	t.Parallel()
 	pg := startCluster(t)
 	env := []string{"DATABASE_URL=" + pg.URL}
 	a := startServer(t, env, "--data-dir", t.TempDir())

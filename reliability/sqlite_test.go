@@ -110,6 +110,7 @@ func fill(t *testing.T, dir string) string {
 // again) the store passes PRAGMA integrity_check and counts exactly the calls
 // answered 200.
 func TestSQLiteDiskFullAndReadOnly(t *testing.T) {
+	t.Parallel()
 	requireRoot(t)
 	mnt, img := mountExt4(t, 16<<20)
 	dataDir := filepath.Join(mnt, "data")

@@ -67,6 +67,7 @@ func waitHealthy(t *testing.T, c *http.Client, base, component string, within ti
 // new worker, later pdfa/validate requests get 200, and no other operation
 // sees anything but its usual answer.
 func TestVeraPDFWorkerKilledUnderLoad(t *testing.T) {
+	t.Parallel()
 	jar := verapdftest.JarPath()
 	if _, err := os.Stat(jar); err != nil {
 		t.Fatalf("veraPDF worker jar not found at %s: run `make verapdf` (or set EINVOICE_VERAPDF_JAR)", jar)
@@ -155,7 +156,7 @@ func TestVeraPDFWorkerKilledUnderLoad(t *testing.T) {
 	otherRecs := others()
 
 	var first503, last503, firstOK time.Time
-	var n503 int
+	var n503, nWorker, nTimeout int
 	for _, s := range pdfa {
 		switch s.Resp.Status {
 		case http.StatusOK:
@@ -164,7 +165,16 @@ func TestVeraPDFWorkerKilledUnderLoad(t *testing.T) {
 			}
 		case http.StatusServiceUnavailable:
 			n503++
-			if !strings.Contains(s.Resp.Body, "PDF/A validation is unavailable") || !strings.Contains(s.Resp.Body, "no verdict was guessed") {
+			// The request in flight gets the worker's failure; requests
+			// queued behind it wait for the new JVM and, when that takes
+			// longer than the request time limit (a loaded machine), get
+			// the time-out 503. Both say why; neither guesses a verdict.
+			switch {
+			case strings.Contains(s.Resp.Body, "PDF/A validation is unavailable") && strings.Contains(s.Resp.Body, "no verdict was guessed"):
+				nWorker++
+			case strings.Contains(s.Resp.Body, "did not complete within its time limit"):
+				nTimeout++
+			default:
 				t.Errorf("503 without the reason: %.300s", s.Resp.Body)
 			}
 			if s.Resp.At.Before(killedAt) {
@@ -180,8 +190,8 @@ func TestVeraPDFWorkerKilledUnderLoad(t *testing.T) {
 			t.Errorf("pdfa/validate answered %d %v: %.300s", s.Resp.Status, s.Resp.Err, s.Resp.Body)
 		}
 	}
-	if n503 == 0 {
-		t.Errorf("no pdfa/validate request got 503: the kill hit no request in flight")
+	if nWorker == 0 {
+		t.Errorf("no pdfa/validate request got the worker's 503: the kill hit no request in flight")
 	}
 	if !last503.IsZero() && last503.After(firstOK) {
 		t.Errorf("a 503 (%s after the kill) came after the first 200 of the new worker (%s)", last503.Sub(killedAt), firstOK.Sub(killedAt))
@@ -194,7 +204,7 @@ func TestVeraPDFWorkerKilledUnderLoad(t *testing.T) {
 			t.Errorf("%s sent %s after the kill answered %d %v: %.300s", r.Op, r.At.Sub(killedAt).Round(time.Millisecond), r.Resp.Status, r.Resp.Err, r.Resp.Body)
 		}
 	}
-	t.Logf("veraPDF worker kill -9: %d pdfa/validate answers 503, first %s after the kill; first 200 from the new worker %s after the kill; pdfa statuses %v; other operations %v",
-		n503, first503.Sub(killedAt).Round(time.Millisecond), firstOK.Sub(killedAt).Round(time.Millisecond),
+	t.Logf("veraPDF worker kill -9: %d pdfa/validate answers 503 (%d worker failure, %d time limit while the new JVM started), first %s after the kill; first 200 from the new worker %s after the kill; pdfa statuses %v; other operations %v",
+		n503, nWorker, nTimeout, first503.Sub(killedAt).Round(time.Millisecond), firstOK.Sub(killedAt).Round(time.Millisecond),
 		statuses(pdfa)["pdfa/validate"], statuses(otherRecs))
 }
