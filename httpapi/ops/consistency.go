@@ -62,6 +62,7 @@ func readCIIHeader(doc []byte) invoiceHeader {
 // the first 50). A PDF without embedded XML is a 422.
 func (s *Service) Consistency(ctx context.Context, pdf []byte) (_ *wire.ConsistencyResult, err error) {
 	defer func() { wrap(&err, "ops.Consistency") }()
+	defer recoverPDF(&err)
 	d, err := OpenPDF(pdf)
 	if err != nil {
 		return nil, err

@@ -38,6 +38,15 @@ func OpenPDF(pdf []byte) (*pdfread.Doc, error) {
 	return d, nil
 }
 
+// recoverPDF turns a panic while reading a caller's PDF (in pdfread it is
+// already recovered; this covers the XML and text readers above it) into
+// the same 422 as an unreadable PDF. Deferred before wrap.
+func recoverPDF(errp *error) {
+	if r := recover(); r != nil {
+		*errp = pdfError(&pdfread.PanicError{Value: r})
+	}
+}
+
 // pdfError maps a pdfread error to a 422.
 func pdfError(err error) error {
 	var pe *pdfread.PanicError
@@ -88,6 +97,7 @@ type ExtractedXML struct {
 // Alternative, then the order above.
 func (s *Service) ExtractXML(ctx context.Context, pdf []byte) (_ *ExtractedXML, err error) {
 	defer func() { wrap(&err, "ops.ExtractXML") }()
+	defer recoverPDF(&err)
 	d, err := OpenPDF(pdf)
 	if err != nil {
 		return nil, err
@@ -328,6 +338,7 @@ func walkXMLAttrs(doc []byte, fn func(path []string, attrs []xml.Attr, text stri
 // invoice XML (when there is one); includeContent adds content_base64.
 func (s *Service) ExtractAttachments(ctx context.Context, pdf []byte, includeContent bool) (_ *wire.Attachments, err error) {
 	defer func() { wrap(&err, "ops.ExtractAttachments") }()
+	defer recoverPDF(&err)
 	d, err := OpenPDF(pdf)
 	if err != nil {
 		return nil, err
