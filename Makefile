@@ -70,9 +70,13 @@ ST_TIME     ?= 90
 schemathesis: build
 	scripts/schemathesis.sh $(BIN) $(SHARED) $(ST_EXAMPLES) $(ST_TIME)
 
-# The long forms of the reliability suite (issue 9).
-reliability: build
+# The long forms of the reliability suite (issue 9). The quick forms (60 s soak, the fault and
+# scale-out tests of ./reliability) run in `make test`; docs/RELIABILITY.md has the figures.
+SOAK ?= 30m
+reliability: build verapdf
 	scripts/schemathesis.sh $(BIN) $(SHARED) 200 1800
+	BIN=$(BIN) SHARED=$(SHARED) scripts/reliability/soak.sh $(SOAK)
+	EINVOICE_SHARED=$(SHARED) $(GO) test -count=1 -v -timeout 30m -run 'Test(PostgresOutage|SQLite|VeraPDF|ScaleOut)' ./reliability/
 
 lint: vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
