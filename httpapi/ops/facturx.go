@@ -136,7 +136,7 @@ func (s *Service) facturXPDF(ctx context.Context, res *FacturXResult) error {
 	if err != nil {
 		return &NotImplementedError{Operation: "PDF/A output", Capability: err.Error()}
 	}
-	pdf, err := FacturXPDF(ctx, inv, res.XML, level, icc, time.Time{})
+	pdf, err := facturXPDFWith(ctx, inv, res.XML, level, icc, time.Time{})
 	if err != nil {
 		if errors.Is(err, pdfa.ErrICCProfile) {
 			return &NotImplementedError{Operation: "PDF/A output", Capability: err.Error()}
@@ -148,10 +148,15 @@ func (s *Service) facturXPDF(ctx context.Context, res *FacturXResult) error {
 }
 
 // FacturXPDF lays inv out in formats/render's compact view (English) and
-// embeds xml as factur-x.xml at level; icc is the output intent's sRGB
-// profile (nil = render's, read from pdfa.DefaultICCProfile); t is the
-// creation date (zero = now; fix it for byte-identical output).
-func FacturXPDF(ctx context.Context, inv *model.Invoice, xml []byte, level facturx.Level, icc []byte, t time.Time) ([]byte, error) {
+// embeds xml as factur-x.xml at level; t is the creation date (zero = now;
+// fix it for byte-identical output).
+func FacturXPDF(ctx context.Context, inv *model.Invoice, xml []byte, level facturx.Level, t time.Time) ([]byte, error) {
+	return facturXPDFWith(ctx, inv, xml, level, nil, t)
+}
+
+// facturXPDFWith is FacturXPDF with the output intent's profile icc (nil =
+// render's, read from pdfa.DefaultICCProfile).
+func facturXPDFWith(ctx context.Context, inv *model.Invoice, xml []byte, level facturx.Level, icc []byte, t time.Time) ([]byte, error) {
 	doc, err := render.Layout(ctx, inv, render.Options{Lang: render.English, Style: render.StyleCompact, Time: t})
 	if err != nil {
 		return nil, fmt.Errorf("laying out the invoice: %w", err)

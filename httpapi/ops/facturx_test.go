@@ -275,7 +275,7 @@ func BenchmarkFacturXPDF(b *testing.B) {
 	xml := []byte("<rsm:CrossIndustryInvoice/>")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := ops.FacturXPDF(context.Background(), inv, xml, facturx.EN16931, nil, time.Time{}); err != nil {
+		if _, err := ops.FacturXPDF(context.Background(), inv, xml, facturx.EN16931, time.Time{}); err != nil {
 			b.Fatal(err)
 		}
 	}
