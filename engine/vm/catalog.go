@@ -33,9 +33,42 @@ type Catalog struct {
 	// fp is the scratch buffer of fingerprints (memo.go); a Catalog is
 	// filled by one goroutine at a time, while its programs are built.
 	fp []byte
+	// steps holds one node per predicate-free axis step of the rule set's
+	// paths (shareStep).
+	steps map[stepKey]*Expr
 	// cse is the scratch hash-consing table of NewProgramShared (cse.go),
 	// under the same one-goroutine rule.
 	cse hashCons
+}
+
+type stepKey struct {
+	axis  Axis
+	kind  TestKind
+	named bool
+	space string
+	local string
+}
+
+// shareStep returns the catalog's node for a predicate-free axis step used
+// as an operand (of a path, a call, a comparison, ...), so the tens of thousands of cbc:ID-like steps of a rule set are
+// held once (a node is 256 bytes and stays live for the process). Such a
+// node is fully prepared by then (its name slot is the catalog's) and
+// nothing writes to it later; other nodes are returned unchanged.
+func (c *Catalog) shareStep(e *Expr) *Expr {
+	if c == nil || e.Op != OpStep || len(e.Preds) > 0 || len(e.Args) > 0 || e.PredSlot != 0 || e.NodeSlot != 0 || e.CSE != 0 {
+		return e
+	}
+	k := stepKey{e.Axis, e.Test.Kind, e.Test.Named, e.Test.Space, e.Test.Local}
+	if s, ok := c.steps[k]; ok && s.Test.Slot == e.Test.Slot && s.PosConst == e.PosConst {
+		return s
+	}
+	if c.steps == nil {
+		c.steps = map[stepKey]*Expr{}
+	}
+	if _, ok := c.steps[k]; !ok {
+		c.steps[k] = e
+	}
+	return e
 }
 
 // NewCatalog returns an empty catalog.
@@ -81,8 +114,9 @@ func (c *Catalog) prepare(e *Expr) {
 			e.SeqType.Test.Slot = c.slot(e.SeqType.Test.Space, e.SeqType.Test.Local)
 		}
 	}
-	for _, a := range e.Args {
+	for i, a := range e.Args {
 		c.prepare(a)
+		e.Args[i] = c.shareStep(a)
 	}
 	for _, p := range e.Preds {
 		c.prepare(p)
