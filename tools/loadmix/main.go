@@ -48,11 +48,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	growth := fs.Float64("growth", mix.DefaultBounds.Growth, "allowed RSS and goroutine growth after warm-up")
 	drift := fs.Float64("p99-drift", mix.DefaultBounds.P99Drift, "allowed factor between the last and first third's p99")
 	floor := fs.Duration("p99-floor", mix.DefaultBounds.P99Floor, "p99 difference always allowed")
-	ramp := fs.Bool("ramp", false, "measure the maximum rate first (steps of -ramp-step, x-ramp-factor, until p99 > -ramp-p99)")
+	ramp := fs.Bool("ramp", false, "measure the maximum rate first (steps of -ramp-step, x-ramp-factor, until p50 > -ramp-p50 or p99 > -ramp-p99)")
 	rampStart := fs.Float64("ramp-start", 5, "first rate of the ramp")
 	rampFactor := fs.Float64("ramp-factor", 1.25, "factor between ramp steps")
 	rampStep := fs.Duration("ramp-step", 10*time.Second, "duration of each ramp step")
-	rampP99 := fs.Duration("ramp-p99", time.Second, "p99 above which a ramp step fails")
+	rampP99 := fs.Duration("ramp-p99", 2*time.Second, "p99 above which a ramp step fails")
+	rampP50 := fs.Duration("ramp-p50", 200*time.Millisecond, "p50 above which a ramp step fails")
+	rampRetries := fs.Int("ramp-retries", 1, "reruns of a failing ramp step before the ramp stops (noise of a shared machine)")
 	soak := fs.Float64("soak", 0, "with -ramp: then run -duration at this fraction of the maximum (e.g. 0.7); 0 = ramp only")
 	conns := fs.Int("conns", 32, "connections to the server at most (0 = unbounded)")
 	seed := fs.Uint64("seed", 1, "seed of the random invoices")
@@ -109,12 +111,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Warmup: *warmup, SampleEvery: *sample}
 	if *ramp {
 		best, _, err := mix.Ramp(ctx, cfg, mix.RampConfig{Start: *rampStart, Factor: *rampFactor, Step: *rampStep,
-			MaxP99: *rampP99, Log: stdout})
+			MaxP99: *rampP99, MaxP50: *rampP50, Retries: *rampRetries, Log: stdout})
 		if err != nil {
 			fmt.Fprintln(stderr, "loadmix:", err)
 			return 2
 		}
-		fmt.Fprintf(stdout, "max sustained rate: %.1f req/s (p99 <= %s, no 5xx)\n", best, *rampP99)
+		fmt.Fprintf(stdout, "max sustained rate: %.1f req/s (p50 <= %s, p99 <= %s, no 5xx)\n", best, *rampP50, *rampP99)
 		if *soak <= 0 {
 			return 0
 		}

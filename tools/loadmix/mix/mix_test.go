@@ -1,0 +1,190 @@
+package mix
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/einvoice-dev/einvoice/internal/testshared"
+)
+
+// fakeServer answers /v1/ok with 200, /v1/missing with 501, /v1/picky with
+// 422 unless the body is "good", /v1/broken with 500 after the first
+// request, and /metrics with the given RSS and goroutines.
+type fakeServer struct {
+	rss, goroutines atomic.Int64
+	broken          atomic.Int64
+	delay           time.Duration
+}
+
+func (f *fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/metrics":
+		fmt.Fprintf(w, "# HELP x\ngo_goroutines %d\nprocess_resident_memory_bytes %d\n", f.goroutines.Load(), f.rss.Load())
+	case "/v1/ok":
+		if r.Header.Get("x-api-key") != "k" {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		time.Sleep(f.delay)
+		fmt.Fprint(w, "fine")
+	case "/v1/missing":
+		w.WriteHeader(http.StatusNotImplemented)
+	case "/v1/picky":
+		b := make([]byte, 4)
+		n, _ := r.Body.Read(b)
+		if string(b[:n]) != "good" {
+			w.WriteHeader(http.StatusUnprocessableEntity)
+		}
+	case "/v1/broken":
+		if f.broken.Add(1) > 1 {
+			w.WriteHeader(http.StatusInternalServerError)
+		}
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func TestProbeSkips501AndDrops4xxBodies(t *testing.T) {
+	srv := httptest.NewServer(&fakeServer{})
+	defer srv.Close()
+	ops := []Op{
+		{Name: "ok", ContentType: "text/plain", Bodies: [][]byte{[]byte("a")}},
+		{Name: "missing", ContentType: "text/plain", Bodies: [][]byte{[]byte("a")}},
+		{Name: "picky", ContentType: "text/plain", Bodies: [][]byte{[]byte("bad"), []byte("good")}},
+		{Name: "picky", ContentType: "text/plain", Bodies: [][]byte{[]byte("bad")}},
+	}
+	live, skipped, err := Probe(context.Background(), srv.Client(), srv.URL, "k", ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(live) != 2 || live[0].Name != "ok" || live[1].Name != "picky" || len(live[1].Bodies) != 1 || string(live[1].Bodies[0]) != "good" {
+		t.Errorf("live = %+v", live)
+	}
+	if len(skipped) != 2 || !strings.Contains(skipped[0].Reason, "501") || !strings.Contains(skipped[1].Reason, "422") {
+		t.Errorf("skipped = %+v", skipped)
+	}
+	if _, _, err := Probe(context.Background(), srv.Client(), srv.URL, "k", []Op{{Name: "broken", Bodies: [][]byte{nil, nil}}}); err == nil {
+		t.Error("a 500 in the probe is not an error")
+	}
+}
+
+func TestRunIsOpenLoopAndChecks(t *testing.T) {
+	f := &fakeServer{delay: 30 * time.Millisecond}
+	f.rss.Store(100 << 20)
+	f.goroutines.Store(10)
+	srv := httptest.NewServer(f)
+	defer srv.Close()
+	ops := []Op{{Name: "ok", ContentType: "text/plain", Bodies: [][]byte{[]byte("a")}}}
+	cfg := Config{Base: srv.URL, Key: "k", Ops: ops, Rate: 100, Duration: 2 * time.Second, Warmup: 200 * time.Millisecond,
+		SampleEvery: 100 * time.Millisecond}
+	// RSS and goroutines grow during the run.
+	stop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+				f.rss.Add(10 << 20)
+				f.goroutines.Add(5)
+			}
+		}
+	}()
+	res, err := Run(context.Background(), cfg)
+	close(stop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Open loop: 30 ms per request at 100/s means several at once, and the
+	// whole schedule is sent in time.
+	if len(res.Records) != 200 || res.Elapsed > 3*time.Second {
+		t.Errorf("%d records in %s, want 200 in about 2 s", len(res.Records), res.Elapsed)
+	}
+	sum := res.Summary()
+	if all := sum[len(sum)-1]; all.Status[200] != 200 || all.P50 < 30*time.Millisecond || all.Max > 2*time.Second {
+		t.Errorf("summary %+v", all)
+	}
+	v := strings.Join(res.Check(DefaultBounds), "\n")
+	if !strings.Contains(v, "RSS grew") || !strings.Contains(v, "goroutines grew") {
+		t.Errorf("growth not reported:\n%s", v)
+	}
+	var rep strings.Builder
+	res.Report(&rep)
+	if !strings.Contains(rep.String(), "200:200") || !strings.Contains(rep.String(), "rss_MiB") {
+		t.Errorf("report:\n%s", rep.String())
+	}
+}
+
+func TestCheckReports5xxAndDrift(t *testing.T) {
+	srv := httptest.NewServer(&fakeServer{})
+	defer srv.Close()
+	ops := []Op{{Name: "broken", Bodies: [][]byte{nil}}}
+	res, err := Run(context.Background(), Config{Base: srv.URL, Ops: ops, Rate: 50, Duration: 400 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := strings.Join(res.Check(DefaultBounds), "\n"); !strings.Contains(v, "status 500") {
+		t.Errorf("5xx not reported: %q", v)
+	}
+	// Drift: synthetic records, 10 ms in the first third, 500 ms in the last.
+	r := &Result{Config: Config{Ops: ops, Duration: 3 * time.Second}}
+	for i := range 300 {
+		lat := 10 * time.Millisecond
+		if i >= 200 {
+			lat = 500 * time.Millisecond
+		}
+		r.Records = append(r.Records, Record{At: time.Duration(i) * 10 * time.Millisecond, Latency: lat, Status: 200})
+	}
+	if v := strings.Join(r.Check(DefaultBounds), "\n"); !strings.Contains(v, "p99 drifted") {
+		t.Errorf("drift not reported: %q", v)
+	}
+}
+
+func TestRampFindsTheLimit(t *testing.T) {
+	// 50 ms per request, one at a time: about 20 req/s.
+	var busy atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for !busy.CompareAndSwap(0, 1) {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(50 * time.Millisecond)
+		busy.Store(0)
+	}))
+	defer srv.Close()
+	cfg := Config{Base: srv.URL, Ops: []Op{{Name: "x", Bodies: [][]byte{nil}}}}
+	best, steps, err := Ramp(context.Background(), cfg, RampConfig{Start: 4, Factor: 2, Step: 1500 * time.Millisecond,
+		MaxP99: time.Second, MaxP50: 300 * time.Millisecond, MaxSteps: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if best < 8 || best > 16 || steps[len(steps)-1].OK {
+		t.Errorf("best %.1f, steps %+v; want 8 or 16 and a failed last step", best, steps)
+	}
+}
+
+func TestWorkloadFromCorpus(t *testing.T) {
+	ops, err := Workload(testshared.Dir(t), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"validate/ubl", "validate/cii", "convert/ubl-to-cii", "render/html", "extract/xml", "generate/ubl"}
+	if len(ops) != len(want) {
+		t.Fatalf("%d ops", len(ops))
+	}
+	for i, o := range ops {
+		if o.Name != want[i] || len(o.Bodies) == 0 {
+			t.Errorf("op %d: %s with %d bodies, want %s", i, o.Name, len(o.Bodies), want[i])
+		}
+	}
+	a, _ := GenerateBodies(3, 2)
+	b, _ := GenerateBodies(3, 2)
+	if string(a[1]) != string(b[1]) || !strings.HasPrefix(string(a[0]), `{"invoice":{`) {
+		t.Errorf("generate bodies not seeded or not wrapped: %.80s", a[0])
+	}
+}
