@@ -317,3 +317,18 @@ func liveWorkload(t *testing.T, c *http.Client, base, key string) []mix.Op {
 	}
 	return live
 }
+
+// storeLoad is the load of the store fault tests: generate/ubl with the key
+// (authenticated and metered: it needs the store) alternating with
+// validate/ubl without a key (it must not need the store).
+func storeLoad(t *testing.T, c *http.Client, base, key string) (protected, open mix.Op, fire func(context.Context, int) sent) {
+	t.Helper()
+	ops := workload(t, "generate/ubl", "validate/ubl")
+	protected, open = ops[0], ops[1]
+	return protected, open, func(ctx context.Context, i int) sent {
+		if i%2 == 0 {
+			return opRequest(c, base, key, protected)(ctx, i/2)
+		}
+		return opRequest(c, base, "", open)(ctx, i/2)
+	}
+}

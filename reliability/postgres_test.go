@@ -94,14 +94,7 @@ func TestPostgresOutageUnderLoad(t *testing.T) {
 	key := createKey(t, env)
 	srv := startServer(t, env, "--data-dir", t.TempDir())
 	c := mix.NewClient(30*time.Second, 0)
-	ops := workload(t, "generate/ubl", "validate/ubl")
-	protected, open := ops[0], ops[1]
-	fire := func(ctx context.Context, i int) sent {
-		if i%2 == 0 {
-			return opRequest(c, srv.Base, key, protected)(ctx, i/2)
-		}
-		return opRequest(c, srv.Base, "", open)(ctx, i/2)
-	}
+	protected, open, fire := storeLoad(t, c, srv.Base, key)
 	stop := load(25*time.Millisecond, fire)
 	time.Sleep(3 * time.Second)
 

@@ -117,14 +117,7 @@ func TestSQLiteDiskFullAndReadOnly(t *testing.T) {
 	srv := startServer(t, nil, "--data-dir", dataDir)
 	key := createKey(t, nil, "--data-dir", dataDir)
 	c := mix.NewClient(30*time.Second, 0)
-	ops := workload(t, "generate/ubl", "validate/ubl")
-	protected, open := ops[0], ops[1]
-	fire := func(ctx context.Context, i int) sent {
-		if i%2 == 0 {
-			return opRequest(c, srv.Base, key, protected)(ctx, i/2)
-		}
-		return opRequest(c, srv.Base, "", open)(ctx, i/2)
-	}
+	protected, open, fire := storeLoad(t, c, srv.Base, key)
 	type phase struct {
 		name     string
 		from, to time.Time
