@@ -110,3 +110,19 @@ func modelHeaders(h http.Header, ignored, computed []string, findings int) {
 	}
 	h.Set(HeaderValidationFindings, strconv.Itoa(findings))
 }
+
+// HeaderKSeFP15 reports, on a generate/ksef answer, the amount due (P_15).
+const HeaderKSeFP15 = "X-KSeF-P15"
+
+// handleGenerateKSeF serves /v1/generate/ksef through ops.GenerateKSeF
+// (formats/ksef, XSD-gated).
+func (s *Server) handleGenerateKSeF(ctx context.Context, w http.ResponseWriter, in *input) error {
+	res, err := s.cfg.Ops.GenerateKSeF(ctx, in.body)
+	if err != nil {
+		return err
+	}
+	modelHeaders(w.Header(), res.Ignored, res.Computed, len(res.Report.Findings))
+	w.Header().Set(HeaderKSeFP15, res.P15)
+	writeXML(w, res.XML)
+	return nil
+}

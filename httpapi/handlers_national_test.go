@@ -210,3 +210,26 @@ func TestFacturaeWireMatchesDecoder(t *testing.T) {
 		}
 	}
 }
+
+func TestGenerateKSeFRoute(t *testing.T) {
+	v, err := lazyEngine()
+	if err != nil {
+		t.Fatalf("engine: %v", err)
+	}
+	s, _ := newTestServer(t, func(c *Config) { c.Ops = &ops.Service{Validator: v} })
+	jsonCT := withHeader("Content-Type", "application/json")
+	key := withHeader("x-api-key", goodKey)
+	body, err := os.ReadFile("../formats/ksef/testdata/request.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := do(t, s, "POST", "/v1/generate/ksef", body, jsonCT, key)
+	if w.Code != 200 || w.Header().Get(HeaderKSeFP15) != "3099.83" || !bytes.Contains(w.Body.Bytes(), []byte("<P_13_1>2366.48</P_13_1>")) {
+		t.Fatalf("%d %v %.300s", w.Code, w.Header(), w.Body)
+	}
+	bad := bytes.Replace(body, []byte(`"vat_rate": "23"`), []byte(`"vat_rate": "19"`), 1)
+	w = do(t, s, "POST", "/v1/generate/ksef", bad, jsonCT, key)
+	if w.Code != 422 || !strings.Contains(w.Body.String(), `"loc":["body","invoice","lines",0,"vat_rate"]`) {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+}

@@ -100,7 +100,7 @@ func (s *Server) routeTable() []*Route {
 		{Method: "POST", Path: "/v1/generate/facturae", OperationID: "generate_facturae", Tag: "generate", Summary: "Generate Spanish Facturae XML",
 			Protected: true, RequestTypes: jsonIn, RequestBody: wire.FacturaeGenerateRequest{}, ResponseType: mediaXML, Landed: true, Capability: engineCap, handle: s.handleGenerateFacturae},
 		{Method: "POST", Path: "/v1/generate/ksef", OperationID: "generate_ksef", Tag: "generate", Summary: "Generate Polish FA_VAT/KSeF XML",
-			Protected: true, RequestTypes: jsonIn, RequestBody: wire.Object{}, ResponseType: mediaXML, Capability: modelCap},
+			Protected: true, RequestTypes: jsonIn, RequestBody: wire.GenerateRequest{}, ResponseType: mediaXML, Landed: true, Capability: engineCap, handle: s.handleGenerateKSeF},
 		{Method: "POST", Path: "/v1/generate/orderx", OperationID: "generate_orderx", Tag: "generate", Summary: "Generate Order-X Basic purchase-order XML",
 			Protected: true, RequestTypes: jsonIn, RequestBody: wire.Order{}, ResponseType: mediaXML, Landed: true, Capability: engineCap, handle: s.handleGenerateOrderX},
 		{Method: "POST", Path: "/v1/generate/facturx/embed", OperationID: "generate_facturx_embed", Tag: "generate", Summary: "Upgrade the caller's PDF to PDF/A-3 with factur-x.xml embedded",

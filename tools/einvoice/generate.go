@@ -19,13 +19,13 @@ import (
 // cmdGenerate writes UBL or CII XML from a canonical-model JSON file with
 // ops.Generate, the function behind POST /v1/generate/{ubl,cii}, or a
 // national format / Order-X with the function behind its route (--format).
-// For ubl and cii the file is the request body ({"invoice": {...}}) or the
-// invoice object itself; for fatturapa and facturae it is the request body
+// For ubl, cii and ksef the file is the request body ({"invoice": {...}})
+// or the invoice object itself; for fatturapa and facturae it is the request body
 // {"invoice", "extras"}; for orderx the order. Exit 0: written; 1: refused (each
 // detail entry on stderr); 2: usage.
 func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer, getenv env) error {
-	f := newFlags("generate", "einvoice generate [--format ubl|cii|fatturapa|facturae|orderx] [--syntax ubl|cii] [--profile P] [--no-validate] FILE.json [-o OUT.xml]", getenv)
-	format := f.String("format", "", "", "output format: ubl, cii (canonical model), fatturapa or facturae ({invoice, extras}) or orderx (an order); default: --syntax")
+	f := newFlags("generate", "einvoice generate [--format ubl|cii|fatturapa|facturae|ksef|orderx] [--syntax ubl|cii] [--profile P] [--no-validate] FILE.json [-o OUT.xml]", getenv)
+	format := f.String("format", "", "", "output format: ubl, cii, ksef (canonical model), fatturapa or facturae ({invoice, extras}) or orderx (an order); default: --syntax")
 	syntax := f.String("syntax", "", ops.SyntaxUBL, "ubl or cii (the same as --format ubl|cii)")
 	profile := f.String("profile", "", "", "target profile of ubl/cii (default: peppol for UBL, en16931 for CII)")
 	noValidate := f.fs.Bool("no-validate", false, "ubl/cii: return the document even when it has fatal findings (their number goes to stderr)")
@@ -95,6 +95,13 @@ var nationalFormats = map[string]func(ctx context.Context, svc *ops.Service, bod
 	},
 	"facturae": func(ctx context.Context, svc *ops.Service, body []byte) ([]byte, error) {
 		res, err := svc.GenerateFacturae(ctx, body)
+		if err != nil {
+			return nil, err
+		}
+		return res.XML, nil
+	},
+	"ksef": func(ctx context.Context, svc *ops.Service, body []byte) ([]byte, error) {
+		res, err := svc.GenerateKSeF(ctx, requestBody(body))
 		if err != nil {
 			return nil, err
 		}

@@ -71,3 +71,15 @@ func TestGenerateFacturaeCLI(t *testing.T) {
 		t.Fatalf("exit %d %s", code, errs)
 	}
 }
+
+func TestGenerateKSeFCLI(t *testing.T) {
+	env := map[string]string{"EINVOICE_SHARED": sharedDir()}
+	req, err := filepath.Abs("../../formats/ksef/testdata/request.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, errs := cli(t, env, "generate", "--format", "ksef", req)
+	if code != 0 || !strings.Contains(stdout, "<P_15>3099.83</P_15>") {
+		t.Fatalf("exit %d %s %.300s", code, errs, stdout)
+	}
+}
