@@ -202,16 +202,25 @@ func CheckFlavour(f string) error {
 	return nil
 }
 
-// Start starts one worker now, so that the first request does not pay for
-// the JVM start-up. It waits until the worker is ready.
+// Start starts one worker now and warms it (the worker validates a small
+// PDF of its own: the first validation of a fresh JVM costs seconds of CPU),
+// so that the first request does not pay for either. It fails only when no
+// worker can run (or ctx ends); warming itself is best effort.
 func (c *Client) Start(ctx context.Context) error {
 	s, err := c.acquire(ctx)
 	if err != nil {
 		return err
 	}
-	defer c.release(s)
-	_, err = c.ensure(s)
-	return err
+	p, err := c.ensure(s)
+	if err != nil {
+		c.release(s)
+		return err
+	}
+	_, err = c.roundTrip(ctx, s, p, request{Op: "warm"})
+	if errors.Is(err, ErrUnavailable) || ctx.Err() != nil {
+		return err
+	}
+	return nil
 }
 
 // Validate checks pdf against flavour (one of Flavours; "" = "auto").

@@ -9,6 +9,10 @@ if [ "$mode" = noready ]; then echo "something else"; exit 1; fi
 echo '{"ready":true,"validator":{"name":"veraPDF","version":"fake"}}'
 while IFS= read -r line; do
   id=$(printf '%s' "$line" | sed -n 's/.*"id":\([0-9]*\).*/\1/p')
+  case "$line" in *'"op":"warm"'*)
+    echo "{\"id\":$id,\"ok\":true,\"validator\":{\"name\":\"veraPDF\",\"version\":\"fake\"}}"
+    continue ;;
+  esac
   case "$line" in *'"op":"ping"'*)
     [ "$mode" = hang ] || echo "{\"id\":$id,\"ok\":true,\"validator\":{\"name\":\"veraPDF\",\"version\":\"fake\"}}"
     continue ;;

@@ -148,6 +148,10 @@ public final class Worker {
             send("{\"id\":" + id + ",\"ok\":true," + validatorJSON() + "}");
             return;
         }
+        if ("warm".equals(op)) {
+            send("{\"id\":" + id + "," + warm() + "}");
+            return;
+        }
         if (!"validate".equals(op)) {
             send("{\"id\":" + id + "," + errorJSON("bad_request", "unknown op " + op) + "}");
             return;
@@ -208,6 +212,54 @@ public final class Worker {
             // exit so the supervisor starts a clean one.
             System.exit(3);
         }
+    }
+
+    /**
+     * Validates a small generated PDF (text in a base-14 font) so that the classes, the
+     * validation profile and the JIT are ready before the first real file: the first
+     * validation of a fresh JVM costs seconds of CPU.
+     */
+    private String warm() {
+        File tmp = null;
+        try {
+            tmp = File.createTempFile("verapdf-warm-", ".pdf");
+            java.nio.file.Files.write(tmp.toPath(), warmPDF());
+            String body = validate(tmp, PDFAFlavour.PDFA_3_B, new PDFAValidator[1]);
+            boolean ok = body.startsWith("\"compliant\"");
+            return "\"ok\":" + ok + (ok ? "," + validatorJSON() : "," + body);
+        } catch (IOException e) {
+            return errorJSON("io", describe(e));
+        } finally {
+            if (tmp != null && !tmp.delete()) {
+                tmp.deleteOnExit();
+            }
+        }
+    }
+
+    /** A one-page PDF 1.7 with a line of Helvetica text, xref offsets computed. */
+    static byte[] warmPDF() {
+        String content = "BT /F1 12 Tf 72 720 Td (warm-up) Tj ET";
+        String[] objs = {
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+            "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            "<< /Length " + content.length() + " >>\nstream\n" + content + "\nendstream",
+        };
+        StringBuilder sb = new StringBuilder("%PDF-1.7\n%\u00e2\u00e3\u00cf\u00d3\n");
+        int[] offsets = new int[objs.length];
+        for (int i = 0; i < objs.length; i++) {
+            offsets[i] = sb.toString().getBytes(StandardCharsets.ISO_8859_1).length;
+            sb.append(i + 1).append(" 0 obj\n").append(objs[i]).append("\nendobj\n");
+        }
+        int xref = sb.toString().getBytes(StandardCharsets.ISO_8859_1).length;
+        sb.append("xref\n0 ").append(objs.length + 1).append("\n0000000000 65535 f \n");
+        for (int off : offsets) {
+            sb.append(String.format("%010d 00000 n \n", off));
+        }
+        sb.append("trailer\n<< /Size ").append(objs.length + 1).append(" /Root 1 0 R >>\nstartxref\n")
+                .append(xref).append("\n%%EOF\n");
+        return sb.toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** Validates one file; a file veraPDF cannot read is an error answer, never an exception. */
