@@ -30,10 +30,16 @@ const (
 	HeaderFlavourProfile = "X-Invoice-Profile"
 	// HeaderGuideline is BT-24 of the embedded XML.
 	HeaderGuideline = "X-Guideline-Id"
+	// HeaderReconstructed is "true" when the PDF's cross-reference was
+	// broken and rebuilt by scanning the file.
+	HeaderReconstructed = "X-PDF-Reconstructed"
 )
 
 func setExtractedHeaders(h http.Header, x *ops.ExtractedXML) {
 	h.Set(HeaderEmbeddedFile, asciiHeader(x.FileName))
+	if x.Reconstructed {
+		h.Set(HeaderReconstructed, "true")
+	}
 	for k, v := range map[string]string{HeaderAFRelationship: x.Relationship, HeaderFlavour: x.Flavour,
 		HeaderFlavourVersion: x.Version, HeaderFlavourProfile: x.Profile, HeaderGuideline: x.GuidelineID} {
 		if v != "" {

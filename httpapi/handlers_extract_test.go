@@ -120,6 +120,9 @@ func TestExtractXMLCorpus(t *testing.T) {
 		if sha(w.Body.Bytes()) != sha(data[got]) {
 			t.Errorf("%s: %s sha256 %s, pdfdetach saves %s", filepath.Base(f), got, sha(w.Body.Bytes()), sha(data[got]))
 		}
+		if strings.HasSuffix(f, "corruptedV2PDF.pdf") != (w.Header().Get(HeaderReconstructed) == "true") {
+			t.Errorf("%s: %s %q", filepath.Base(f), HeaderReconstructed, w.Header().Get(HeaderReconstructed))
+		}
 		if w.Header().Get(HeaderFlavour) == "" || !strings.HasPrefix(w.Header().Get("Content-Type"), "application/xml") {
 			t.Errorf("%s: headers %v", filepath.Base(f), w.Header())
 		}

@@ -87,6 +87,9 @@ type ExtractedXML struct {
 	Version      string // Factur-X/ZUGFeRD version (XMP fx:Version, else from the guideline id)
 	Profile      string // conformance level (XMP fx:ConformanceLevel, else from the guideline id)
 	GuidelineID  string // BT-24 of the XML
+	// Reconstructed: the PDF's cross-reference was broken and rebuilt by
+	// scanning (pdfread.Doc.Reconstructed).
+	Reconstructed bool
 }
 
 // ExtractXML returns the invoice XML actually embedded in pdf, byte for
@@ -151,7 +154,7 @@ func extractXML(ctx context.Context, d *pdfread.Doc) (*ExtractedXML, error) {
 		return nil, &RequestError{Fields: []wire.ValidationError{{Loc: []any{"body"}, Type: wire.TypeValueError, Msg: msg}}}
 	}
 	a := atts[best]
-	out := &ExtractedXML{XML: a.Data, FileName: a.Name, Relationship: a.Relationship, Flavour: flavour}
+	out := &ExtractedXML{XML: a.Data, FileName: a.Name, Relationship: a.Relationship, Flavour: flavour, Reconstructed: d.Reconstructed()}
 	out.GuidelineID = guidelineID(a.Data)
 	// The XMP says which standard the PDF follows, when it describes this file.
 	if meta.FileName == "" || strings.EqualFold(meta.FileName, a.Name) {
@@ -347,7 +350,7 @@ func (s *Service) ExtractAttachments(ctx context.Context, pdf []byte, includeCon
 	if err != nil {
 		return nil, pdfError(err)
 	}
-	out := &wire.Attachments{Attachments: []wire.Attachment{}}
+	out := &wire.Attachments{Attachments: []wire.Attachment{}, Reconstructed: d.Reconstructed()}
 	for _, a := range atts {
 		loc := "/Names/EmbeddedFiles"
 		switch a.Origin {

@@ -18,6 +18,9 @@ type Attachment struct {
 // Attachments is the extract/attachments answer.
 type Attachments struct {
 	Attachments []Attachment `json:"attachments" required:"true"`
+	// Reconstructed is set when the PDF's cross-reference data was broken
+	// and the object table was rebuilt by scanning the file.
+	Reconstructed bool `json:"reconstructed" required:"true" doc:"The PDF's cross-reference was broken and rebuilt by scanning the file: what a damaged part held may be missing."`
 }
 
 // ConsistencyResult is the pdfa/consistency answer.
