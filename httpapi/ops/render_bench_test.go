@@ -33,8 +33,14 @@ func BenchmarkRender(b *testing.B) {
 			run  func() error
 		}{
 			{"html", func() error { _, err := s.RenderHTML(ctx, RenderRequest{Lang: "de", Body: body}); return err }},
-			{"pdf-compact", func() error { _, err := s.RenderPDF(ctx, RenderRequest{Lang: "de", Style: "compact", Body: body}); return err }},
-			{"pdf-kosit", func() error { _, err := s.RenderPDF(ctx, RenderRequest{Lang: "de", Style: "kosit", Body: body}); return err }},
+			{"pdf-compact", func() error {
+				_, err := s.RenderPDF(ctx, RenderRequest{Lang: "de", Style: "compact", Body: body})
+				return err
+			}},
+			{"pdf-kosit", func() error {
+				_, err := s.RenderPDF(ctx, RenderRequest{Lang: "de", Style: "kosit", Body: body})
+				return err
+			}},
 		} {
 			b.Run(c.name+"/lines="+strconv.Itoa(n), func(b *testing.B) {
 				b.ReportAllocs()
