@@ -23,13 +23,7 @@ func (s *Server) handleGenerateFacturX(ctx context.Context, w http.ResponseWrite
 	if err != nil {
 		return err
 	}
-	h := w.Header()
-	if len(res.Ignored) > 0 {
-		h.Set(HeaderIgnoredProperties, joinCapped(res.Ignored))
-	}
-	if len(res.Computed) > 0 {
-		h.Set(HeaderComputedFields, joinCapped(res.Computed))
-	}
+	setGeneratedLists(w.Header(), res.Ignored, res.Computed)
 	writeFacturX(w, res)
 	return nil
 }
@@ -48,15 +42,9 @@ func (s *Server) handleConvertFacturX(dir string) handlerFunc {
 		if err != nil {
 			return err
 		}
-		list := res.Changes
-		if list == nil {
-			list = []convert.Change{}
+		if err := setConversionChanges(w.Header(), res.Changes); err != nil {
+			return err
 		}
-		changes, err := json.Marshal(list)
-		if err != nil {
-			return fmt.Errorf("convert: encoding changes: %w", err)
-		}
-		w.Header().Set(HeaderConversionChanges, asciiJSON(changes))
 		writeFacturX(w, res)
 		return nil
 	}
@@ -75,4 +63,29 @@ func writeFacturX(w http.ResponseWriter, res *ops.FacturXResult) {
 	h.Set("Content-Disposition", `attachment; filename="factur-x.pdf"`)
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(res.PDF)
+}
+
+// setGeneratedLists sets X-Ignored-Properties and X-Computed-Fields of a
+// generated document (each only when not empty).
+func setGeneratedLists(h http.Header, ignored, computed []string) {
+	if len(ignored) > 0 {
+		h.Set(HeaderIgnoredProperties, joinCapped(ignored))
+	}
+	if len(computed) > 0 {
+		h.Set(HeaderComputedFields, joinCapped(computed))
+	}
+}
+
+// setConversionChanges sets X-Conversion-Changes, the JSON array of a
+// conversion's deliberate changes ([] for none), ASCII-escaped.
+func setConversionChanges(h http.Header, changes []convert.Change) error {
+	if changes == nil {
+		changes = []convert.Change{}
+	}
+	b, err := json.Marshal(changes)
+	if err != nil {
+		return fmt.Errorf("convert: encoding changes: %w", err)
+	}
+	h.Set(HeaderConversionChanges, asciiJSON(b))
+	return nil
 }

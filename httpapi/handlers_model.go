@@ -2,14 +2,12 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 
-	"github.com/einvoice-dev/einvoice/formats/convert"
 	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
@@ -59,12 +57,7 @@ func (s *Server) handleGenerate(syntax string) handlerFunc {
 			return err
 		}
 		h := w.Header()
-		if len(res.Ignored) > 0 {
-			h.Set(HeaderIgnoredProperties, joinCapped(res.Ignored))
-		}
-		if len(res.Computed) > 0 {
-			h.Set(HeaderComputedFields, joinCapped(res.Computed))
-		}
+		setGeneratedLists(h, res.Ignored, res.Computed)
 		if res.Report != nil {
 			h.Set(HeaderValidationFindings, strconv.Itoa(len(res.Report.Findings)))
 			h.Set(HeaderProfile, res.Report.Profile)
@@ -94,16 +87,10 @@ func (s *Server) handleConvert(dir string) handlerFunc {
 		if err != nil {
 			return err
 		}
-		list := res.Changes
-		if list == nil {
-			list = []convert.Change{}
-		}
-		changes, err := json.Marshal(list)
-		if err != nil {
-			return fmt.Errorf("convert: encoding changes: %w", err)
-		}
 		h := w.Header()
-		h.Set(HeaderConversionChanges, asciiJSON(changes))
+		if err := setConversionChanges(h, res.Changes); err != nil {
+			return err
+		}
 		h.Set(HeaderProfile, res.Profile)
 		h.Set(HeaderValidationFindings, strconv.Itoa(len(res.Report.Findings)))
 		h.Set("Content-Type", mediaXML+"; charset=utf-8")
