@@ -2,13 +2,11 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"mime"
 	"net/http"
 	"strconv"
 
-	"github.com/einvoice-dev/einvoice/formats/convert"
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
 )
@@ -108,17 +106,11 @@ func (s *Server) handleConvertFromFacturX(dir string) handlerFunc {
 		if err != nil {
 			return err
 		}
-		list := res.Changes
-		if list == nil {
-			list = []convert.Change{}
-		}
-		changes, err := json.Marshal(list)
-		if err != nil {
-			return fmt.Errorf("convert: encoding changes: %w", err)
-		}
 		h := w.Header()
 		setExtractedHeaders(h, x)
-		h.Set(HeaderConversionChanges, asciiJSON(changes))
+		if err := setConversionChanges(h, res.Changes); err != nil {
+			return err
+		}
 		h.Set(HeaderProfile, res.Profile)
 		h.Set(HeaderValidationFindings, strconv.Itoa(len(res.Report.Findings)))
 		h.Set("Content-Type", mediaXML+"; charset=utf-8")
