@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/einvoice-dev/einvoice/formats/model"
+	"github.com/einvoice-dev/einvoice/internal/nationaltest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden.xml")
@@ -32,19 +33,7 @@ func TestGenerateGolden(t *testing.T) {
 	if res.InvoiceTotal.String() != "4454.20" || res.TotalTaxOutputs.String() != "864.20" || res.TotalTaxesWithheld.String() != "630.00" {
 		t.Errorf("totals %s %s %s", res.InvoiceTotal, res.TotalTaxOutputs, res.TotalTaxesWithheld)
 	}
-	const golden = "testdata/request.golden.xml"
-	if *update {
-		if err := os.WriteFile(golden, res.XML, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if !bytes.Equal(want, res.XML) {
-		t.Errorf("differs from %s (run with -update after checking):\n%s", golden, res.XML)
-	}
+	nationaltest.Golden(t, "testdata/request.golden.xml", res.XML, *update)
 }
 
 // TestRandomRequests: 500 random invoices within Facturae's scope are

@@ -1,54 +1,18 @@
 package facturae
 
 import (
-	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
 
-	"github.com/einvoice-dev/einvoice/engine/xsd"
 	"github.com/einvoice-dev/einvoice/formats/model"
-	"github.com/einvoice-dev/einvoice/internal/testshared"
-	"github.com/einvoice-dev/einvoice/rulesets"
+	"github.com/einvoice-dev/einvoice/internal/nationaltest"
 )
 
-var schemaOnce = sync.OnceValues(func() (*xsd.Schema, error) {
-	for _, d := range rulesets.Schemas() {
-		if d.Name == "facturae" {
-			abs := func(rel string) string { return filepath.Join(testshared.Path(), filepath.FromSlash(rel)) }
-			return xsd.Load(abs(d.Path), xsd.Options{CatalogFiles: []string{abs(d.Catalog)}, Root: abs(d.Dir)})
-		}
-	}
-	return nil, os.ErrNotExist
-})
-
 // xsdErrors returns the official Facturae 3.2.2 XSD's errors for doc.
-func xsdErrors(t testing.TB, doc []byte) []string {
-	t.Helper()
-	s, err := schemaOnce()
-	if err != nil {
-		t.Fatalf("load Facturae XSD: %v", err)
-	}
-	errs, err := s.Validate(context.Background(), doc)
-	if err != nil {
-		t.Fatalf("xsd validate: %v", err)
-	}
-	var out []string
-	for _, e := range errs {
-		out = append(out, e.String())
-	}
-	return out
-}
+func xsdErrors(t testing.TB, doc []byte) []string { return nationaltest.Errors(t, "facturae", doc) }
 
-func xsdValid(t testing.TB, doc []byte) {
-	t.Helper()
-	if errs := xsdErrors(t, doc); len(errs) > 0 {
-		t.Fatalf("not XSD-valid:\n%s\n%s", strings.Join(errs, "\n"), doc)
-	}
-}
+func xsdValid(t testing.TB, doc []byte) { nationaltest.Valid(t, "facturae", doc) }
 
 // request reads testdata/request.json, applies edit to its decoded form and
 // returns the invoice and extras.

@@ -3,15 +3,18 @@ package facturae
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/einvoice-dev/einvoice/formats/carry"
 	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/formats/xmlio"
 )
+
+// rePostCode is a Spanish postal code (PostCodeType).
+var rePostCode = regexp.MustCompile(`^[0-9]{5}$`)
 
 // Namespace is the Facturae 3.2.2 namespace.
 const Namespace = "http://www.facturae.gob.es/formato/Versiones/Facturaev3_2_2.xml"
@@ -53,27 +56,17 @@ type line struct {
 }
 
 type gen struct {
-	inv      *model.Invoice
-	ex       *Extras
-	invLoc   []any
-	exLoc    []any
-	problems model.Problems
+	carry.Problems
+	inv *model.Invoice
+	ex  *Extras
 }
 
-func at(loc []any, k ...any) []any { return append(slices.Clone(loc), k...) }
-
-func (g *gen) bad(loc []any, typ, msg string, input any) {
-	g.problems = append(g.problems, model.Problem{Loc: loc, Type: typ, Msg: msg, Input: input})
-}
-func (g *gen) il(k ...any) []any { return at(g.invLoc, k...) }
-func (g *gen) xl(k ...any) []any { return at(g.exLoc, k...) }
+func (g *gen) bad(loc []any, typ, msg string, input any) { g.Bad(loc, typ, msg, input) }
+func (g *gen) il(k ...any) []any                         { return g.IL(k...) }
+func (g *gen) xl(k ...any) []any                         { return g.XL(k...) }
 
 // maxLen refuses s longer than n characters (the XSD's TextMaxN types).
-func (g *gen) maxLen(loc []any, s string, n int, elem string) {
-	if utf8.RuneCountInString(s) > n {
-		g.bad(loc, model.ProblemValueError, fmt.Sprintf("Facturae %s has at most %d characters", elem, n), s)
-	}
-}
+func (g *gen) maxLen(loc []any, s string, n int, elem string) { g.MaxLen(loc, s, n, "Facturae "+elem) }
 
 // Generate writes inv (completed in place by model.Complete) with ex (nil
 // for none) as a Facturae 3.2.2 document: one batch, one invoice, not
@@ -86,15 +79,15 @@ func Generate(inv *model.Invoice, ex *Extras, locPrefix ...any) (*Result, error)
 	if ex == nil {
 		ex = &Extras{}
 	}
-	g := &gen{inv: inv, ex: ex, invLoc: at(locPrefix, "invoice"), exLoc: at(locPrefix, "extras")}
-	ps, err := carry.Check(inv, carried, g.invLoc, "Facturae 3.2.2 cannot carry this field (see docs/FACTURAE.md)")
+	g := &gen{Problems: carry.NewProblems(locPrefix...), inv: inv, ex: ex}
+	ps, err := carry.Check(inv, carried, g.Inv, "Facturae 3.2.2 cannot carry this field (see docs/FACTURAE.md)")
 	if err != nil {
 		return nil, fmt.Errorf("facturae: %w", err)
 	}
 	if len(ps) > 0 {
 		return nil, ps
 	}
-	computed, err := inv.Complete(g.invLoc...)
+	computed, err := inv.Complete(g.Inv...)
 	if err != nil {
 		return nil, err
 	}
@@ -108,8 +101,8 @@ func Generate(inv *model.Invoice, ex *Extras, locPrefix ...any) (*Result, error)
 	buyer := g.party("buyer", inv.Buyer.Name, inv.Buyer.TradingName, inv.Buyer.VATID, buyerLegal, &inv.Buyer.Address, inv.Buyer.Contact)
 	lines := g.lines()
 	g.payment()
-	if len(g.problems) > 0 {
-		return nil, g.problems
+	if len(g.List) > 0 {
+		return nil, g.List
 	}
 	t := inv.Totals
 	res := &Result{Computed: computed, TotalTaxOutputs: two(*t.TaxAmount), TotalTaxesWithheld: model.NewDecimal(0, 2)}
@@ -240,7 +233,7 @@ func (g *gen) party(who, name, trading, vatID, legal string, a *model.Address, c
 	p.province = a.Subdivision
 	if p.country == "ES" {
 		g.maxLen(g.il(who, "address", "city"), a.City, 50, "Town")
-		if !isDigits(a.PostCode, 5) {
+		if !rePostCode.MatchString(a.PostCode) {
 			g.bad(g.il(who, "address", "post_code"), model.ProblemValueError, "Facturae AddressInSpain/PostCode is 5 digits", a.PostCode)
 		} else if p.province == "" {
 			p.province = provinces[a.PostCode[:2]]
@@ -270,18 +263,6 @@ func trimZeros(d model.Decimal) string {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
 	return s
-}
-
-func isDigits(s string, n int) bool {
-	if len(s) != n {
-		return false
-	}
-	for i := 0; i < n; i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // taxCode returns the Facturae TaxTypeCode of a VAT category: IVA (01) for

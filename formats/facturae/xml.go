@@ -84,14 +84,16 @@ func (g *gen) write(w *xmlio.Writer, res *Result, seller, buyer *party, lines []
 	if len(inv.Allowances) > 0 {
 		w.Start("GeneralDiscounts")
 		for i := range inv.Allowances {
-			adjust(w, "Discount", &inv.Allowances[i])
+			a := &inv.Allowances[i]
+			adjust(w, "Discount", a.Reason, a.ReasonCode, a.Percentage, a.Amount)
 		}
 		w.End()
 	}
 	if len(inv.Charges) > 0 {
 		w.Start("GeneralSurcharges")
 		for i := range inv.Charges {
-			adjust(w, "Charge", &inv.Charges[i])
+			a := &inv.Charges[i]
+			adjust(w, "Charge", a.Reason, a.ReasonCode, a.Percentage, a.Amount)
 		}
 		w.End()
 	}
@@ -184,14 +186,16 @@ func (g *gen) writeLine(w *xmlio.Writer, ln *line) {
 	if len(l.Allowances) > 0 {
 		w.Start("DiscountsAndRebates")
 		for i := range l.Allowances {
-			lineAdjust(w, "Discount", &l.Allowances[i])
+			a := &l.Allowances[i]
+			adjust(w, "Discount", a.Reason, a.ReasonCode, a.Percentage, a.Amount)
 		}
 		w.End()
 	}
 	if len(l.Charges) > 0 {
 		w.Start("Charges")
 		for i := range l.Charges {
-			lineAdjust(w, "Charge", &l.Charges[i])
+			a := &l.Charges[i]
+			adjust(w, "Charge", a.Reason, a.ReasonCode, a.Percentage, a.Amount)
 		}
 		w.End()
 	}
@@ -290,25 +294,15 @@ func tax(w *xmlio.Writer, code string, rate, base, amt model.Decimal) {
 	w.End()
 }
 
-// adjust writes a document allowance (Discount) or charge (Charge).
-func adjust(w *xmlio.Writer, kind string, a *model.AllowanceCharge) {
+// adjust writes an allowance (kind Discount) or a charge (kind Charge) of
+// the document or of a line.
+func adjust(w *xmlio.Writer, kind, reason, code string, pct, amount *model.Decimal) {
 	w.Start(kind)
-	w.Element(kind+"Reason", reasonOf(a.Reason, a.ReasonCode))
-	if a.Percentage != nil {
-		w.Element(kind+"Rate", a.Percentage.String())
+	w.Element(kind+"Reason", reasonOf(reason, code))
+	if pct != nil {
+		w.Element(kind+"Rate", pct.String())
 	}
-	w.Element(kind+"Amount", two(*a.Amount).String())
-	w.End()
-}
-
-// lineAdjust writes a line allowance or charge.
-func lineAdjust(w *xmlio.Writer, kind string, a *model.LineAllowanceCharge) {
-	w.Start(kind)
-	w.Element(kind+"Reason", reasonOf(a.Reason, a.ReasonCode))
-	if a.Percentage != nil {
-		w.Element(kind+"Rate", a.Percentage.String())
-	}
-	w.Element(kind+"Amount", two(*a.Amount).String())
+	w.Element(kind+"Amount", two(*amount).String())
 	w.End()
 }
 

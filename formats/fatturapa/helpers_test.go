@@ -1,17 +1,12 @@
 package fatturapa
 
 import (
-	"context"
-	"github.com/einvoice-dev/einvoice/internal/testshared"
-	"os"
-	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/xsd"
 	"github.com/einvoice-dev/einvoice/formats/model"
-	"github.com/einvoice-dev/einvoice/rulesets"
+	"github.com/einvoice-dev/einvoice/internal/nationaltest"
+	"github.com/einvoice-dev/einvoice/internal/testshared"
 )
 
 // sharedDir is the read-only official data (EINVOICE_SHARED or ../shared
@@ -20,35 +15,11 @@ func sharedDir() string {
 	return testshared.Path()
 }
 
-var schemaOnce = sync.OnceValues(func() (*xsd.Schema, error) {
-	for _, d := range rulesets.Schemas() {
-		if d.Name == "fatturapa" {
-			abs := func(rel string) string { return filepath.Join(sharedDir(), filepath.FromSlash(rel)) }
-			return xsd.Load(abs(d.Path), xsd.Options{CatalogFiles: []string{abs(d.Catalog)}, Root: abs(d.Dir)})
-		}
-	}
-	return nil, os.ErrNotExist
-})
+// schemaOnce is the official FatturaPA 1.2.2 XSD, loaded once.
+func schemaOnce() (*xsd.Schema, error) { return nationaltest.Schema("fatturapa") }
 
 // xsdValid fails t unless doc is valid against the official FatturaPA 1.2.2 XSD.
-func xsdValid(t testing.TB, doc []byte) {
-	t.Helper()
-	s, err := schemaOnce()
-	if err != nil {
-		t.Fatalf("load FatturaPA XSD: %v", err)
-	}
-	errs, err := s.Validate(context.Background(), doc)
-	if err != nil {
-		t.Fatalf("xsd validate: %v", err)
-	}
-	if len(errs) > 0 {
-		var b strings.Builder
-		for _, e := range errs {
-			b.WriteString(e.String() + "\n")
-		}
-		t.Fatalf("not XSD-valid:\n%s\n%s", b.String(), doc)
-	}
-}
+func xsdValid(t testing.TB, doc []byte) { nationaltest.Valid(t, "fatturapa", doc) }
 
 // baseInvoice is a 2-line Italian invoice in the canonical JSON form.
 const baseInvoice = `{

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/formats/model"
+	"github.com/einvoice-dev/einvoice/internal/nationaltest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden.xml")
@@ -30,19 +31,7 @@ func TestGenerateGolden(t *testing.T) {
 	if res.P15.String() != "3099.83" || res.Buckets["P_13_1"].String() != "2366.48" || res.Buckets["P_13_3"].String() != "37.20" || res.Buckets["P_13_7"].String() != "150.00" {
 		t.Errorf("P_15 %s buckets %v", res.P15, res.Buckets)
 	}
-	const golden = "testdata/request.golden.xml"
-	if *update {
-		if err := os.WriteFile(golden, res.XML, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if !bytes.Equal(want, res.XML) {
-		t.Errorf("differs from %s (run with -update after checking):\n%s", golden, res.XML)
-	}
+	nationaltest.Golden(t, "testdata/request.golden.xml", res.XML, *update)
 }
 
 // TestRandomInvoices: 500 random invoices within FA(3)'s scope are written

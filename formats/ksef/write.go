@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/einvoice-dev/einvoice/formats/carry"
 	"github.com/einvoice-dev/einvoice/formats/model"
@@ -109,23 +108,13 @@ var (
 var formaPlatnosci = map[string]string{"10": "1", "48": "2", "54": "2", "55": "2", "20": "4", "30": "6", "31": "6", "42": "6", "58": "6"}
 
 type gen struct {
-	inv      *model.Invoice
-	invLoc   []any
-	problems model.Problems
+	carry.Problems
+	inv *model.Invoice
 }
 
-func at(loc []any, k ...any) []any { return append(slices.Clone(loc), k...) }
-
-func (g *gen) bad(loc []any, typ, msg string, input any) {
-	g.problems = append(g.problems, model.Problem{Loc: loc, Type: typ, Msg: msg, Input: input})
-}
-func (g *gen) il(k ...any) []any { return at(g.invLoc, k...) }
-
-func (g *gen) maxLen(loc []any, s string, n int, elem string) {
-	if utf8.RuneCountInString(s) > n {
-		g.bad(loc, model.ProblemValueError, fmt.Sprintf("FA(3) %s has at most %d characters", elem, n), s)
-	}
-}
+func (g *gen) bad(loc []any, typ, msg string, input any)      { g.Bad(loc, typ, msg, input) }
+func (g *gen) il(k ...any) []any                              { return g.IL(k...) }
+func (g *gen) maxLen(loc []any, s string, n int, elem string) { g.MaxLen(loc, s, n, "FA(3) "+elem) }
 
 // Generate writes inv (completed in place by model.Complete) as a KSeF
 // FA(3) invoice (RodzajFaktury VAT). Problems (a model.Problems error, an
@@ -134,15 +123,15 @@ func (g *gen) maxLen(loc []any, s string, n int, elem string) {
 // a credit note (corrections, KOR, are not generated). Any other error is
 // internal.
 func Generate(inv *model.Invoice, opts Options, locPrefix ...any) (*Result, error) {
-	g := &gen{inv: inv, invLoc: at(locPrefix, "invoice")}
-	ps, err := carry.Check(inv, carried, g.invLoc, "KSeF FA(3) cannot carry this field (see docs/KSEF.md)")
+	g := &gen{Problems: carry.NewProblems(locPrefix...), inv: inv}
+	ps, err := carry.Check(inv, carried, g.Inv, "KSeF FA(3) cannot carry this field (see docs/KSEF.md)")
 	if err != nil {
 		return nil, fmt.Errorf("ksef: %w", err)
 	}
 	if len(ps) > 0 {
 		return nil, ps
 	}
-	computed, err := inv.Complete(g.invLoc...)
+	computed, err := inv.Complete(g.Inv...)
 	if err != nil {
 		return nil, err
 	}
@@ -156,8 +145,8 @@ func Generate(inv *model.Invoice, opts Options, locPrefix ...any) (*Result, erro
 	rates := g.lines()
 	buckets, basis := g.buckets()
 	g.payment()
-	if len(g.problems) > 0 {
-		return nil, g.problems
+	if len(g.List) > 0 {
+		return nil, g.List
 	}
 	res := &Result{P15: two(*inv.Totals.TaxInclusiveAmount), Computed: computed, Buckets: map[string]model.Decimal{}}
 	for _, b := range buckets {

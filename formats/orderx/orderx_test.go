@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/formats/model"
+	"github.com/einvoice-dev/einvoice/internal/nationaltest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden.xml")
@@ -37,19 +38,7 @@ func TestGenerateGolden(t *testing.T) {
 	if res.LineTotal.String() != "188.20" || len(res.LineTotals) != 2 || res.LineTotals[0].String() != "62.50" {
 		t.Errorf("totals %v %v", res.LineTotal, res.LineTotals)
 	}
-	const golden = "testdata/order.golden.xml"
-	if *update {
-		if err := os.WriteFile(golden, res.XML, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if !bytes.Equal(want, res.XML) {
-		t.Errorf("differs from %s (run with -update after checking):\n%s", golden, res.XML)
-	}
+	nationaltest.Golden(t, "testdata/order.golden.xml", res.XML, *update)
 }
 
 func patchOrder(t *testing.T, edit func(m map[string]any)) []byte {
