@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
@@ -22,7 +23,10 @@ import (
 // pdfaServer is a real HTTP server whose ops use the test binary's veraPDF worker.
 func pdfaServer(t *testing.T, c *verapdf.Client) *httptest.Server {
 	t.Helper()
-	s, _ := newTestServer(t, func(cfg *Config) { cfg.Ops = &ops.Service{VeraPDF: c} })
+	s, _ := newTestServer(t, func(cfg *Config) {
+		cfg.Ops = &ops.Service{VeraPDF: c}
+		cfg.RequestTimeout = 5 * time.Minute // the test machines are shared and loaded
+	})
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
 	return ts
@@ -184,5 +188,58 @@ func TestPDFAValidateUnavailableHTTP(t *testing.T) {
 	w := do(t, s, "POST", "/v1/pdfa/validate", corpusPDF(t, "mustang/zugferd_invoice.pdf"), withHeader("Content-Type", "application/pdf"))
 	if w.Code != http.StatusServiceUnavailable || !strings.Contains(detailString(t, w), "no veraPDF worker is configured") {
 		t.Fatalf("no client: %d %s", w.Code, w.Body.String())
+	}
+}
+
+// TestPDFAValidateCorpusHTTP sends every PDF of the corpus: each gets a
+// verdict (200) or, when veraPDF cannot parse it, a 422; never a 5xx.
+func TestPDFAValidateCorpusHTTP(t *testing.T) {
+	ts := pdfaServer(t, verapdftest.Client(t))
+	files, err := filepath.Glob(filepath.Join(testshared.Dir(t), "corpus", "pdf", "*", "*.pdf"))
+	if err != nil || len(files) < 20 {
+		t.Fatalf("corpus PDFs: %d %v", len(files), err)
+	}
+	verdicts := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, body := postPDF(t, ts, "", b)
+		name := filepath.Base(f)
+		switch {
+		case code == http.StatusOK:
+			v := decodeValidation(t, body)
+			verdicts++
+			if v.CheckedFlavour == "" || v.Compliant != (len(v.FailedRules) == 0) {
+				t.Errorf("%s: inconsistent verdict %s", name, body)
+			}
+		case code == http.StatusUnprocessableEntity && strings.Contains(string(body), "veraPDF cannot parse the PDF"):
+			if name != "corruptedV2PDF.pdf" {
+				t.Errorf("%s: unexpected parse failure %s", name, body)
+			}
+		default:
+			t.Errorf("%s: %d %s", name, code, body)
+		}
+	}
+	if verdicts != len(files)-1 {
+		t.Errorf("verdicts for %d of %d files", verdicts, len(files))
+	}
+}
+
+// BenchmarkPDFAValidateHTTP is pdfa/validate through the HTTP stack with a
+// warm worker (one page):
+//
+//	go test -run '^$' -bench PDFAValidateHTTP -benchtime 20x ./httpapi
+func BenchmarkPDFAValidateHTTP(b *testing.B) {
+	s, _ := newTestServer(b, func(cfg *Config) { cfg.Ops = &ops.Service{VeraPDF: verapdftest.Client(b)} })
+	pdf, err := os.ReadFile(filepath.Join(testshared.Dir(b), "corpus", "pdf", "mustang", "zugferd_invoice.pdf"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if w := do(b, s, "POST", "/v1/pdfa/validate?flavour=3b", pdf, withHeader("Content-Type", "application/pdf")); w.Code != http.StatusOK {
+			b.Fatalf("%d %s", w.Code, w.Body.String())
+		}
 	}
 }
