@@ -57,10 +57,6 @@ type fxContact struct {
 	Telephone, ElectronicMail, ContactPersons string
 }
 
-type fxAdjust struct {
-	Reason string `xml:",any"`
-}
-
 type fxLine struct {
 	ItemDescription, Quantity, UnitPriceWithoutTax, TotalCost, GrossAmount string
 	Discounts                                                              []struct {

@@ -6,14 +6,7 @@ import (
 	"github.com/einvoice-dev/einvoice/engine/xsd"
 	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/internal/nationaltest"
-	"github.com/einvoice-dev/einvoice/internal/testshared"
 )
-
-// sharedDir is the read-only official data (EINVOICE_SHARED or ../shared
-// next to the repository).
-func sharedDir() string {
-	return testshared.Path()
-}
 
 // schemaOnce is the official FatturaPA 1.2.2 XSD, loaded once.
 func schemaOnce() (*xsd.Schema, error) { return nationaltest.Schema("fatturapa") }
