@@ -43,7 +43,7 @@ func TestSoak(t *testing.T) {
 	if last := steps[len(steps)-1]; last.OK {
 		t.Logf("the ramp stopped at its last step without reaching the maximum")
 	}
-	cfg.Rate, cfg.Duration, cfg.Warmup, cfg.SampleEvery = 0.7*best, duration, duration/4, 5*time.Second
+	cfg.Rate, cfg.Duration, cfg.Warmup, cfg.SampleEvery = 0.7*best, duration, duration/4, 2*time.Second
 	res, err := mix.Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
