@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"compress/zlib"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -461,6 +462,43 @@ func TestExtractHostile(t *testing.T) {
 			if name == "encrypted" && !strings.Contains(w.Body.String(), "encrypted PDFs are not supported") {
 				t.Errorf("encrypted %s: %s", route, w.Body.String())
 			}
+		}
+	}
+}
+
+// TestExtractMemoryBound: a flate bomb (256 MiB of zeros in a 256 KB
+// stream) as page content and as an embedded file stops at the reader's
+// decoded-size limit: 422 limit_exceeded, peak heap bounded.
+func TestExtractMemoryBound(t *testing.T) {
+	s, _ := newTestServer(t, nil)
+	key := withHeader("x-api-key", goodKey)
+	var z bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
+	chunk := make([]byte, 1<<20)
+	for i := 0; i < 256; i++ {
+		_, _ = zw.Write(chunk)
+	}
+	_ = zw.Close()
+	bomb := z.Bytes()
+	pdf := minimalPDF([]string{"Invoice"}, [][3]string{{"factur-x.xml", "Data", bg24CII}}, nil)
+	// Replace the page content and the embedded file with the bomb.
+	pdf = bytes.Replace(pdf, []byte("/Type /EmbeddedFile /Subtype /text#2Fxml"), []byte("/Type /EmbeddedFile /Filter /FlateDecode"), 1)
+	i := bytes.Index(pdf, []byte("/Filter /FlateDecode /Length "))
+	j := bytes.Index(pdf[i:], []byte("stream\n")) + i + len("stream\n")
+	k := bytes.Index(pdf[j:], []byte("\nendstream")) + j
+	pdf = append(append(append([]byte(nil), pdf[:i]...), fmt.Sprintf("/Filter /FlateDecode /Length %d>>\nstream\n", len(bomb))...), append(append([]byte(nil), bomb...), pdf[k:]...)...)
+	for _, route := range []string{"/v1/extract/xml", "/v1/extract/attachments", "/v1/pdfa/consistency"} {
+		sampler := startHostileHeapSampler()
+		start := time.Now()
+		w := do(t, s, "POST", route, pdf, key, pdfCT)
+		peak := sampler.stop()
+		t.Logf("%s: %d in %v, peak heap +%.1f MiB", route, w.Code, time.Since(start), float64(peak)/(1<<20))
+		f := fieldErrors(t, w)
+		if f[0]["type"] != wire.TypeLimitExceeded {
+			t.Errorf("%s: %v", route, f)
+		}
+		if peak > 64<<20 {
+			t.Errorf("%s: peak heap +%d MiB", route, peak>>20)
 		}
 	}
 }

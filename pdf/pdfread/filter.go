@@ -116,26 +116,65 @@ func inflate(data []byte, max int64) ([]byte, error) {
 	} else {
 		r = zr
 	}
-	var buf bytes.Buffer
-	n, err := io.Copy(&buf, io.LimitReader(r, max+1))
-	if n > max {
+	out, err := readBounded(r, max)
+	if isLimit(err) {
 		return nil, limitErr("flate stream decodes to more than %d bytes", max)
 	}
-	if err != nil && buf.Len() == 0 {
+	if err != nil && len(out) == 0 {
 		if zr != nil {
 			// Maybe a raw deflate stream with a bogus zlib header.
-			fr := flate.NewReader(bytes.NewReader(data))
-			n, err2 := io.Copy(&buf, io.LimitReader(fr, max+1))
-			if n > max {
+			out2, err2 := readBounded(flate.NewReader(bytes.NewReader(data)), max)
+			if isLimit(err2) {
 				return nil, limitErr("flate stream decodes to more than %d bytes", max)
 			}
-			if err2 == nil || buf.Len() > 0 {
-				return buf.Bytes(), nil
+			if err2 == nil || len(out2) > 0 {
+				return out2, nil
 			}
 		}
 		return nil, malformed("corrupt flate data: %v", err)
 	}
-	return buf.Bytes(), nil
+	return out, nil
+}
+
+// readBounded reads r to the end in chunks of at most 1 MiB and joins
+// them once, so memory is the decoded size (twice at the join), never a
+// doubling buffer's overshoot; more than max bytes is ErrLimit. A read
+// error is returned with the bytes read before it.
+func readBounded(r io.Reader, max int64) ([]byte, error) {
+	const chunk = 1 << 20
+	var parts [][]byte
+	var total int64
+	size := 32 << 10
+	for {
+		buf := make([]byte, size)
+		n, err := io.ReadFull(r, buf)
+		total += int64(n)
+		if total > max {
+			return nil, ErrLimit
+		}
+		parts = append(parts, buf[:n])
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return join(parts, total), err
+		}
+		if size < chunk {
+			size *= 2
+		}
+	}
+	return join(parts, total), nil
+}
+
+func join(parts [][]byte, total int64) []byte {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	out := make([]byte, 0, total)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
 }
 
 // predict undoes a PNG (>= 10) or TIFF (2) predictor.
