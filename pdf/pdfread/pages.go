@@ -7,6 +7,8 @@ type Page struct {
 	Dict Dict
 	// Resources is the page's (possibly inherited) resource dictionary.
 	Resources Dict
+	// Rotate is the (possibly inherited) /Rotate in degrees.
+	Rotate int
 }
 
 // Pages walks the page tree in order. Cycles in /Kids are skipped; at most
@@ -64,7 +66,8 @@ func (d *Doc) Pages() (pages []Page, err error) {
 			return err
 		}
 		res, _ := AsDict(d.mustResolve(inh["Resources"]))
-		pg := Page{Dict: n, Resources: res}
+		rot, _ := AsInt(d.mustResolve(inh["Rotate"]))
+		pg := Page{Dict: n, Resources: res, Rotate: int(rot % 360)}
 		if isRef {
 			pg.Ref = ref
 		}

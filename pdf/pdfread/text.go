@@ -61,11 +61,25 @@ func (d *Doc) PageText(p Page) (lines []TextLine, err error) {
 		return nil, err
 	}
 	t := &textRun{d: d, budget: 2_000_000}
-	gs := gstate{ctm: identity, th: 1}
+	gs := gstate{ctm: pageRotation(p), th: 1}
 	if err := t.run(content, p.Resources, gs); err != nil {
 		return nil, err
 	}
 	return buildLines(t.spans), nil
+}
+
+// pageRotation maps user space to the page as displayed (/Rotate), so
+// that lines are rebuilt as a reader sees them.
+func pageRotation(p Page) matrix {
+	switch (p.Rotate%360 + 360) % 360 {
+	case 90:
+		return matrix{0, -1, 1, 0, 0, 0}
+	case 180:
+		return matrix{-1, 0, 0, -1, 0, 0}
+	case 270:
+		return matrix{0, 1, -1, 0, 0, 0}
+	}
+	return identity
 }
 
 // Text returns the text of every page (at most maxPages; 0: all), pages

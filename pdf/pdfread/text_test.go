@@ -65,3 +65,23 @@ func TestTextAgainstPdftotext(t *testing.T) {
 		}
 	}
 }
+
+// A landscape page: /Rotate 90 and text drawn rotated by cm reads as one
+// horizontal line, as in a viewer (and pdftotext).
+func TestRotatedPageText(t *testing.T) {
+	b := buildPDF([]string{
+		"<</Type /Catalog /Pages 2 0 R>>",
+		"<</Type /Pages /Kids [3 0 R] /Count 1 /Rotate 90>>",
+		"<</Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources <</Font <</F1 5 0 R>>>>>>",
+		streamObj("", []byte("q 0 1 -1 0 595 0 cm BT /F1 12 Tf 50 500 Td (Total) Tj 60 0 Td (1.234,56) Tj 0 -20 Td (EUR) Tj ET Q")),
+		"<</Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding>>",
+	}, "")
+	d, err := Open(b, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	txt, err := d.Text(0)
+	if err != nil || txt != "Total 1.234,56\nEUR\n" {
+		t.Fatalf("got %q %v", txt, err)
+	}
+}
