@@ -36,7 +36,12 @@ var carried = carry.Set{
 	"/lines/*/base_quantity_unit_code": true,
 	"/lines/*/vat_category_code":       true, "/lines/*/category": true, "/lines/*/vat_rate": true,
 	"/lines/*/period/start": true, "/lines/*/period/end": true,
-	"/lines/*/item/name": true,
+	"/lines/*/item/name":   true,
+	"/lines/*/gross_price": true, "/lines/*/price_discount": true,
+	"/lines/*/allowances/*/amount": true, "/lines/*/allowances/*/base_amount": true, "/lines/*/allowances/*/percentage": true,
+	"/lines/*/allowances/*/reason": true, "/lines/*/allowances/*/reason_code": true,
+	"/lines/*/charges/*/amount": true, "/lines/*/charges/*/base_amount": true, "/lines/*/charges/*/percentage": true,
+	"/lines/*/charges/*/reason": true, "/lines/*/charges/*/reason_code": true,
 
 	// Computed by FatturaPA's own rules and compared (see checkGivenTotals).
 	"/totals/line_net_total": true, "/totals/tax_exclusive_amount": true, "/totals/tax_amount": true,

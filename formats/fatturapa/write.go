@@ -41,6 +41,23 @@ type line struct {
 	l      *model.Line
 	natura string
 	rate   model.Decimal
+	// price is PrezzoUnitario: the gross unit price when the line has a
+	// price discount, else the net unit price.
+	price model.Decimal
+	// sconti are the line's ScontoMaggiorazione, in order: the price
+	// discount, the allowances (SC), the charges (MG).
+	sconti []sconto
+}
+
+// sconto is one ScontoMaggiorazione of a line: Importo per unit (so
+// PrezzoTotale = Quantita × (PrezzoUnitario - sconti + maggiorazioni)),
+// Percentuale when the model gives one of the unit price, and the reason
+// carried in AltriDatiGestionali.
+type sconto struct {
+	tipo    string // SC or MG
+	pct     *model.Decimal
+	importo model.Decimal
+	reason  string
 }
 
 type gen struct {
@@ -207,6 +224,7 @@ func (g *gen) lines() []line {
 		if len(l.ID) > 60 {
 			g.bad(g.il("lines", i, "id"), model.ProblemValueError, "a line id is carried in AltriDatiGestionali/RiferimentoTesto: at most 60 characters", l.ID)
 		}
+		out[i].price, out[i].sconti = g.sconti(i, l)
 	}
 	ids := make([]string, 0, len(g.ex.Natura))
 	for id := range g.ex.Natura {
@@ -219,6 +237,66 @@ func (g *gen) lines() []line {
 		}
 	}
 	return out
+}
+
+// sconti returns PrezzoUnitario and the ScontoMaggiorazione of line i:
+// the price discount (BT-147, per unit of the gross price's base), then
+// each allowance (SC) and charge (MG) spread over the quantity. Every
+// Importo must be exact with 8 decimals.
+func (g *gen) sconti(i int, l *model.Line) (model.Decimal, []sconto) {
+	price := unitPrice(l)
+	var out []sconto
+	perUnit := func(loc []any, amount, per model.Decimal, what string) (model.Decimal, bool) {
+		if per.IsZero() {
+			g.bad(loc, model.ProblemValueError, "FatturaPA spreads "+what+" over the quantity (ScontoMaggiorazione/Importo per unit): the quantity is 0", amount.String())
+			return model.Decimal{}, false
+		}
+		q, err := amount.Div(per, 20)
+		if err != nil || !q.Round(8).Equal(q) {
+			g.bad(loc, model.ProblemValueError, "FatturaPA ScontoMaggiorazione/Importo is per unit with at most 8 decimals: "+what+" / quantity is not", amount.String())
+			return model.Decimal{}, false
+		}
+		return shortest(q.Round(8)), true
+	}
+	base := model.DecimalFromInt(1)
+	if l.BaseQuantity != nil && !l.BaseQuantity.IsZero() {
+		base = *l.BaseQuantity
+	}
+	if l.PriceDiscount != nil && !l.PriceDiscount.IsZero() && l.GrossPrice != nil {
+		gross, okG := perUnit(g.il("lines", i, "gross_price"), *l.GrossPrice, base, "the gross price")
+		disc, okD := perUnit(g.il("lines", i, "price_discount"), *l.PriceDiscount, base, "the price discount")
+		if okG && okD {
+			price = gross
+			out = append(out, sconto{tipo: "SC", importo: disc})
+		}
+	}
+	adjust := func(kind, tipo string, j int, a *model.LineAllowanceCharge) {
+		loc := g.il("lines", i, kind, j)
+		imp, ok := perUnit(at(loc, "amount"), *a.Amount, l.Quantity, "the amount")
+		if !ok {
+			return
+		}
+		sc := sconto{tipo: tipo, importo: imp, reason: a.Reason}
+		if sc.reason == "" {
+			sc.reason = a.ReasonCode
+		}
+		if len([]rune(sc.reason)) > 60 {
+			g.bad(at(loc, "reason"), model.ProblemValueError, "the reason is carried in AltriDatiGestionali/RiferimentoTesto: at most 60 characters", sc.reason)
+		}
+		// Percentuale is of the unit price: written when the percentage's
+		// base is the line's quantity × price (or not given).
+		if a.Percentage != nil && (a.BaseAmount == nil || a.BaseAmount.Equal(l.Quantity.Mul(price).Round(2))) {
+			sc.pct = a.Percentage
+		}
+		out = append(out, sc)
+	}
+	for j := range l.Allowances {
+		adjust("allowances", "SC", j, &l.Allowances[j])
+	}
+	for j := range l.Charges {
+		adjust("charges", "MG", j, &l.Charges[j])
+	}
+	return price, out
 }
 
 func (g *gen) parties() {
@@ -526,7 +604,16 @@ func (g *gen) write(w *xmlio.Writer, res *Result, lines []line, groups []*riepil
 				w.Element("DataFinePeriodo", p.End.String())
 			}
 		}
-		w.Element("PrezzoUnitario", amount8(unitPrice(l.l)))
+		w.Element("PrezzoUnitario", amount8(l.price))
+		for _, sc := range l.sconti {
+			w.Start("ScontoMaggiorazione")
+			w.Element("Tipo", sc.tipo)
+			if sc.pct != nil {
+				w.Element("Percentuale", amount2(*sc.pct))
+			}
+			w.Element("Importo", amount8(sc.importo))
+			w.End()
+		}
 		w.Element("PrezzoTotale", amount8(*l.l.NetAmount))
 		w.Element("AliquotaIVA", amount2(l.rate))
 		if ex.Ritenuta != nil {
@@ -539,6 +626,15 @@ func (g *gen) write(w *xmlio.Writer, res *Result, lines []line, groups []*riepil
 			w.Start("AltriDatiGestionali")
 			w.Element("TipoDato", "IDLINEA")
 			w.Element("RiferimentoTesto", l.l.ID)
+			w.End()
+		}
+		for _, sc := range l.sconti {
+			if sc.reason == "" {
+				continue
+			}
+			w.Start("AltriDatiGestionali")
+			w.Element("TipoDato", map[string]string{"SC": "SCONTO", "MG": "MAGGIORAZ"}[sc.tipo])
+			w.Element("RiferimentoTesto", sc.reason)
 			w.End()
 		}
 		w.End()
@@ -588,6 +684,16 @@ func (g *gen) write(w *xmlio.Writer, res *Result, lines []line, groups []*riepil
 	}
 	w.End() // FatturaElettronicaBody
 	w.End() // root
+}
+
+// shortest is d with the fewest decimals that keep its value.
+func shortest(d model.Decimal) model.Decimal {
+	for sc := int32(0); sc < 8; sc++ {
+		if r := d.Round(sc); r.Equal(d) {
+			return r.WithScale(sc)
+		}
+	}
+	return d
 }
 
 // unitPrice is BT-146 / BT-149 (the price of one unit), to 8 decimals.
