@@ -6,6 +6,7 @@ import (
 	"errors"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/einvoice-dev/einvoice/internal/pdftestgen"
 	"github.com/einvoice-dev/einvoice/pdf/pdfa"
@@ -81,6 +82,36 @@ func FuzzFinish(f *testing.F) {
 			if !bytes.Equal(a.Data, w.Data) || a.Relationship != string(w.Relationship) {
 				t.Fatalf("%q: data or relationship %q differ", w.Name, a.Relationship)
 			}
+		}
+	})
+}
+
+// FuzzConvert feeds arbitrary bytes (seeded with the generated PDFs, cut
+// and damaged) through the whole converter: the answer is a PDF our reader
+// opens or an *Error the API maps to a 4xx (never another error, a panic
+// or a hang: Ghostscript is time-limited).
+func FuzzConvert(f *testing.F) {
+	pdftestgen.Need(f, "gs")
+	for _, tc := range pdftestgen.All()[:5] {
+		f.Add(tc.PDF)
+		f.Add(tc.PDF[:len(tc.PDF)*2/3])
+		damaged := bytes.Replace(tc.PDF, []byte("/Pages"), []byte("/Pagez"), 1)
+		f.Add(damaged)
+	}
+	f.Add([]byte("%PDF-1.7\n"))
+	f.Add([]byte("%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 1 0 R >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF"))
+	c := New(Config{Timeout: 20 * time.Second, MaxMemory: 512 << 20})
+	f.Fuzz(func(t *testing.T, pdf []byte) {
+		res, err := c.Convert(context.Background(), Request{PDF: pdf, KeepAttachments: true})
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.Kind == KindUnavailable {
+				t.Fatalf("not a caller error: %v", err)
+			}
+			return
+		}
+		if _, err := pdfread.Open(res.PDF, pdfread.DefaultLimits()); err != nil {
+			t.Fatalf("output does not open: %v", err)
 		}
 	})
 }
