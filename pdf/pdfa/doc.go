@@ -1,6 +1,7 @@
 // Package pdfa owns our PDF/A-3b writer: a small object serializer (classic
-// cross-reference table, Flate streams), TrueType fonts embedded whole as
-// CIDFontType2 with /W widths, a CIDToGIDMap and a /ToUnicode CMap, an sRGB
+// cross-reference table, Flate streams), TrueType fonts embedded as subsets
+// (the outlines of the glyphs drawn, glyph ids unchanged) as CIDFontType2
+// with /W widths, a CIDToGIDMap and a /ToUnicode CMap, an sRGB
 // output intent whose ICC profile is read at run time (Debian's
 // icc-profiles-free), XMP metadata consistent with the Info dictionary
 // (pdfaid part 3, conformance B, plus caller extension schemas such as

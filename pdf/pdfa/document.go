@@ -204,7 +204,6 @@ type fontUse struct {
 	res   string // resource name, /F1
 	cids  map[rune]uint16
 	runes []rune // runes[cid-1]
-	full  bool   // 65534 CIDs used: further runes share the last one
 }
 
 func (d *Document) use(f *Font) *fontUse {
@@ -406,9 +405,17 @@ func infoDict(in Info) string {
 func (w *writer) writeFont(u *fontUse) ref {
 	f := u.f
 	type0, cidFont, desc, file, cidMap, toUni := w.alloc(), w.alloc(), w.alloc(), w.alloc(), w.alloc(), w.alloc()
-	w.setStream(file, fmt.Sprintf("<< /Length %d /Length1 %d /Filter /FlateDecode >>", len(f.program), f.programLen), f.program)
+	keep := make(map[uint16]bool, len(u.runes)+1)
+	for _, r := range u.runes {
+		g, _ := f.glyph(r)
+		keep[g] = true
+	}
+	program, tag := f.subset(keep)
+	name := pdfName(tag + "+" + f.name)
+	data := deflateFast(program)
+	w.setStream(file, fmt.Sprintf("<< /Length %d /Length1 %d /Filter /FlateDecode >>", len(data), len(program)), data)
 	w.set(desc, fmt.Sprintf("<< /Type /FontDescriptor /FontName %s /Flags %d /FontBBox [%d %d %d %d] /ItalicAngle %s /Ascent %d /Descent %d /CapHeight %d /StemV 80 /FontFile2 %s >>",
-		pdfName(f.name), f.flags, f.bbox[0], f.bbox[1], f.bbox[2], f.bbox[3], num(nil, f.italic), f.ascent, f.descent, f.capHeight, file))
+		name, f.flags, f.bbox[0], f.bbox[1], f.bbox[2], f.bbox[3], num(nil, f.italic), f.ascent, f.descent, f.capHeight, file))
 
 	// CIDToGIDMap: 2 bytes per CID from 0; widths of CIDs 1..n
 	gmap := make([]byte, 2*(len(u.runes)+1))
@@ -427,10 +434,10 @@ func (w *writer) writeFont(u *fontUse) ref {
 	gdata := deflateFast(gmap)
 	w.setStream(cidMap, fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>", len(gdata)), gdata)
 	w.set(cidFont, fmt.Sprintf("<< /Type /Font /Subtype /CIDFontType2 /BaseFont %s /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor %s /DW %d /W %s /CIDToGIDMap %s >>",
-		pdfName(f.name), desc, f.widths[0], widths, cidMap))
+		name, desc, f.widths[0], widths, cidMap))
 	cm := deflateFast(toUnicode(u.runes))
 	w.setStream(toUni, fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>", len(cm)), cm)
-	w.set(type0, fmt.Sprintf("<< /Type /Font /Subtype /Type0 /BaseFont %s /Encoding /Identity-H /DescendantFonts [%s] /ToUnicode %s >>", pdfName(f.name), cidFont, toUni))
+	w.set(type0, fmt.Sprintf("<< /Type /Font /Subtype /Type0 /BaseFont %s /Encoding /Identity-H /DescendantFonts [%s] /ToUnicode %s >>", name, cidFont, toUni))
 	return type0
 }
 

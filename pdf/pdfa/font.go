@@ -1,7 +1,6 @@
 package pdfa
 
 import (
-	"compress/zlib"
 	"fmt"
 	"math"
 	"strings"
@@ -13,20 +12,21 @@ import (
 )
 
 // Font is a parsed TrueType font, immutable and safe for concurrent use by
-// any number of documents. Documents embed the whole font program (it is
-// compressed once, here) and give every character they use their own CID.
+// any number of documents. Documents embed a subset of the font program
+// (the outlines of the glyphs they draw; glyph ids unchanged) and give
+// every character they use their own CID.
 type Font struct {
-	name       string // PostScript name, the /BaseFont
-	sf         *sfnt.Font
-	upem       int
-	program    []byte // the font file, Flate-compressed
-	programLen int    // its uncompressed length (/Length1)
-	bbox       [4]int // in 1000ths of the em
-	ascent     int
-	descent    int
-	capHeight  int
-	flags      int
-	italic     float64
+	name      string // PostScript name, the /BaseFont
+	sf        *sfnt.Font
+	ttf       []byte
+	sfnt      *sfntInfo
+	upem      int
+	bbox      [4]int // in 1000ths of the em
+	ascent    int
+	descent   int
+	capHeight int
+	flags     int
+	italic    float64
 	// widths of glyph ids in 1000ths of the em
 	widths []uint16
 	// gids of the runes below len(low), 0 when the font lacks the rune
@@ -48,7 +48,11 @@ func ParseFont(ttf []byte) (*Font, error) {
 		return nil, fmt.Errorf("pdfa.ParseFont: %w", err)
 	}
 	var buf sfnt.Buffer
-	f := &Font{sf: sf, upem: int(sf.UnitsPerEm()), programLen: len(ttf)}
+	info, err := parseSfnt(ttf)
+	if err != nil {
+		return nil, fmt.Errorf("pdfa.ParseFont: %w", err)
+	}
+	f := &Font{sf: sf, ttf: ttf, sfnt: info, upem: int(sf.UnitsPerEm())}
 	if f.upem <= 0 {
 		return nil, fmt.Errorf("pdfa.ParseFont: units per em %d", f.upem)
 	}
@@ -115,7 +119,6 @@ func ParseFont(ttf []byte) (*Font, error) {
 	default:
 		return nil, fmt.Errorf("pdfa.ParseFont: %s has neither U+25A1 nor '?' to draw missing glyphs with", f.name)
 	}
-	f.program = deflate(ttf, zlib.BestCompression)
 	f.bufs.New = func() any { return new(sfnt.Buffer) }
 	return f, nil
 }

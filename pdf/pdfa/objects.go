@@ -97,18 +97,6 @@ type object struct {
 	isStrm bool
 }
 
-// deflate compresses p in the zlib format FlateDecode expects.
-func deflate(p []byte, level int) []byte {
-	var buf bytes.Buffer
-	w, err := zlib.NewWriterLevel(&buf, level)
-	if err != nil { // only on an invalid level, a programming error
-		panic(err)
-	}
-	_, _ = w.Write(p)
-	_ = w.Close()
-	return buf.Bytes()
-}
-
 // fastWriters are the zlib writers of the per-document streams (BestSpeed:
 // page content and small streams compress almost as well, several times
 // faster); a writer's state is about 1 MB, so they are reused.
