@@ -339,6 +339,7 @@ func buildLines(spans []span) []TextLine {
 	if len(spans) == 0 {
 		return nil
 	}
+	spans = dropOverprint(spans)
 	sort.SliceStable(spans, func(i, j int) bool { return spans[i].y > spans[j].y })
 	var groups [][]span
 	for _, s := range spans {
@@ -376,4 +377,30 @@ func buildLines(spans []span) []TextLine {
 		lines = append(lines, TextLine{Text: text, X: g[0].x, Y: g[0].y, Size: g[0].size})
 	}
 	return lines
+}
+
+// dropOverprint removes a span that repeats the text of an earlier one at
+// (almost) the same place: writers fake bold or shadows by drawing twice.
+func dropOverprint(spans []span) []span {
+	type key struct {
+		text string
+		x, y int
+	}
+	seen := make(map[key]bool, len(spans))
+	out := spans[:0]
+	for _, s := range spans {
+		qx, qy := int(math.Round(s.x)), int(math.Round(s.y))
+		dup := false
+		for dx := -1; dx <= 1 && !dup; dx++ {
+			for dy := -1; dy <= 1 && !dup; dy++ {
+				dup = seen[key{s.text, qx + dx, qy + dy}]
+			}
+		}
+		if dup {
+			continue
+		}
+		seen[key{s.text, qx, qy}] = true
+		out = append(out, s)
+	}
+	return out
 }

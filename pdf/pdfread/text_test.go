@@ -85,3 +85,14 @@ func TestRotatedPageText(t *testing.T) {
 		t.Fatalf("got %q %v", txt, err)
 	}
 }
+
+// Fake bold: the same string drawn twice half a point apart reads once.
+func TestOverprintedTextReadsOnce(t *testing.T) {
+	d, err := Open(simplePDF("BT /F1 12 Tf 72 700 Td (Total 1.234,56) Tj ET BT /F1 12 Tf 72.4 700.3 Td (Total 1.234,56) Tj ET"), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if txt, err := d.Text(0); err != nil || txt != "Total 1.234,56\n" {
+		t.Fatalf("got %q %v", txt, err)
+	}
+}
