@@ -12,6 +12,7 @@ import (
 
 	"github.com/einvoice-dev/einvoice/httpapi"
 	"github.com/einvoice-dev/einvoice/pdf/pdfa"
+	"github.com/einvoice-dev/einvoice/pdf/pdfaconv"
 	"github.com/einvoice-dev/einvoice/pdf/verapdf"
 	"github.com/einvoice-dev/einvoice/store"
 )
@@ -107,6 +108,8 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	if _, err := pdfa.ReadICCProfile(cfg.iccProfile); err != nil {
 		logger.Warn("PDF/A output not available; generate/facturx and the *-to-facturx conversions answer 501", "error", err)
 	}
+	// Ghostscript's time limit is the request's; its output intent the server's profile.
+	svc.PDFAConverter = pdfaconv.New(pdfaconv.Config{ICCProfile: cfg.iccProfile, Timeout: cfg.requestTimeout})
 	if err := svc.PDFAConverter.Check(); err != nil {
 		logger.Warn("PDF/A conversion not available; pdfa/convert and facturx/embed answer 503", "error", err)
 	}
