@@ -110,9 +110,11 @@ func (s *Service) ExtractXML(ctx context.Context, pdf []byte) (_ *ExtractedXML, 
 
 func extractXML(ctx context.Context, d *pdfread.Doc) (*ExtractedXML, error) {
 	atts, err := d.Attachments()
-	if err != nil {
+	if err != nil && (len(atts) == 0 || !errors.Is(err, pdfread.ErrLimit)) {
 		return nil, pdfError(err)
 	}
+	// Over the page limit with files found: the invoice XML lives in the
+	// name tree or /AF, read before the pages, so the choice stands.
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -32,7 +32,8 @@ type Attachment struct {
 // file-attachment annotations page by page. A file specification reached
 // twice (same object) is listed once. Files whose stream cannot be decoded
 // are skipped; an error is returned only when the document itself cannot
-// be read or a limit is exceeded.
+// be read or a limit is exceeded. A page tree over Limits.MaxPages returns
+// the files found (those of the first pages included) with the ErrLimit.
 func (d *Doc) Attachments() (atts []Attachment, err error) {
 	defer recoverErr(&err)
 	cat, err := d.Catalog()
@@ -91,9 +92,9 @@ func (d *Doc) Attachments() (atts []Attachment, err error) {
 		}
 	}
 	// 3. File-attachment annotations.
-	pages, err := d.Pages()
-	if err != nil && len(pages) == 0 {
-		return atts, nil // no readable page tree: the files above stand
+	pages, perr := d.Pages()
+	if perr != nil && !isLimit(perr) {
+		perr = nil // a broken page tree: the files found stand
 	}
 	for i, p := range pages {
 		for _, a := range d.GetArray(p.Dict, "Annots") {
@@ -115,7 +116,9 @@ func (d *Doc) Attachments() (atts []Attachment, err error) {
 			}
 		}
 	}
-	return atts, nil
+	// Over the page limit: the annotations of the pages beyond it were
+	// not read; the caller decides whether what was found is enough.
+	return atts, perr
 }
 
 // fileSpec reads a file specification dictionary; ok is false when it has

@@ -2,6 +2,8 @@ package pdfread
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -101,5 +103,28 @@ func TestAttachmentsAnnotationAndCycles(t *testing.T) {
 	}
 	if a := atts[2]; a.Name != "annot.bin" || a.Origin != "annotation" || a.Page != 1 || a.Description != "note" {
 		t.Errorf("annotation: %+v", a)
+	}
+}
+
+// Over the page limit: the name-tree files are returned with ErrLimit.
+func TestAttachmentsOverPageLimit(t *testing.T) {
+	objs := []string{
+		"<</Type /Catalog /Pages 2 0 R /Names <</EmbeddedFiles <</Names [(factur-x.xml) 3 0 R]>>>>>>", "",
+		"<</Type /Filespec /F (factur-x.xml) /EF <</F 4 0 R>>>>",
+		streamObj("/Type /EmbeddedFile", []byte("<a/>")),
+	}
+	var kids strings.Builder
+	for i := 0; i < 50; i++ {
+		fmt.Fprintf(&kids, "%d 0 R ", len(objs)+1)
+		objs = append(objs, "<</Type /Page /Parent 2 0 R>>")
+	}
+	objs[1] = "<</Type /Pages /Kids [" + kids.String() + "]>>"
+	d, err := Open(buildPDF(objs, ""), Limits{MaxPages: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	atts, err := d.Attachments()
+	if !errors.Is(err, ErrLimit) || len(atts) != 1 || atts[0].Name != "factur-x.xml" {
+		t.Fatalf("got %d attachments, err %v", len(atts), err)
 	}
 }
