@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -270,5 +271,26 @@ func TestFits(t *testing.T) {
 		if got := fits(model.MustParseDecimal(c.v), c.d); got != c.want {
 			t.Errorf("fits(%s, %d) = %v", c.v, c.d, got)
 		}
+	}
+}
+
+// TestRandomRequests: 500 random invoices within FatturaPA's scope
+// (RandomRequest, from model.RandomInvoice) are written XSD-valid.
+func TestRandomRequests(t *testing.T) {
+	n := 500
+	if testing.Short() {
+		n = 50
+	}
+	for seed := range uint64(n) {
+		inv, ex, err := RandomRequest(rand.New(rand.NewPCG(seed, 0x17)))
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		res, err := Generate(inv, ex, "body")
+		if err != nil {
+			b, _ := model.EncodeInvoice(inv)
+			t.Fatalf("seed %d: %v\n%s", seed, err, b)
+		}
+		xsdValid(t, res.XML)
 	}
 }

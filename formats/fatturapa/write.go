@@ -326,6 +326,9 @@ func (g *gen) parties() {
 			g.bad(g.il(p.who, "address", "post_code"), model.ProblemValueError, "FatturaPA Sede/CAP is 5 digits (00000 abroad)", p.a.PostCode)
 		}
 	}
+	if c := s.Contact; c != nil && c.Telephone != "" && (len(c.Telephone) < 5 || len(c.Telephone) > 12) {
+		g.bad(g.il("seller", "contact", "telephone"), model.ProblemValueError, "FatturaPA Contatti/Telefono has 5 to 12 characters", c.Telephone)
+	}
 	if len(g.inv.ID) > 20 {
 		g.bad(g.il("id"), model.ProblemValueError, "FatturaPA Numero is at most 20 characters", g.inv.ID)
 	}
