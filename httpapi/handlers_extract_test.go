@@ -502,3 +502,40 @@ func TestExtractMemoryBound(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractEncryptedByQpdf: PDFs encrypted by qpdf (RC4 40 and AES-256,
+// with and without object streams) are refused with the documented 422.
+func TestExtractEncryptedByQpdf(t *testing.T) {
+	if _, err := exec.LookPath("qpdf"); err != nil {
+		t.Fatalf("qpdf is required (scripts/deps.sh): %v", err)
+	}
+	s, _ := newTestServer(t, nil)
+	key := withHeader("x-api-key", goodKey)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.pdf")
+	if err := os.WriteFile(in, minimalPDF([]string{"Invoice"}, [][3]string{{"factur-x.xml", "Data", bg24CII}}, nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, args := range [][]string{
+		{"--encrypt", "", "owner", "40", "--"},
+		{"--encrypt", "user", "owner", "256", "--"},
+		{"--object-streams=generate", "--encrypt", "", "owner", "256", "--"},
+	} {
+		out := filepath.Join(dir, fmt.Sprintf("enc%d.pdf", i))
+		cmd := append(append([]string{"--allow-weak-crypto"}, args...), in, out)
+		if b, err := exec.Command("qpdf", cmd...).CombinedOutput(); err != nil {
+			t.Fatalf("qpdf %v: %v %s", cmd, err, b)
+		}
+		pdf, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, route := range []string{"/v1/extract/xml", "/v1/extract/attachments", "/v1/pdfa/consistency"} {
+			w := do(t, s, "POST", route, pdf, key, pdfCT)
+			f := fieldErrors(t, w)
+			if f[0]["msg"] != "encrypted PDFs are not supported" {
+				t.Errorf("qpdf %v %s: %v", args, route, f)
+			}
+		}
+	}
+}
