@@ -284,7 +284,10 @@ type response struct {
 	ID    *int64 `json:"id"`
 	Ready bool   `json:"ready"`
 	OK    bool   `json:"ok"`
-	Error *struct {
+	// Restarting: the worker exits after this answer (a validation it could
+	// not stop, or out of memory); the client replaces it at once.
+	Restarting bool `json:"restarting"`
+	Error      *struct {
 		Kind    string `json:"kind"`
 		Message string `json:"message"`
 	} `json:"error"`
@@ -393,6 +396,9 @@ func (c *Client) answer(s *slot, p *proc, id int64, out []byte, ok bool) (*respo
 			err = fmt.Errorf("answer %.200q does not match request %d", out, id)
 		}
 		return nil, &UnavailableError{Reason: "the worker's answer is out of protocol", Err: err}
+	}
+	if resp.Restarting {
+		c.drop(s, p, "restart")
 	}
 	return &resp, nil
 }

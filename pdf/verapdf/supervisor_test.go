@@ -137,3 +137,21 @@ func TestClosedClient(t *testing.T) {
 		t.Fatalf("health after Close: %+v", st)
 	}
 }
+
+// TestRestartingWorkerIsReplaced: a worker that announces its exit after a
+// timeout answer is dropped at once; that request is a timeout, the next
+// one gets a fresh worker.
+func TestRestartingWorkerIsReplaced(t *testing.T) {
+	c := fake(t, "restart", Options{})
+	_, err := c.Validate(context.Background(), []byte("%PDF-1.7\n"), "3b")
+	var de *DocumentError
+	if !errors.As(err, &de) || de.Kind != KindTimeout {
+		t.Fatalf("want a timeout DocumentError, got %v", err)
+	}
+	if st := c.Health(context.Background()); st.Running != 0 || st.Restarts != 1 {
+		t.Fatalf("after the restarting answer: %+v", st)
+	}
+	if _, err := c.Validate(context.Background(), []byte("%PDF-1.7\n"), "3b"); !errors.As(err, &de) {
+		t.Fatalf("next request: want a fresh worker's answer, got %v", err)
+	}
+}

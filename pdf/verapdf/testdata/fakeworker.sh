@@ -1,6 +1,6 @@
 #!/bin/sh
 # A stand-in for `java -jar verapdf-worker.jar` in the supervisor's tests: the
-# mode is the jar's file name (hang.jar, slow.jar, garbage.jar, noready.jar).
+# mode is the jar's file name (hang.jar, slow.jar, garbage.jar, noready.jar, restart.jar).
 mode=ok
 for a in "$@"; do
   case "$a" in *.jar) mode=$(basename "$a" .jar) ;; esac
@@ -20,6 +20,9 @@ while IFS= read -r line; do
   case "$mode" in
     hang) ;;
     garbage) echo "not json" ;;
+    restart)
+      echo "{\"id\":$id,\"error\":{\"kind\":\"timeout\",\"message\":\"did not stop\"},\"restarting\":true}"
+      exit 3 ;;
     *)
       [ "$mode" = slow ] && sleep 0.3
       echo "{\"id\":$id,\"compliant\":true,\"flavour\":\"3b\",\"checked_flavour\":\"3b\",\"failed_rules\":[],\"validator\":{\"name\":\"veraPDF\",\"version\":\"fake\"}}" ;;

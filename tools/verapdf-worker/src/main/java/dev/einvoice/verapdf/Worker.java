@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -177,22 +178,34 @@ public final class Worker {
         }
         final PDFAFlavour req0 = requested;
         final PDFAValidator[] running = new PDFAValidator[1];
-        Future<String> f = exec.submit(() -> validate(file, req0, running));
+        final CountDownLatch finished = new CountDownLatch(1);
+        Future<String> f = exec.submit(() -> {
+            try {
+                return validate(file, req0, running);
+            } finally {
+                finished.countDown();
+            }
+        });
         String body;
         boolean fatal = false;
         try {
             body = f.get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            PDFAValidator v = running[0];
+            PDFAValidator v;
+            synchronized (running) {
+                v = running[0];
+            }
             if (v != null) {
                 v.cancelValidation(JobEndStatus.TIMEOUT);
             }
             f.cancel(true);
             body = errorJSON("timeout", "validation did not finish within " + timeoutMs + " ms");
             try {
-                f.get(GRACE_MS, TimeUnit.MILLISECONDS);
-            } catch (Exception stillRunning) {
-                fatal = !f.isDone() || stillRunning instanceof TimeoutException;
+                // A cancelled Future reports done at once: wait for the task itself.
+                fatal = !finished.await(GRACE_MS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                fatal = true;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -206,7 +219,8 @@ public final class Worker {
                 body = errorJSON("internal", describe(c));
             }
         }
-        send("{\"id\":" + id + "," + body + "}");
+        // "restarting": this process is about to exit; the supervisor replaces it.
+        send("{\"id\":" + id + "," + body + (fatal ? ",\"restarting\":true" : "") + "}");
         if (fatal) {
             // A validation that cannot be stopped (or a JVM out of memory) poisons this process:
             // exit so the supervisor starts a clean one.
@@ -299,7 +313,9 @@ public final class Worker {
     private String run(PDFAParser parser, PDFAFlavour claimed, PDFAFlavour checked, PDFAValidator[] running)
             throws Exception {
         PDFAValidator validator = Foundries.defaultInstance().createValidator(checked, false);
-        running[0] = validator;
+        synchronized (running) {
+            running[0] = validator;
+        }
         ValidationResult result = validator.validate(parser);
         if (result.getJobEndStatus() != null && result.getJobEndStatus() != JobEndStatus.NORMAL) {
             return errorJSON("timeout", "validation ended: " + result.getJobEndStatus());
