@@ -43,6 +43,10 @@ var carried = carry.Set{
 	"/lines/*/charges/*/amount": true, "/lines/*/charges/*/base_amount": true, "/lines/*/charges/*/percentage": true,
 	"/lines/*/charges/*/reason": true, "/lines/*/charges/*/reason_code": true,
 
+	"/supporting_documents/*/id": true, "/supporting_documents/*/description": true,
+	"/supporting_documents/*/attachment/content": true, "/supporting_documents/*/attachment/mime_code": true,
+	"/supporting_documents/*/attachment/filename": true,
+
 	// Computed by FatturaPA's own rules and compared (see checkGivenTotals).
 	"/totals/line_net_total": true, "/totals/tax_exclusive_amount": true, "/totals/tax_amount": true,
 	"/totals/tax_inclusive_amount": true, "/totals/payable_amount": true, "/totals/rounding_amount": true,

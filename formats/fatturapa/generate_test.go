@@ -86,6 +86,13 @@ func TestGenerateGolden(t *testing.T) {
 			wantFragments: []string{"<Tipo>SC</Tipo>", "<Percentuale>10.00</Percentuale>", "<Importo>9.00</Importo>",
 				"<PrezzoTotale>1620.00</PrezzoTotale>", "<PrezzoUnitario>12.00</PrezzoUnitario>", "<Tipo>MG</Tipo>", "<Importo>0.50</Importo>",
 				"<TipoDato>SCONTO</TipoDato>", "<RiferimentoTesto>Sconto fedeltà</RiferimentoTesto>", "<TipoDato>MAGGIORAZ</TipoDato>", "<RiferimentoTesto>FC</RiferimentoTesto>"}},
+		{name: "allegati", inv: map[string]any{"supporting_documents": []any{
+			map[string]any{"id": "DDT-12", "description": "Documento di trasporto", "attachment": map[string]any{"content": "JVBERi0xLjQK", "mime_code": "application/pdf", "filename": "ddt-12.pdf"}},
+			map[string]any{"id": "TS-1", "attachment": map[string]any{"content": "YSxiCg==", "mime_code": "text/csv", "filename": "timesheet.csv"}},
+		}}, wantTD: "TD01", wantTotal: "30.50",
+			wantFragments: []string{"<NomeAttachment>ddt-12.pdf</NomeAttachment>", "<FormatoAttachment>PDF</FormatoAttachment>",
+				"<DescrizioneAttachment>DDT-12 - Documento di trasporto</DescrizioneAttachment>", "<Attachment>JVBERi0xLjQK</Attachment>",
+				"<DescrizioneAttachment>TS-1</DescrizioneAttachment>", "<FormatoAttachment>CSV</FormatoAttachment>"}},
 		{name: "rounding_and_pec", inv: map[string]any{"totals": map[string]any{"rounding_amount": "-0.50"}},
 			extras: map[string]any{"codice_destinatario": nil, "pec": "beta@pec.it"}, wantTD: "TD01", wantTotal: "30.00",
 			wantFragments: []string{"<Arrotondamento>-0.50</Arrotondamento>", "<CodiceDestinatario>0000000</CodiceDestinatario>", "<PECDestinatario>beta@pec.it</PECDestinatario>"}},
@@ -195,6 +202,8 @@ func TestGenerateRefuses(t *testing.T) {
 		{"inconsistent_vat", map[string]any{"vat_breakdown": []any{map[string]any{"category": "STANDARD", "vat_rate": "22", "tax_amount": "5.60"}}}, nil, "body.invoice.totals.tax_amount", model.ProblemCalculation},
 		{"sconto_not_per_unit", map[string]any{"lines": []any{map[string]any{"id": "1", "quantity": "3", "unit_code": "C62", "net_price": "10", "category": "STANDARD", "vat_rate": "22",
 			"item": map[string]any{"name": "x"}, "allowances": []any{map[string]any{"amount": "1", "reason": "r"}}}}}, nil, "body.invoice.lines[0].allowances[0].amount", model.ProblemValueError},
+		{"reference_without_attachment", map[string]any{"supporting_documents": []any{map[string]any{"id": "X-1", "description": "only a reference"}}}, nil, "body.invoice.supporting_documents[0].attachment", model.ProblemMissing},
+		{"external_location", map[string]any{"supporting_documents": []any{map[string]any{"id": "X-1", "external_location": "https://example.com/x"}}}, nil, "body.invoice.supporting_documents[0].external_location", ProblemNotCarried},
 		{"inconsistent_total", map[string]any{"totals": map[string]any{"tax_inclusive_amount": "31.00"}}, nil, "body.invoice.totals.tax_inclusive_amount", model.ProblemCalculation},
 	}
 	for _, c := range cases {

@@ -2,6 +2,7 @@ package fatturapa
 
 import (
 	"bytes"
+	"encoding/base64"
 	"fmt"
 	"slices"
 	"strconv"
@@ -98,6 +99,7 @@ func Generate(inv *model.Invoice, ex *Extras, locPrefix ...any) (*Result, error)
 	res.TipoDocumento = g.tipoDocumento()
 	lines := g.lines()
 	g.parties()
+	g.attachments()
 	if len(g.problems) > 0 {
 		return nil, g.problems
 	}
@@ -685,8 +687,55 @@ func (g *gen) write(w *xmlio.Writer, res *Result, lines []line, groups []*riepil
 		w.End()
 		w.End()
 	}
+	for i := range inv.SupportingDocuments {
+		d := &inv.SupportingDocuments[i]
+		w.Start("Allegati")
+		w.Element("NomeAttachment", d.Attachment.Filename)
+		if f := attachmentFormat[d.Attachment.MimeCode]; f != "" {
+			w.Element("FormatoAttachment", f)
+		}
+		w.Element("DescrizioneAttachment", attachmentDescription(d))
+		w.Element("Attachment", base64.StdEncoding.EncodeToString(d.Attachment.Content))
+		w.End()
+	}
 	w.End() // FatturaElettronicaBody
 	w.End() // root
+}
+
+// attachmentFormat is FormatoAttachment per BT-125-1 MIME code.
+var attachmentFormat = map[string]string{
+	"application/pdf": "PDF", "image/png": "PNG", "image/jpeg": "JPG", "text/csv": "CSV",
+	"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "XLSX",
+	"application/vnd.oasis.opendocument.spreadsheet":                    "ODS",
+}
+
+// attachmentDescription is DescrizioneAttachment: the reference (BT-122)
+// and, after " - ", the description (BT-123).
+func attachmentDescription(d *model.SupportingDocument) string {
+	if d.Description == "" {
+		return d.ID
+	}
+	return d.ID + " - " + d.Description
+}
+
+// attachments checks the supporting documents FatturaPA carries as
+// Allegati: each with its attached content, a file name of at most 60
+// Latin characters and a description of at most 100.
+func (g *gen) attachments() {
+	for i := range g.inv.SupportingDocuments {
+		d := &g.inv.SupportingDocuments[i]
+		loc := g.il("supporting_documents", i)
+		if d.Attachment == nil {
+			g.bad(at(loc, "attachment"), model.ProblemMissing, "FatturaPA carries a supporting document as Allegati with its content: give attachment (a reference alone has no FatturaPA element)", nil)
+			continue
+		}
+		if n := len([]rune(d.Attachment.Filename)); n == 0 || n > 60 {
+			g.bad(at(loc, "attachment", "filename"), model.ProblemValueError, "FatturaPA NomeAttachment has 1 to 60 characters", d.Attachment.Filename)
+		}
+		if desc := attachmentDescription(d); len([]rune(desc)) > 100 {
+			g.bad(at(loc, "description"), model.ProblemValueError, "FatturaPA DescrizioneAttachment (id - description) has at most 100 characters", desc)
+		}
+	}
 }
 
 // shortest is d with the fewest decimals that keep its value.
