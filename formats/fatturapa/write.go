@@ -691,9 +691,7 @@ func (g *gen) write(w *xmlio.Writer, res *Result, lines []line, groups []*riepil
 		d := &inv.SupportingDocuments[i]
 		w.Start("Allegati")
 		w.Element("NomeAttachment", d.Attachment.Filename)
-		if f := attachmentFormat[d.Attachment.MimeCode]; f != "" {
-			w.Element("FormatoAttachment", f)
-		}
+		w.Element("FormatoAttachment", formatOf(d.Attachment.MimeCode))
 		w.Element("DescrizioneAttachment", attachmentDescription(d))
 		w.Element("Attachment", base64.StdEncoding.EncodeToString(d.Attachment.Content))
 		w.End()
@@ -707,6 +705,20 @@ var attachmentFormat = map[string]string{
 	"application/pdf": "PDF", "image/png": "PNG", "image/jpeg": "JPG", "text/csv": "CSV",
 	"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "XLSX",
 	"application/vnd.oasis.opendocument.spreadsheet":                    "ODS",
+}
+
+// formatOf is FormatoAttachment of a MIME code: the table's name, else
+// the subtype in capitals ("application/xml" -> "XML"); "" when that has
+// more than 10 characters (attachments refuses it).
+func formatOf(mime string) string {
+	if f := attachmentFormat[mime]; f != "" {
+		return f
+	}
+	_, sub, _ := strings.Cut(mime, "/")
+	if sub == "" || len(sub) > 10 {
+		return ""
+	}
+	return strings.ToUpper(sub)
 }
 
 // attachmentDescription is DescrizioneAttachment: the reference (BT-122)
@@ -731,6 +743,9 @@ func (g *gen) attachments() {
 		}
 		if n := len([]rune(d.Attachment.Filename)); n == 0 || n > 60 {
 			g.bad(at(loc, "attachment", "filename"), model.ProblemValueError, "FatturaPA NomeAttachment has 1 to 60 characters", d.Attachment.Filename)
+		}
+		if formatOf(d.Attachment.MimeCode) == "" {
+			g.bad(at(loc, "attachment", "mime_code"), model.ProblemValueError, "FatturaPA FormatoAttachment has at most 10 characters: the MIME subtype is longer and has no short name here", d.Attachment.MimeCode)
 		}
 		if desc := attachmentDescription(d); len([]rune(desc)) > 100 {
 			g.bad(at(loc, "description"), model.ProblemValueError, "FatturaPA DescrizioneAttachment (id - description) has at most 100 characters", desc)
