@@ -50,9 +50,15 @@ oracle:
 	cd conformance/oracle && mvn -q -B package -DskipTests
 
 # The veraPDF worker (PDF/A verdicts: pdfa/validate, and every PDF the service returns).
-# Maven resolves veraPDF from Maven Central; the jar is a git-ignored build output.
-verapdf:
-	cd tools/verapdf-worker && mvn -q -B package -DskipTests
+# Maven resolves veraPDF from Maven Central; the jar is a git-ignored build output, rebuilt
+# only when pom.xml or a source changed, and swapped in by a rename so that JVMs running
+# the previous jar (other test binaries, a server) are not disturbed.
+VERAPDF_JAR  := tools/verapdf-worker/target/verapdf-worker.jar
+verapdf: $(VERAPDF_JAR)
+
+$(VERAPDF_JAR): tools/verapdf-worker/pom.xml $(shell find tools/verapdf-worker/src -type f 2>/dev/null)
+	cd tools/verapdf-worker && mvn -q -B package -DskipTests -Dverapdf.jar=verapdf-worker.jar.new
+	mv -f tools/verapdf-worker/target/verapdf-worker.jar.new $@
 
 # Every test, with PostgreSQL and the reference oracle required (no skipping in CI).
 test: deps-test generate lint oracle verapdf
