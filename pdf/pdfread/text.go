@@ -65,7 +65,73 @@ func (d *Doc) PageText(p Page) (lines []TextLine, err error) {
 	if err := t.run(content, p.Resources, gs); err != nil {
 		return nil, err
 	}
+	if err := t.annotations(p, gs); err != nil {
+		return nil, err
+	}
 	return buildLines(t.spans), nil
+}
+
+// annotations adds the text of the visible annotations' normal
+// appearances (filled form fields, free text), as viewers draw them: the
+// appearance's /BBox (through its /Matrix) is placed on the /Rect.
+func (t *textRun) annotations(p Page, gs gstate) error {
+	for _, a := range t.d.GetArray(p.Dict, "Annots") {
+		ad, ok := AsDict(t.d.mustResolve(a))
+		if !ok {
+			continue
+		}
+		if f, _ := AsInt(t.d.Get(ad, "F")); f&(1<<1|1<<5) != 0 { // Hidden, NoView
+			continue
+		}
+		ap := t.d.GetDict(ad, "AP")
+		var s *Stream
+		switch n := t.d.Get(ap, "N").(type) {
+		case *Stream:
+			s = n
+		case Dict: // appearance states: the one /AS names
+			if as, ok := t.d.Get(ad, "AS").(Name); ok {
+				s, _ = t.d.Get(n, as).(*Stream)
+			}
+		}
+		rect := t.d.GetArray(ad, "Rect")
+		if s == nil || len(rect) != 4 {
+			continue
+		}
+		data, err := t.d.decodeStream(s)
+		if err != nil {
+			if isLimit(err) {
+				return err
+			}
+			continue
+		}
+		m := identity
+		if mm := t.d.GetArray(s.Dict, "Matrix"); len(mm) == 6 {
+			for i := range m {
+				m[i] = num(t.d.mustResolve(mm[i]))
+			}
+		}
+		var bx, by float64
+		if bb := t.d.GetArray(s.Dict, "BBox"); len(bb) == 4 {
+			bx, by = m.apply(num(t.d.mustResolve(bb[0])), num(t.d.mustResolve(bb[1])))
+		}
+		rx, ry := num(t.d.mustResolve(rect[0])), num(t.d.mustResolve(rect[1]))
+		if r2 := num(t.d.mustResolve(rect[2])); r2 < rx {
+			rx = r2
+		}
+		if r3 := num(t.d.mustResolve(rect[3])); r3 < ry {
+			ry = r3
+		}
+		ags := gs
+		ags.ctm = m.mul(matrix{1, 0, 0, 1, rx - bx, ry - by}).mul(gs.ctm)
+		res, ok := AsDict(t.d.Get(s.Dict, "Resources"))
+		if !ok {
+			res = p.Resources
+		}
+		if err := t.run(data, res, ags); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // pageRotation maps user space to the page as displayed (/Rotate), so

@@ -96,3 +96,26 @@ func TestOverprintedTextReadsOnce(t *testing.T) {
 		t.Fatalf("got %q %v", txt, err)
 	}
 }
+
+// A filled form field: its appearance stream is placed on the widget's
+// /Rect and read with the page, on the same line as the label.
+func TestFormFieldAppearanceText(t *testing.T) {
+	b := buildPDF([]string{
+		"<</Type /Catalog /Pages 2 0 R>>",
+		"<</Type /Pages /Kids [3 0 R] /Count 1>>",
+		"<</Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources <</Font <</F1 5 0 R>>>> /Annots [6 0 R 7 0 R]>>",
+		streamObj("", []byte("BT /F1 12 Tf 72 700 Td (Amount due:) Tj ET")),
+		"<</Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding>>",
+		"<</Type /Annot /Subtype /Widget /FT /Tx /Rect [300 695 400 715] /AP <</N 8 0 R>>>>",
+		"<</Type /Annot /Subtype /Widget /FT /Tx /F 2 /Rect [300 600 400 620] /AP <</N 9 0 R>>>>",
+		streamObj("/Type /XObject /Subtype /Form /BBox [0 0 100 20] /Resources <</Font <</F1 5 0 R>>>>", []byte("/Tx BMC BT /F1 12 Tf 2 5 Td (1.234,56 EUR) Tj ET EMC")),
+		streamObj("/Type /XObject /Subtype /Form /BBox [0 0 100 20] /Resources <</Font <</F1 5 0 R>>>>", []byte("BT /F1 12 Tf 2 5 Td (hidden) Tj ET")),
+	}, "")
+	d, err := Open(b, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if txt, err := d.Text(0); err != nil || txt != "Amount due: 1.234,56 EUR\n" {
+		t.Fatalf("got %q %v", txt, err)
+	}
+}
