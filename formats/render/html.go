@@ -30,7 +30,7 @@ var htmlTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 </head>
 <body>
 <header class="doc"><h1>{{.Title}}</h1>{{if .Currency}}<p class="cur"><span class="bt">BT-5</span> {{.Currency}}</p>{{end}}</header>
-<nav aria-label="{{(index .Sections 0).Title}}"><ul>{{range .Sections}}{{if .Blocks}}<li><a href="#{{.ID}}">{{.Title}}</a></li>{{end}}{{end}}</ul></nav>
+<nav aria-label="{{.Nav}}"><ul>{{range .Sections}}{{if .Blocks}}<li><a href="#{{.ID}}">{{.Title}}</a></li>{{end}}{{end}}</ul></nav>
 <main>
 {{range .Sections}}{{if .Blocks}}<section id="{{.ID}}" class="sec" aria-labelledby="{{.ID}}-h">
 <h2 id="{{.ID}}-h">{{.Title}}</h2>

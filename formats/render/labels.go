@@ -43,6 +43,7 @@ var labels = map[string]label{
 	// Sections and views.
 	"doc.invoice":        {"Invoice", "Rechnung"},
 	"doc.creditnote":     {"Credit note", "Gutschrift"},
+	"nav":                {"Sections", "Abschnitte"},
 	"sec.overview":       {"Overview", "Übersicht"},
 	"sec.details":        {"Details", "Details"},
 	"sec.additional":     {"Additional data", "Zusätze"},

@@ -15,6 +15,7 @@ type Document struct {
 	Kind     string // "Invoice" or "Credit note" in Lang
 	Number   string // BT-1
 	Currency string // BT-5
+	Nav      string // the label of the list of sections
 	Sections []*Section
 }
 
@@ -153,7 +154,7 @@ func Build(inv *model.Invoice, lang Lang) *Document {
 		lang = English
 	}
 	bd := &builder{lang: lang}
-	d := &Document{Lang: lang, Kind: text(lang, "doc.invoice"), Number: inv.ID, Currency: inv.CurrencyCode}
+	d := &Document{Lang: lang, Kind: text(lang, "doc.invoice"), Number: inv.ID, Currency: inv.CurrencyCode, Nav: text(lang, "nav")}
 	if inv.TypeCode.IsCreditNote() {
 		d.Kind = text(lang, "doc.creditnote")
 	}
