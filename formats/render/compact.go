@@ -33,7 +33,7 @@ func setOf(s string) map[string]bool {
 // rest returns a copy of b without the fields and tables the compact part
 // shows, or nil when nothing is left.
 func rest(b *Block) *Block {
-	out := &Block{ID: b.ID, Title: b.Title}
+	out := &Block{ID: b.ID, Badge: b.Badge, Title: b.Title}
 	for _, f := range b.Fields {
 		if f.BT == "" || !compactShown[f.BT] {
 			out.Fields = append(out.Fields, f)
@@ -270,7 +270,7 @@ func (w *pdfWriter) compact(ctx context.Context, inv *model.Invoice) error {
 // compact list names each value by its BT id and label, so the group
 // headings are left out).
 func flatten(b *Block) *Block {
-	out := &Block{ID: b.ID, Title: b.Title, Fields: append([]Field(nil), b.Fields...), Tables: append([]*Table(nil), b.Tables...)}
+	out := &Block{ID: b.ID, Badge: b.Badge, Title: b.Title, Fields: append([]Field(nil), b.Fields...), Tables: append([]*Table(nil), b.Tables...)}
 	for _, c := range b.Blocks {
 		f := flatten(c)
 		out.Fields = append(out.Fields, f.Fields...)

@@ -41,11 +41,11 @@ var htmlTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 </body>
 </html>
 {{define "block"}}<section class="block{{if .Tables}} wide{{end}}">
-<h3>{{.Title}}{{if .ID | printf "%.3s" | eq "BG-"}} <span class="bt">{{.ID}}</span>{{end}}</h3>
+<h3>{{.Title}}{{with .Badge}} <span class="bt">{{.}}</span>{{end}}</h3>
 {{template "content" .}}</section>
 {{end}}
 {{define "sub"}}<section class="sub">
-<h4>{{.Title}}{{if .ID | printf "%.3s" | eq "BG-"}} <span class="bt">{{.ID}}</span>{{end}}</h4>
+<h4>{{.Title}}{{with .Badge}} <span class="bt">{{.}}</span>{{end}}</h4>
 {{template "content" .}}</section>
 {{end}}
 {{define "content"}}{{if .Fields}}<table class="kv"><caption>{{.Title}}</caption><tbody>

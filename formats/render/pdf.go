@@ -117,7 +117,7 @@ var (
 // the first lines below it.
 func (w *pdfWriter) heading(title, id string, st layout.Style) {
 	w.d.KeepTogether(w.d.LineHeight(st)*3 + 20)
-	if len(id) > 3 && id[:3] == "BG-" {
+	if id != "" {
 		title += "  [" + id + "]"
 	}
 	w.d.Paragraph(title, st)
@@ -199,7 +199,7 @@ func (w *pdfWriter) block(b *Block, depth int) {
 	if depth > 0 {
 		st = stSub
 	}
-	w.heading(b.Title, b.ID, st)
+	w.heading(b.Title, b.Badge, st)
 	w.fields(b.Fields)
 	for _, t := range b.Tables {
 		w.table(t)

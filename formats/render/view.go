@@ -39,6 +39,7 @@ type Section struct {
 // blocks.
 type Block struct {
 	ID     string // the BG id ("BG-4") or a view key
+	Badge  string // the BG id shown next to the title ("" for view keys)
 	Title  string
 	Fields []Field
 	Tables []*Table
@@ -85,7 +86,13 @@ func (b *Block) empty() bool {
 // builder builds a Document in one language.
 type builder struct{ lang Lang }
 
-func (bd *builder) block(id string) *Block { return &Block{ID: id, Title: text(bd.lang, id)} }
+func (bd *builder) block(id string) *Block {
+	b := &Block{ID: id, Title: text(bd.lang, id)}
+	if strings.HasPrefix(id, "BG-") {
+		b.Badge = id
+	}
+	return b
+}
 
 // add appends the field key (a BT id or a label key) when value is not empty.
 func (bd *builder) add(b *Block, key, value string) {
