@@ -74,8 +74,22 @@ func HTML(ctx context.Context, inv *model.Invoice, lang Lang) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	buf.Grow(16 << 10)
-	if err := WriteHTML(&buf, Build(inv, lang)); err != nil {
+	if err := WriteHTML(ctxWriter{ctx, &buf}, Build(inv, lang)); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// ctxWriter stops a long template execution once ctx is done: the
+// template's next write fails with ctx's error.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }

@@ -38,3 +38,17 @@ func TestHTMLSelfContainedAccessible(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLStopsOnCancel: a cancelled context stops the page.
+func TestHTMLStopsOnCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := HTML(ctx, benchInvoice(50), English); err == nil {
+		t.Fatal("HTML with a cancelled context succeeded")
+	}
+	for _, style := range []string{StyleCompact, StyleKosit} {
+		if _, err := PDF(ctx, benchInvoice(50), Options{Style: style}); err == nil {
+			t.Fatalf("PDF %s with a cancelled context succeeded", style)
+		}
+	}
+}
