@@ -39,6 +39,21 @@ func Check(inv *model.Invoice, s Set, prefix []any, msg string) (model.Problems,
 	return ps, nil
 }
 
+// Prepare is the start every generator shares: the members of inv that s
+// does not hold are a model.Problems error (located under prefix, with
+// msg); then inv is completed in place (model.Invoice.Complete) and the
+// values Complete derived are returned.
+func Prepare(inv *model.Invoice, s Set, prefix []any, msg string) ([]string, error) {
+	ps, err := Check(inv, s, prefix, msg)
+	if err != nil {
+		return nil, err
+	}
+	if len(ps) > 0 {
+		return nil, ps
+	}
+	return inv.Complete(prefix...)
+}
+
 // Strip returns a copy of inv without the members s does not hold (and
 // without objects and arrays left empty).
 func Strip(inv *model.Invoice, s Set) (*model.Invoice, error) {

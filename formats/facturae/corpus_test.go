@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/formats/model"
+	"github.com/einvoice-dev/einvoice/internal/nationaltest"
 	"github.com/einvoice-dev/einvoice/internal/testshared"
 )
 
@@ -284,21 +285,8 @@ func TestCorpusEquivalence(t *testing.T) {
 
 func compareFacturae(t *testing.T, name string, theirs, ours *fxDoc) {
 	t.Helper()
-	eqNum := func(what, a, b string) {
-		t.Helper()
-		if a == "" && b == "" {
-			return
-		}
-		if a == "" || b == "" || !num(a).Equal(num(b)) {
-			t.Errorf("%s: GOBL %q, ours %q", what, a, b)
-		}
-	}
-	eqStr := func(what, a, b string) {
-		t.Helper()
-		if a != b {
-			t.Errorf("%s: GOBL %q, ours %q", what, a, b)
-		}
-	}
+	c := nationaltest.Cmp{T: t}
+	eqNum, eqStr := c.Num, c.Eq
 	for _, p := range []struct {
 		who     string
 		th, our *fxParty

@@ -80,14 +80,7 @@ func Generate(inv *model.Invoice, ex *Extras, locPrefix ...any) (*Result, error)
 		ex = &Extras{}
 	}
 	g := &gen{Problems: carry.NewProblems(locPrefix...), inv: inv, ex: ex}
-	ps, err := carry.Check(inv, carried, g.Inv, "Facturae 3.2.2 cannot carry this field (see docs/FACTURAE.md)")
-	if err != nil {
-		return nil, fmt.Errorf("facturae: %w", err)
-	}
-	if len(ps) > 0 {
-		return nil, ps
-	}
-	computed, err := inv.Complete(g.Inv...)
+	computed, err := carry.Prepare(inv, carried, g.Inv, "Facturae 3.2.2 cannot carry this field (see docs/FACTURAE.md)")
 	if err != nil {
 		return nil, err
 	}

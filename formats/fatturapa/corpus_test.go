@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/formats/model"
+	"github.com/einvoice-dev/einvoice/internal/nationaltest"
 	"github.com/einvoice-dev/einvoice/internal/testshared"
 )
 
@@ -369,25 +370,9 @@ func compareFatturaPA(t *testing.T, a, b *fpDoc) {
 	if loose {
 		t.Logf("GOBL line totals have more than 2 decimals: compared rounded to 2, sums within 0.01")
 	}
-	near := func(what, x, y string, tol model.Decimal) {
-		t.Helper()
-		if (x == "") != (y == "") || num(x).Sub(num(y)).Abs().Cmp(tol) > 0 {
-			t.Errorf("%s: GOBL %q, ours %q", what, x, y)
-		}
-	}
 	cent := model.NewDecimal(1, 2)
-	eq := func(what, x, y string) {
-		t.Helper()
-		if x != y {
-			t.Errorf("%s: GOBL %q, ours %q", what, x, y)
-		}
-	}
-	eqNum := func(what, x, y string) {
-		t.Helper()
-		if (x == "") != (y == "") || !num(x).Equal(num(y)) {
-			t.Errorf("%s: GOBL %q, ours %q", what, x, y)
-		}
-	}
+	c := nationaltest.Cmp{T: t}
+	eq, eqNum, near := c.Eq, c.Num, c.Near
 	eq("TipoDocumento", a.Doc.TipoDocumento, b.Doc.TipoDocumento)
 	eq("Numero", a.Doc.Numero, b.Doc.Numero)
 	eq("Data", a.Doc.Data, b.Doc.Data)

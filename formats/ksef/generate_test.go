@@ -87,18 +87,11 @@ func TestGenerateRefusals(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			inv, ps := request(t, c.edit)
+			var err error
 			if ps == nil {
-				_, err := Generate(inv, testOpts, "body")
-				if !errors.As(err, &ps) {
-					t.Fatalf("accepted or internal error: %v", err)
-				}
+				_, err = Generate(inv, testOpts, "body")
 			}
-			for _, p := range ps {
-				if model.LocString(p.Loc) == c.loc && p.Type == c.typ {
-					return
-				}
-			}
-			t.Fatalf("want %s at %s; got %v", c.typ, c.loc, ps)
+			nationaltest.Refused(t, ps, err, c.loc, c.typ)
 		})
 	}
 }

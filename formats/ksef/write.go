@@ -124,14 +124,7 @@ func (g *gen) maxLen(loc []any, s string, n int, elem string) { g.MaxLen(loc, s,
 // internal.
 func Generate(inv *model.Invoice, opts Options, locPrefix ...any) (*Result, error) {
 	g := &gen{Problems: carry.NewProblems(locPrefix...), inv: inv}
-	ps, err := carry.Check(inv, carried, g.Inv, "KSeF FA(3) cannot carry this field (see docs/KSEF.md)")
-	if err != nil {
-		return nil, fmt.Errorf("ksef: %w", err)
-	}
-	if len(ps) > 0 {
-		return nil, ps
-	}
-	computed, err := inv.Complete(g.Inv...)
+	computed, err := carry.Prepare(inv, carried, g.Inv, "KSeF FA(3) cannot carry this field (see docs/KSEF.md)")
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ package nationaltest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/xsd"
+	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"github.com/einvoice-dev/einvoice/rulesets"
 )
@@ -77,5 +79,55 @@ func Golden(t testing.TB, path string, got []byte, update bool) {
 	}
 	if !bytes.Equal(want, got) {
 		t.Errorf("differs from %s (run with -update after checking):\n%s", path, got)
+	}
+}
+
+// Refused fails t unless err (or, when err is nil, ps: problems of the
+// decoding step) holds a problem of type typ at loc ("body.invoice.id").
+func Refused(t testing.TB, ps model.Problems, err error, loc, typ string) {
+	t.Helper()
+	if ps == nil && !errors.As(err, &ps) {
+		t.Fatalf("accepted or internal error: %v", err)
+	}
+	for _, p := range ps {
+		if model.LocString(p.Loc) == loc && p.Type == typ {
+			return
+		}
+	}
+	t.Fatalf("want %s at %s; got %v", typ, loc, ps)
+}
+
+// Cmp compares the fields of a reference document with ours, reporting
+// every difference (not only the first).
+type Cmp struct{ T testing.TB }
+
+// Eq reports a != b.
+func (c Cmp) Eq(what, a, b string) {
+	c.T.Helper()
+	if a != b {
+		c.T.Errorf("%s: reference %q, ours %q", what, a, b)
+	}
+}
+
+// Num reports decimals that differ (both absent is equal).
+func (c Cmp) Num(what, a, b string) {
+	c.T.Helper()
+	if a == "" && b == "" {
+		return
+	}
+	x, errA := model.ParseDecimal(a)
+	y, errB := model.ParseDecimal(b)
+	if errA != nil || errB != nil || !x.Equal(y) {
+		c.T.Errorf("%s: reference %q, ours %q", what, a, b)
+	}
+}
+
+// Near reports decimals further apart than tol.
+func (c Cmp) Near(what, a, b string, tol model.Decimal) {
+	c.T.Helper()
+	x, errA := model.ParseDecimal(a)
+	y, errB := model.ParseDecimal(b)
+	if errA != nil || errB != nil || x.Sub(y).Abs().Cmp(tol) > 0 {
+		c.T.Errorf("%s: reference %q, ours %q", what, a, b)
 	}
 }
