@@ -28,7 +28,7 @@ func BenchmarkProtected501(b *testing.B) {
 	body := []byte(`<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>`)
 	b.ReportAllocs()
 	for b.Loop() {
-		r := newChunkedRequest("/v1/render/pdf?lang=de&style=kosit", body)
+		r := newChunkedRequest("/v1/repair/ubl?profile=xrechnung", body)
 		r.Header.Set("x-api-key", goodKey)
 		w := httptest.NewRecorder()
 		s.ServeHTTP(w, r)
