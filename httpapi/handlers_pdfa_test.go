@@ -243,3 +243,34 @@ func BenchmarkPDFAValidateHTTP(b *testing.B) {
 		}
 	}
 }
+
+// TestPDFAValidateGolden keeps the whole answer for the veraPDF test-suite
+// file (duration_ms zeroed) in testdata; -update rewrites it, e.g. after a
+// veraPDF upgrade changes a description.
+func TestPDFAValidateGolden(t *testing.T) {
+	ts := pdfaServer(t, verapdftest.Client(t))
+	code, body := postPDF(t, ts, "", corpusPDF(t, "mustang/veraPDFtestsuite6-7-11-t01-fail-a.pdf"))
+	if code != http.StatusOK {
+		t.Fatalf("%d %s", code, body)
+	}
+	v := decodeValidation(t, body)
+	v.DurationMS = 0
+	got, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	golden := filepath.Join("testdata", "pdfa_validate_fail_a.golden.json")
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("answer differs from %s; if intended run: go test ./httpapi -run PDFAValidateGolden -update\ngot:\n%s", golden, got)
+	}
+}
