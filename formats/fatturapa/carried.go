@@ -1,11 +1,9 @@
 package fatturapa
 
 import (
-	"fmt"
 	"maps"
 
 	"github.com/einvoice-dev/einvoice/formats/carry"
-	"github.com/einvoice-dev/einvoice/formats/model"
 )
 
 // carried lists the model's JSON members (array indexes as *) that
@@ -56,15 +54,8 @@ var carried = carry.Set{
 	"/vat_breakdown/*/exemption_reason_code": true,
 }
 
-// notCarried returns one problem per member of inv (as the caller gave it,
-// before Complete) that FatturaPA cannot hold.
-func notCarried(inv *model.Invoice, prefix []any) (model.Problems, error) {
-	ps, err := carry.Check(inv, carried, prefix, "FatturaPA 1.2.2 cannot carry this field (see docs/FATTURAPA.md)")
-	if err != nil {
-		return nil, fmt.Errorf("fatturapa: %w", err)
-	}
-	return ps, nil
-}
+// notCarriedMsg is the message of a member FatturaPA cannot hold.
+const notCarriedMsg = "FatturaPA 1.2.2 cannot carry this field (see docs/FATTURAPA.md)"
 
 // ProblemNotCarried is the type of a model field FatturaPA cannot hold.
 const ProblemNotCarried = carry.ProblemNotCarried

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/einvoice-dev/einvoice/formats/carry"
 	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/formats/xmlio"
 )
@@ -84,14 +85,7 @@ func (g *gen) xl(k ...any) []any { return at(g.exLoc, k...) }
 // error is internal.
 func Generate(inv *model.Invoice, ex *Extras, locPrefix ...any) (*Result, error) {
 	g := &gen{inv: inv, ex: ex, invLoc: at(locPrefix, "invoice"), exLoc: at(locPrefix, "extras")}
-	ps, err := notCarried(inv, g.invLoc)
-	if err != nil {
-		return nil, err
-	}
-	if len(ps) > 0 {
-		return nil, ps
-	}
-	computed, err := inv.Complete(g.invLoc...)
+	computed, err := carry.Prepare(inv, carried, g.invLoc, notCarriedMsg)
 	if err != nil {
 		return nil, err
 	}
