@@ -123,11 +123,14 @@ func (d *Doc) Size() int {
 	return m
 }
 
-// Objects lists the numbers of the objects in the cross-reference, sorted.
+// Objects lists the numbers of the objects in use (not free) in the
+// cross-reference, sorted.
 func (d *Doc) Objects() []int {
 	out := make([]int, 0, len(d.xref))
-	for n := range d.xref {
-		out = append(out, n)
+	for n, e := range d.xref {
+		if e.kind != 0 {
+			out = append(out, n)
+		}
 	}
 	sort.Ints(out)
 	return out
