@@ -151,7 +151,27 @@ func (d *Document) SetInfo(in Info) {
 	}
 	in.CreationDate = in.CreationDate.UTC().Truncate(time.Second)
 	in.ModDate = in.ModDate.UTC().Truncate(time.Second)
+	for _, p := range []*string{&in.Title, &in.Author, &in.Subject, &in.Keywords, &in.Creator, &in.Producer} {
+		*p = clip(*p)
+	}
 	d.info = in
+}
+
+// maxText is the most characters an Info or file specification string
+// keeps: PDF/A's limit is 32767 bytes per string, and a character takes up
+// to four bytes in UTF-16.
+const maxText = 4000
+
+// clip cuts s to maxText characters.
+func clip(s string) string {
+	n := 0
+	for i := range s {
+		if n == maxText {
+			return s[:i]
+		}
+		n++
+	}
+	return s
 }
 
 // SetICC replaces the output intent's sRGB profile (bytes as
@@ -176,6 +196,10 @@ func (d *Document) Attach(f EmbeddedFile) error {
 	}
 	if _, ok := ParseRelationship(string(f.Relationship)); !ok {
 		return fmt.Errorf("pdfa.Attach: unknown AFRelationship %q", f.Relationship)
+	}
+	f.Name, f.Description = clip(f.Name), clip(f.Description)
+	if len(pdfName(f.MIME)) > 127 { // PDF/A's limit on names
+		f.MIME = ""
 	}
 	for _, g := range d.files {
 		if g.Name == f.Name {

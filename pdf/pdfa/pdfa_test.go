@@ -207,6 +207,31 @@ func TestAttachErrors(t *testing.T) {
 	}
 }
 
+// TestLongStrings: Info values and attachment names past PDF/A's string
+// limit (32767 bytes) and a MIME type past its name limit (127 bytes) are
+// cut, and the document stays PDF/A-3b.
+func TestLongStrings(t *testing.T) {
+	d, err := pdfa.New(pdfa.Options{Time: fixed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("Ω€x", 20000)
+	d.SetInfo(pdfa.Info{Title: long, Author: long, Subject: long})
+	if n := len([]rune(d.Info().Title)); n != 4000 {
+		t.Errorf("title kept %d characters", n)
+	}
+	fs, _ := pdfa.GoFonts()
+	d.AddPage(pdfa.A4Width, pdfa.A4Height).Text(fs.Regular, 10, 10, 10, "x")
+	if err := d.Attach(pdfa.EmbeddedFile{Name: long, Description: long, MIME: "application/" + strings.Repeat("x", 200), Data: []byte("x")}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := d.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	verapdftest.AssertPDFA3B(t, b)
+}
+
 // FuzzText: any text drawn in any font serializes, and qpdf-free checks
 // hold: the document still starts and ends like a PDF.
 func FuzzText(f *testing.F) {
