@@ -5,8 +5,9 @@
 // across pages when they are taller than a page, horizontal rules, boxes,
 // and a "Page x of y" footer written once the page count is known.
 //
-// The caller adds blocks top to bottom (Paragraph, Table, Rule, Space,
-// KeepTogether, PageBreak); the engine breaks pages. Everything is plain
+// The caller adds blocks top to bottom (Paragraph, Runs for mixed styles
+// on the same lines, Table, Rule, Box, Space, KeepTogether, PageBreak); the
+// engine breaks pages. Everything is plain
 // structs and slices, no reflection. Text is measured with the embedded
 // fonts' advance widths, so what is measured is what is drawn. Characters
 // the fonts lack are drawn as a visible replacement box (see pdf/pdfa) but

@@ -82,6 +82,8 @@ func TestTablePages(t *testing.T) {
 		tb.Rows = append(tb.Rows, layout.Row{Cells: []layout.Cell{{Text: fmt.Sprint(i)}, desc, {Text: fmt.Sprintf("%d.00", i*10)}}})
 	}
 	d.Table(tb)
+	d.Runs([]layout.Run{{Text: "Amount due: ", Style: layout.Style{Font: layout.Bold}}, {Text: "1,234.56", Style: layout.Style{Size: 14}},
+		{Text: " EUR", Style: layout.Style{Font: layout.Italic}}}, layout.Right)
 	b := finish(t, d)
 	pages := pdfatest.Pages(t, b)
 	if pages < 3 {
@@ -98,7 +100,34 @@ func TestTablePages(t *testing.T) {
 			t.Errorf("row %d lost", i)
 		}
 	}
+	if !strings.Contains(text, "Amount due: 1,234.56 EUR") {
+		t.Error("runs not extracted as one line")
+	}
 	verapdftest.AssertPDFA3B(t, b)
+}
+
+// TestRuns: mixed-style runs keep their words in order, honour "\n" and
+// the spaces between runs (and their absence), and cut a word longer than
+// the line without losing a character.
+func TestRuns(t *testing.T) {
+	d := newDoc(t)
+	runs := []layout.Run{{Text: "Label:", Style: layout.Style{Font: layout.Bold}}, {Text: " value with several words", Style: layout.Style{Size: 12}},
+		{Text: "glued", Style: layout.Style{Font: layout.Italic}}, {Text: "\nsecond line " + strings.Repeat("word ", 60)}, {Text: strings.Repeat("x", 400), Style: layout.Style{Font: layout.Mono}}}
+	y0 := d.Y()
+	d.RunsAt(runs, layout.Left, d.Left(), 200)
+	if d.Y() <= y0 {
+		t.Fatal("cursor did not move")
+	}
+	b := finish(t, d)
+	text := words(pdfatest.Text(t, b))
+	for _, w := range []string{" Label: value with several wordsglued ", " second line word word "} {
+		if !strings.Contains(text, w) {
+			t.Errorf("%q not in %s", w, text)
+		}
+	}
+	if got := strings.Count(strings.ReplaceAll(text, " ", ""), "x"); got != 400 {
+		t.Errorf("%d of 400 x kept", got)
+	}
 }
 
 // TestTallRow: a cell taller than a page is split across pages, line by
