@@ -228,3 +228,21 @@ func BenchmarkInvoiceLayout(b *testing.B) {
 		}
 	}
 }
+
+// FuzzRuns: any two runs at any width lay out without panicking or
+// hanging, and the document still serializes.
+func FuzzRuns(f *testing.F) {
+	f.Add("Label: ", "value", 100.0)
+	f.Add("", "\n\n", 1.0)
+	f.Add("日本語", strings.Repeat("x", 500), 30.0)
+	f.Fuzz(func(t *testing.T, a, b string, w float64) {
+		if w != w || w < 0.01 || w > 1e6 {
+			return
+		}
+		d := newDoc(t)
+		d.RunsAt([]layout.Run{{Text: a, Style: layout.Style{Font: layout.Bold}}, {Text: b, Style: layout.Style{Size: 20}}}, layout.Center, d.Left(), w)
+		if _, err := d.Bytes(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
