@@ -122,6 +122,14 @@ func (bd *builder) addID(b *Block, key string, id *model.Identifier) {
 	bd.add(b, key+"-1", id.SchemeID)
 }
 
+// idParts returns an identifier and its scheme ("" for nil).
+func idParts(id *model.Identifier) (string, string) {
+	if id == nil {
+		return "", ""
+	}
+	return id.ID, id.SchemeID
+}
+
 func (bd *builder) addBlock(parent *Block, child *Block) {
 	if !child.empty() {
 		parent.Blocks = append(parent.Blocks, child)
@@ -247,18 +255,11 @@ func (bd *builder) overview(inv *model.Invoice) *Section {
 		bd.add(per, "BT-74", bd.date(p.End))
 		bd.addBlock(data, per)
 	}
-	refs := bd.block("blk.references")
-	bd.add(refs, "BT-11", inv.ProjectReference)
-	bd.add(refs, "x.projectname", inv.ProjectName)
-	bd.add(refs, "BT-12", inv.ContractReference)
-	bd.add(refs, "BT-13", inv.PurchaseOrderReference)
-	bd.add(refs, "BT-14", inv.SalesOrderReference)
-	bd.add(refs, "BT-15", inv.ReceivingAdviceReference)
-	bd.add(refs, "BT-16", inv.DespatchAdviceReference)
-	bd.add(refs, "BT-17", inv.TenderOrLotReference)
-	bd.addID(refs, "BT-18", inv.InvoicedObjectID)
-	bd.add(refs, "BT-19", inv.BuyerAccountingReference)
-	bd.addBlock(data, refs)
+	objID, objScheme := idParts(inv.InvoicedObjectID)
+	bd.addBlock(data, bd.pairs("blk.references", "BT-11", inv.ProjectReference, "x.projectname", inv.ProjectName,
+		"BT-12", inv.ContractReference, "BT-13", inv.PurchaseOrderReference, "BT-14", inv.SalesOrderReference,
+		"BT-15", inv.ReceivingAdviceReference, "BT-16", inv.DespatchAdviceReference, "BT-17", inv.TenderOrLotReference,
+		"BT-18", objID, "BT-18-1", objScheme, "BT-19", inv.BuyerAccountingReference))
 
 	lines := bd.block("blk.lines")
 	lt := bd.table("blk.lines", "BT-126", "BT-153", "#BT-129", "BT-130", "#BT-146", "#BT-131", "BT-151", "#BT-152")
@@ -407,13 +408,9 @@ func (bd *builder) line(l *model.Line) *Block {
 	bd.addBlock(b, bd.lineAllowances("BG-28", l.Charges, [5]string{"#BT-141", "#BT-142", "#BT-143", "BT-144", "BT-145"}))
 
 	it := &l.Item
-	item := bd.block("BG-31")
-	bd.add(item, "BT-153", it.Name)
-	bd.add(item, "BT-154", it.Description)
-	bd.add(item, "BT-155", it.SellerID)
-	bd.add(item, "BT-156", it.BuyerID)
-	bd.addID(item, "BT-157", it.StandardID)
-	bd.add(item, "BT-159", it.OriginCountryCode)
+	stdID, stdScheme := idParts(it.StandardID)
+	item := bd.pairs("BG-31", "BT-153", it.Name, "BT-154", it.Description, "BT-155", it.SellerID, "BT-156", it.BuyerID,
+		"BT-157", stdID, "BT-157-1", stdScheme, "BT-159", it.OriginCountryCode)
 	if len(it.Classifications) > 0 {
 		ct := bd.table("blk.classification", "BT-158", "BT-158-1", "BT-158-2")
 		for _, c := range it.Classifications {
