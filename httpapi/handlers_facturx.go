@@ -32,12 +32,10 @@ func (s *Server) handleGenerateFacturX(ctx context.Context, w http.ResponseWrite
 // ops.ConvertToFacturX.
 func (s *Server) handleConvertFacturX(dir string) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, in *input) error {
-		req := ops.ConvertRequest{Direction: dir, Body: in.body}
-		p, ok := in.params.(*wire.ConvertParams)
-		if !ok {
-			return fmt.Errorf("convert: unexpected params type %T", in.params)
+		req, err := convertRequest(dir, in)
+		if err != nil {
+			return err
 		}
-		req.Profile = p.Profile
 		res, err := s.cfg.Ops.ConvertToFacturX(ctx, req)
 		if err != nil {
 			return err
@@ -88,4 +86,21 @@ func setConversionChanges(h http.Header, changes []convert.Change) error {
 	}
 	h.Set(HeaderConversionChanges, asciiJSON(b))
 	return nil
+}
+
+// convertRequest is the ops.ConvertRequest of a /v1/convert/{dir} call:
+// its body and the profile (and syntax) of its parameters.
+func convertRequest(dir string, in *input) (ops.ConvertRequest, error) {
+	req := ops.ConvertRequest{Direction: dir, Body: in.body}
+	switch p := in.params.(type) {
+	case *wire.ConvertParams:
+		req.Profile = p.Profile
+	case *wire.ConvertToXRechnungParams:
+		req.Profile, req.Syntax = p.Profile, p.Syntax
+	case *wire.ConvertXRechnungTargetParams:
+		req.Profile, req.Syntax = p.Profile, p.Syntax
+	default:
+		return req, fmt.Errorf("convert: unexpected params type %T", in.params)
+	}
+	return req, nil
 }

@@ -72,16 +72,9 @@ func (s *Server) handleGenerate(syntax string) handlerFunc {
 // handleConvert serves /v1/convert/{dir} through ops.Convert.
 func (s *Server) handleConvert(dir string) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, in *input) error {
-		req := ops.ConvertRequest{Direction: dir, Body: in.body}
-		switch p := in.params.(type) {
-		case *wire.ConvertParams:
-			req.Profile = p.Profile
-		case *wire.ConvertToXRechnungParams:
-			req.Profile, req.Syntax = p.Profile, p.Syntax
-		case *wire.ConvertXRechnungTargetParams:
-			req.Profile, req.Syntax = p.Profile, p.Syntax
-		default:
-			return fmt.Errorf("convert: unexpected params type %T", in.params)
+		req, err := convertRequest(dir, in)
+		if err != nil {
+			return err
 		}
 		res, err := s.cfg.Ops.Convert(ctx, req)
 		if err != nil {
