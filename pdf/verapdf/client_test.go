@@ -40,7 +40,13 @@ func realClient(t testing.TB) *Client {
 	t.Helper()
 	j := jar(t)
 	sharedClient.once.Do(func() {
-		sharedClient.c = New(Options{Jar: j, Timeout: 2 * time.Minute, StartTimeout: 2 * time.Minute})
+		opts := Options{Jar: j, Timeout: 2 * time.Minute, StartTimeout: 2 * time.Minute}
+		// EINVOICE_VERAPDF_JVM_ARGS compares JVM settings in the benchmark
+		// (e.g. "-Xmx768m -XX:+UseSerialGC" for tiered C2).
+		if a := os.Getenv("EINVOICE_VERAPDF_JVM_ARGS"); a != "" {
+			opts.JVMArgs = strings.Fields(a)
+		}
+		sharedClient.c = New(opts)
 	})
 	return sharedClient.c
 }
