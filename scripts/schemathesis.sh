@@ -19,6 +19,7 @@ pid=$!
 for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.1; done
 export EINVOICE_ST_NOT_LANDED="$work/not-landed.txt"
 rc=0
+cd "$work" # schemathesis keeps its state under the working directory
 SCHEMATHESIS_HOOKS="$here/schemathesis/hooks.py" "$venv/bin/st" run "http://127.0.0.1:$port/openapi.json" \
   -H "x-api-key:$key" \
   --checks no_server_error_but_not_landed,status_code_conformance,content_type_conformance,response_schema_conformance \
