@@ -21,9 +21,8 @@ import (
 
 // generateModels is the number of random models per profile:
 // EINVOICE_GENERATE_MODELS, default 1000 (50 with -short).
-func generateModels(t *testing.T) int {
+func generateModels(t *testing.T, n int) int {
 	t.Helper()
-	n := 1000
 	if testing.Short() {
 		n = 50
 	}
@@ -39,7 +38,7 @@ func generateModels(t *testing.T) int {
 
 func TestGenerateProperty(t *testing.T) {
 	shared := mustShared(t)
-	n := generateModels(t)
+	n := generateModels(t, 1000) // issue 5: at least 1,000 per profile
 	v, err := engineval.New(shared)
 	if err != nil {
 		t.Fatalf("engine validator: %v", err)

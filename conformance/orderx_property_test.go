@@ -57,7 +57,7 @@ func orderXOracle(t *testing.T, shared string) *oracle.Oracle {
 
 func TestOrderXProperty(t *testing.T) {
 	shared := mustShared(t)
-	n := generateModels(t)
+	n := generateModels(t, 500) // issue 7: at least 500 per format
 	if n < 500 && !testing.Short() {
 		n = 500
 	}
