@@ -20,7 +20,7 @@ import (
 )
 
 // generateModels is the number of random models per profile:
-// EINVOICE_GENERATE_MODELS, default 1000 (50 with -short).
+// EINVOICE_GENERATE_MODELS, else the caller's n (50 with -short).
 func generateModels(t *testing.T, n int) int {
 	t.Helper()
 	if testing.Short() {

@@ -48,7 +48,7 @@ commands:
   serve      run the HTTP API (einvoice serve --help)
   keys       create, list and revoke API keys (einvoice keys --help)
   validate   validate invoice files (einvoice validate --help)
-  generate   write UBL or CII from canonical-model JSON (einvoice generate --help)
+  generate   write UBL, CII, FatturaPA, Facturae, KSeF or Order-X from JSON (einvoice generate --help)
   convert    convert between UBL, CII and XRechnung (einvoice convert --help)
   repair     repair dates and totals of a UBL or CII invoice (einvoice repair --help)
   facturx    write a Factur-X PDF/A-3b from JSON, UBL or CII (einvoice facturx --help)
