@@ -233,7 +233,15 @@ func TestConvertToFacturX(t *testing.T) {
 	if !bytes.Equal(pdfatest.Detach(t, c.PDF)[facturx.FileName], ciiSrc) {
 		t.Error("cii-to-facturx does not embed the source unchanged")
 	}
-	for _, p := range [][]byte{u.PDF, c.PDF} {
+	ext, err := s.ConvertToFacturX(ctx, ops.ConvertRequest{Direction: "cii-to-facturx", Profile: "facturx_extended",
+		Body: readShared(t, "corpus/factur-x/akretion/factur-x-extended.xml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ext.Level != facturx.Extended || !bytes.Contains(ext.PDF, []byte("<fx:ConformanceLevel>EXTENDED</fx:ConformanceLevel>")) {
+		t.Errorf("EXTENDED source: level %q", ext.Level)
+	}
+	for _, p := range [][]byte{u.PDF, c.PDF, ext.PDF} {
 		verapdftest.AssertPDFA3B(t, p)
 	}
 	if !strings.Contains(pdfatest.Text(t, c.PDF), "TOSL108") {
