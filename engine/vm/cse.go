@@ -190,38 +190,23 @@ func (h *hashCons) id(e *Expr, kids []int32) int32 {
 
 // countCandidates counts candidate nodes up to 2.
 func countCandidates(e *Expr, n int) int {
-	if n >= 2 {
-		return n
-	}
 	switch e.Op {
 	case OpCall, OpPath, OpFilter, OpCount:
 		n++
 	}
-	for _, a := range e.Args {
-		n = countCandidates(a, n)
-	}
-	for _, p := range e.Preds {
-		n = countCandidates(p, n)
-	}
-	for _, bd := range e.Binds {
-		n = countCandidates(bd.In, n)
-	}
+	eachChild(e, func(c *Expr) {
+		if n < 2 {
+			n = countCandidates(c, n)
+		}
+	})
 	return n
 }
 
 func cover(m map[*Expr]bool, e *Expr) {
-	for _, a := range e.Args {
-		m[a] = true
-		cover(m, a)
-	}
-	for _, p := range e.Preds {
-		m[p] = true
-		cover(m, p)
-	}
-	for _, b := range e.Binds {
-		m[b.In] = true
-		cover(m, b.In)
-	}
+	eachChild(e, func(c *Expr) {
+		m[c] = true
+		cover(m, c)
+	})
 }
 
 // cseCandidate: a costly subexpression whose value depends only on the
@@ -248,44 +233,31 @@ func pureExpr(e *Expr) bool {
 			return false
 		}
 	}
-	for _, a := range e.Args {
-		if !pureExpr(a) {
-			return false
-		}
-	}
-	for _, p := range e.Preds {
-		if !pureExpr(p) {
-			return false
-		}
-	}
-	for _, b := range e.Binds {
-		if !pureExpr(b.In) {
-			return false
-		}
-	}
-	return true
+	pure := true
+	eachChild(e, func(c *Expr) { pure = pure && pureExpr(c) })
+	return pure
 }
 
 func localSlots(acc []int32, e *Expr) []int32 {
-	if e.Op == OpLocal {
-		found := false
-		for _, s := range acc {
-			found = found || s == int32(e.Slot)
-		}
-		if !found {
-			acc = append(acc, int32(e.Slot))
-		}
+	if e.Op == OpLocal && !slices.Contains(acc, int32(e.Slot)) {
+		acc = append(acc, int32(e.Slot))
 	}
+	eachChild(e, func(c *Expr) { acc = localSlots(acc, c) })
+	return acc
+}
+
+// eachChild calls fn for every direct sub-expression of e: Args, Preds,
+// then the binding sequences.
+func eachChild(e *Expr, fn func(*Expr)) {
 	for _, a := range e.Args {
-		acc = localSlots(acc, a)
+		fn(a)
 	}
 	for _, p := range e.Preds {
-		acc = localSlots(acc, p)
+		fn(p)
 	}
-	for _, bd := range e.Binds {
-		acc = localSlots(acc, bd.In)
+	for _, b := range e.Binds {
+		fn(b.In)
 	}
-	return acc
 }
 
 // evalShared evaluates a shared subexpression through its slot.

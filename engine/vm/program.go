@@ -80,15 +80,7 @@ func collectVars(acc []int, e *Expr) []int {
 		acc = append(acc, e.Slot)
 		slices.Sort(acc)
 	}
-	for _, a := range e.Args {
-		acc = collectVars(acc, a)
-	}
-	for _, a := range e.Preds {
-		acc = collectVars(acc, a)
-	}
-	for _, b := range e.Binds {
-		acc = collectVars(acc, b.In)
-	}
+	eachChild(e, func(c *Expr) { acc = collectVars(acc, c) })
 	return acc
 }
 
