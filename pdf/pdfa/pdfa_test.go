@@ -97,10 +97,11 @@ func TestVeraPDF(t *testing.T) {
 	verapdftest.AssertPDFA3B(t, sample(t))
 }
 
-// TestPoppler: what poppler reads back — text (missing glyphs included,
+// TestPoppler: qpdf finds the file sound, and what poppler reads back — text (missing glyphs included,
 // through ToUnicode), attachments byte for byte, two pages, Info.
 func TestPoppler(t *testing.T) {
 	b := sample(t)
+	pdfatest.QPDFCheck(t, b)
 	text := pdfatest.Text(t, b)
 	for _, want := range []string{"Invoice INV-4711", "Ærø Ĳssel Œuvre ß € 1.234,56 – “quoted” (parens) \\ backslash",
 		"Καλημέρα κόσμε", "Съешь же ещё этих мягких французских булок", "日本語のテキスト 中文 한국어", "Controlchars and emoji 😀", "Second page"} {

@@ -18,7 +18,7 @@ import (
 func run(t testing.TB, pdf []byte, name string, args ...string) []byte {
 	t.Helper()
 	if _, err := exec.LookPath(name); err != nil {
-		t.Fatalf("%s not found: install poppler-utils (scripts/deps.sh)", name)
+		t.Fatalf("%s not found: install poppler-utils and qpdf (scripts/deps.sh)", name)
 	}
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.pdf")
@@ -79,4 +79,14 @@ func Detach(t testing.TB, pdf []byte) map[string][]byte {
 		files[e.Name()] = b
 	}
 	return files
+}
+
+// QPDFCheck runs qpdf --check (cross-reference table, object and stream
+// syntax, stream lengths) and fails the test on any warning or error.
+func QPDFCheck(t testing.TB, pdf []byte) {
+	t.Helper()
+	out := string(run(t, pdf, "qpdf", "--check", "{in}"))
+	if !strings.Contains(out, "No syntax or stream encoding errors found") || strings.Contains(strings.ToLower(out), "warning") {
+		t.Errorf("qpdf --check:\n%s", out)
+	}
 }
