@@ -1,8 +1,9 @@
 // Package pdfatest gives tests of our PDF output poppler's view of it:
 // the extracted text (pdftotext), the embedded files (pdfdetach) and the
-// page count (pdfinfo), so tests assert what readers see, not what we
-// think we wrote. The poppler-utils Debian package must be installed
-// (scripts/deps.sh); tests fail, not skip, without it.
+// page count (pdfinfo), and qpdf's structural check, so tests assert what
+// readers see, not what we think we wrote. The poppler-utils and qpdf
+// Debian packages must be installed (scripts/deps.sh); tests fail, not
+// skip, without them.
 package pdfatest
 
 import (
