@@ -74,7 +74,8 @@ func facturXCases(t testing.TB, n int) []facturXCase {
 // TestGenerateFacturXProperty generates 200 random invoices (1 to 12
 // lines, every tenth 40 to 120 lines over several pages, every VAT
 // category RandomInvoice knows, names in Latin, Greek, Cyrillic, CJK and
-// Arabic) and checks each PDF: veraPDF PDF/A-3b compliant, the embedded
+// Arabic) and checks each PDF: veraPDF PDF/A-3b compliant, qpdf --check
+// clean, the embedded
 // factur-x.xml byte-identical to the generated CII, and pdftotext finds the
 // invoice id, issue date, currency, payable amount and the names.
 func TestGenerateFacturXProperty(t *testing.T) {
@@ -130,6 +131,7 @@ func TestGenerateFacturXProperty(t *testing.T) {
 		if res.Level != facturx.EN16931 || res.Profile != ops.FacturXProfile {
 			t.Errorf("case %d: level %q profile %q", i, res.Level, res.Profile)
 		}
+		pdfatest.QPDFCheck(t, res.PDF)
 		files := pdfatest.Detach(t, res.PDF)
 		if len(files) != 1 || !bytes.Equal(files[facturx.FileName], res.XML) {
 			t.Errorf("case %d: embedded files %d, factur-x.xml identical to the CII: %v", i, len(files), bytes.Equal(files[facturx.FileName], res.XML))
