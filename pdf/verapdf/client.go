@@ -229,10 +229,7 @@ func (c *Client) Start(ctx context.Context) error {
 // Validate checks pdf against flavour (one of Flavours; "" = "auto").
 func (c *Client) Validate(ctx context.Context, pdf []byte, flavour string) (*Result, error) {
 	start := time.Now()
-	if flavour == "" {
-		flavour = "auto"
-	}
-	if err := CheckFlavour(flavour); err != nil {
+	if err := CheckFlavour(orAuto(flavour)); err != nil {
 		return nil, err
 	}
 	f, err := os.CreateTemp(c.opts.TempDir, "verapdf-*.pdf")
@@ -241,38 +238,34 @@ func (c *Client) Validate(ctx context.Context, pdf []byte, flavour string) (*Res
 	}
 	name := f.Name()
 	defer func() { _ = os.Remove(name) }()
-	if _, err := f.Write(pdf); err != nil {
-		_ = f.Close()
+	_, err = f.Write(pdf)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return nil, &UnavailableError{Reason: "cannot write the temporary file for the worker", Err: err}
 	}
-	if err := f.Close(); err != nil {
-		return nil, &UnavailableError{Reason: "cannot write the temporary file for the worker", Err: err}
-	}
-	res, err := c.validatePath(ctx, name, flavour)
-	if res != nil {
-		res.Duration = time.Since(start)
-	}
-	return res, err
+	return c.validatePath(ctx, start, name, orAuto(flavour))
 }
 
 // ValidateFile checks the PDF at path (made absolute) against flavour.
 func (c *Client) ValidateFile(ctx context.Context, path, flavour string) (*Result, error) {
 	start := time.Now()
-	if flavour == "" {
-		flavour = "auto"
-	}
-	if err := CheckFlavour(flavour); err != nil {
+	if err := CheckFlavour(orAuto(flavour)); err != nil {
 		return nil, err
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("verapdf: %w", err)
 	}
-	res, err := c.validatePath(ctx, abs, flavour)
-	if res != nil {
-		res.Duration = time.Since(start)
+	return c.validatePath(ctx, start, abs, orAuto(flavour))
+}
+
+func orAuto(flavour string) string {
+	if flavour == "" {
+		return "auto"
 	}
-	return res, err
+	return flavour
 }
 
 // request and response are the worker's protocol (tools/verapdf-worker).
@@ -297,7 +290,8 @@ type response struct {
 	Result
 }
 
-func (c *Client) validatePath(ctx context.Context, path, flavour string) (*Result, error) {
+// validatePath asks a worker for the verdict on path; Duration counts from start.
+func (c *Client) validatePath(ctx context.Context, start time.Time, path, flavour string) (*Result, error) {
 	resp, err := c.call(ctx, request{Op: "validate", Path: path, Flavour: flavour})
 	if err != nil {
 		return nil, err
@@ -311,6 +305,7 @@ func (c *Client) validatePath(ctx context.Context, path, flavour string) (*Resul
 		}
 	}
 	r := resp.Result
+	r.Duration = time.Since(start)
 	if r.FailedRules == nil {
 		r.FailedRules = []FailedRule{}
 	}
