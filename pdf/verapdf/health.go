@@ -93,3 +93,30 @@ func (c *Client) canStart() error {
 	}
 	return nil
 }
+
+// Watch checks the workers every interval until ctx ends (a worker that no
+// longer answers a ping is replaced, see Health) and calls changed with the
+// status whenever its State differs from the previous check's, so a server
+// logs when PDF/A verdicts become unavailable and when they are back.
+func (c *Client) Watch(ctx context.Context, every time.Duration, changed func(Status)) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	last := ""
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		st := c.Health(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		if st.State != last {
+			if last != "" || st.State != StateOK {
+				changed(st)
+			}
+			last = st.State
+		}
+	}
+}

@@ -155,3 +155,27 @@ func TestRestartingWorkerIsReplaced(t *testing.T) {
 		t.Fatalf("next request: want a fresh worker's answer, got %v", err)
 	}
 }
+
+// TestWatchReportsAWedgedWorker: the watcher's ping finds a worker that no
+// longer answers, replaces it and reports the change.
+func TestWatchReportsAWedgedWorker(t *testing.T) {
+	c := fake(t, "hang", Options{})
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got := make(chan Status, 4)
+	go c.Watch(ctx, 10*time.Millisecond, func(st Status) { got <- st })
+	select {
+	case st := <-got:
+		if st.State != StateUnavailable || !strings.Contains(st.Detail, "health check") {
+			t.Fatalf("watch reported %+v", st)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the wedged worker was not reported")
+	}
+	if st := c.Health(context.Background()); st.Restarts != 1 || st.Running != 0 {
+		t.Fatalf("the wedged worker was not replaced: %+v", st)
+	}
+}
