@@ -168,15 +168,27 @@ func cliErrorText(err error) string {
 	return err.Error()
 }
 
-// warmVeraPDF starts one worker of the server's client (called after the
-// server listens), so the first PDF/A request does not pay for the JVM
-// start-up; a failure is logged (PDF/A operations answer 503 with the reason
-// and /health reports it) and retried on the next request.
-func warmVeraPDF(ctx context.Context, c *verapdf.Client, opts verapdf.Options, logger *slog.Logger) {
+// superviseVeraPDF starts one worker of the server's client (called after
+// the server listens), so the first PDF/A request does not pay for the JVM
+// start-up, then health-checks the workers every veraPDFWatch until ctx
+// ends, logging when PDF/A verdicts become unavailable and when they are
+// back. A failed start is logged (PDF/A operations answer 503 with the
+// reason and /health reports it) and retried on the next request.
+func superviseVeraPDF(ctx context.Context, c *verapdf.Client, opts verapdf.Options, logger *slog.Logger) {
 	start := time.Now()
 	if err := c.Start(ctx); err != nil {
 		logger.Warn("veraPDF worker not available; PDF/A operations answer 503 until it starts", "jar", opts.Jar, "error", err)
-		return
+	} else {
+		logger.Info("veraPDF worker ready", "jar", opts.Jar, "workers", opts.Workers, "duration_ms", time.Since(start).Milliseconds())
 	}
-	logger.Info("veraPDF worker ready", "jar", opts.Jar, "workers", opts.Workers, "duration_ms", time.Since(start).Milliseconds())
+	c.Watch(ctx, veraPDFWatch, func(st verapdf.Status) {
+		if st.State == verapdf.StateOK {
+			logger.Info("veraPDF available again", "detail", st.Detail, "restarts", st.Restarts)
+			return
+		}
+		logger.Warn("veraPDF unavailable; PDF/A operations answer 503", "detail", st.Detail, "restarts", st.Restarts)
+	})
 }
+
+// veraPDFWatch is how often serve health-checks the veraPDF workers.
+const veraPDFWatch = 30 * time.Second

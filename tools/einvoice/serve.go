@@ -137,7 +137,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	}
 	logger.Info("listening", "addr", ln.Addr().String(), "version", version,
 		"gateway_secret", cfg.gatewaySecret != "", "rate_limit", cfg.rateLimit, "max_body", cfg.maxBody)
-	go warmVeraPDF(ctx, svc.VeraPDF, cfg.verapdf, logger)
+	go superviseVeraPDF(ctx, svc.VeraPDF, cfg.verapdf, logger)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	select {
