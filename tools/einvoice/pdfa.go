@@ -52,10 +52,10 @@ type veraPDFFlags struct {
 // (withWorkers) --verapdf-workers.
 func addVeraPDFFlags(f *cmdFlags, withWorkers bool) *veraPDFFlags {
 	v := &veraPDFFlags{
-		jar: f.String("verapdf-jar", "EINVOICE_VERAPDF_JAR", "", "the veraPDF worker jar built by `make verapdf` (default: "+
+		jar: f.String("verapdf-jar", "EINVOICE_VERAPDF_JAR", "", "the veraPDF worker `jar` built by make verapdf (default: "+
 			verapdf.DefaultJar+" beside the binary's bin/ directory, else under the working directory)"),
 		java:    f.String("java", "EINVOICE_JAVA", "java", "the Java 17+ executable that runs the veraPDF worker"),
-		timeout: f.Duration("verapdf-timeout", "EINVOICE_VERAPDF_TIMEOUT", verapdf.DefaultTimeout, "veraPDF time limit per file (the worker is restarted beyond)"),
+		timeout: f.Duration("verapdf-timeout", "EINVOICE_VERAPDF_TIMEOUT", verapdf.DefaultTimeout, "veraPDF time limit per file (the worker is restarted beyond; serve: at most --request-timeout)"),
 	}
 	if withWorkers {
 		v.workers = f.Int("verapdf-workers", "EINVOICE_VERAPDF_WORKERS", 2, "veraPDF workers (JVMs) = PDF/A files checked at once")
