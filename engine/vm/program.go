@@ -152,6 +152,18 @@ func (f *frame) release() {
 			f.bufs[i] = nil
 		}
 	}
+	// Shared-subexpression values: drop the items (their strings point
+	// into the document) and oversized buffers, keep the rest for reuse.
+	all := f.cse[:cap(f.cse)]
+	for i := range all {
+		e := &all[i]
+		clear(e.val[:cap(e.val)])
+		clear(e.locals[:cap(e.locals)])
+		e.val, e.locals, e.err, e.set = e.val[:0], e.locals[:0], nil, false
+		if cap(e.val) > maxKeptItems {
+			e.val = nil
+		}
+	}
 }
 
 func (p *Program) wrap(err error) error {
