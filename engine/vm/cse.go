@@ -280,6 +280,7 @@ func (f *frame) evalShared(e *Expr, fc focus) (xdm.Sequence, error) {
 	// Record the key before evaluating: the locals cannot change during
 	// the evaluation of e (bindings inside e are restored by quantified,
 	// and a key that no longer fits is simply not kept).
+	f.cseUsed = true
 	ok := f.keepLocals(ent, locals)
 	fcKey, doc := fc, f.docIdx
 	f.cseIn = e

@@ -35,6 +35,8 @@ type frame struct {
 	args   []xdm.Sequence
 	cse    []cseEntry // shared subexpression values of this evaluation (cse.go)
 	cseIn  *Expr      // the shared subexpression evalShared is evaluating itself
+	// cseUsed: some entry of cse holds values since the last release.
+	cseUsed bool
 
 	// names caches name tests resolved against a document (tests are owned
 	// by immutable programs, so their addresses are stable keys).

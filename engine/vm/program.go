@@ -155,6 +155,10 @@ func (f *frame) release() {
 	// Shared-subexpression values: drop the items (their strings point
 	// into the document) and oversized buffers, keep the rest for reuse.
 	all := f.cse[:cap(f.cse)]
+	if !f.cseUsed {
+		all = nil
+	}
+	f.cseUsed = false
 	for i := range all {
 		e := &all[i]
 		clear(e.val[:cap(e.val)])
