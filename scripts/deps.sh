@@ -6,8 +6,8 @@
 #   poppler-utils, qpdf: test oracles (pdftotext, pdfdetach, pdftoppm; qpdf makes encrypted and incremental test PDFs)
 #   chromium: golden screenshots of rendered HTML (tests only)
 #   nginx, e2fsprogs: the reliability tests' loopback balancer and loop-mounted ext4 store (tests only)
-# Java 17 + Maven are preinstalled on the development machines; they build the veraPDF worker and the
-# conformance oracle.
+#   openjdk-17-jdk-headless, maven: build and run the veraPDF worker (make verapdf) and the conformance
+#   oracle (preinstalled on the development machines; installed here when missing)
 set -euo pipefail
 need=()
 pkg-config --exists libxml-2.0 2>/dev/null || need+=(libxml2-dev)
@@ -17,6 +17,8 @@ command -v gs >/dev/null 2>&1 || need+=(ghostscript)
 [ -e /usr/share/color/icc/sRGB.icc ] || ls /usr/share/color/icc/*/sRGB*.icc >/dev/null 2>&1 || need+=(icc-profiles-free)
 command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 command -v qpdf >/dev/null 2>&1 || need+=(qpdf)
+command -v java >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null 2>&1 || need+=(maven)
 if [ "${EINVOICE_DEPS_TEST:-0}" = 1 ]; then
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
   command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
