@@ -11,8 +11,8 @@ import (
 // compactShown lists the business terms the first part of the compact
 // view (letterhead, addresses, lines, VAT summary, totals, payment) shows;
 // every other value of the Document follows under "Further details".
-var compactShown = setOf(`BT-1 BT-2 BT-5 BT-9 BT-10 BT-13 BT-73 BT-74
-	BT-27 BT-31 BT-32 BT-35 BT-36 BT-162 BT-37 BT-38 BT-39 BT-40 BT-41 BT-42 BT-43
+var compactShown = setOf(`BT-1 BT-2 BT-3 BT-5 BT-9 BT-10 BT-12 BT-13 BT-14 BT-73 BT-74
+	BT-27 BT-30 BT-30-1 BT-31 BT-32 BT-34 BT-34-1 BT-46 BT-46-1 BT-48 BT-49 BT-49-1 BT-35 BT-36 BT-162 BT-37 BT-38 BT-39 BT-40 BT-41 BT-42 BT-43
 	BT-44 BT-50 BT-51 BT-163 BT-52 BT-53 BT-54 BT-55 BT-56 BT-57 BT-58
 	BT-20 BT-81 BT-82 BT-83 BT-84 BT-85 BT-86
 	BT-106 BT-107 BT-108 BT-109 BT-110 BT-111 BT-112 BT-113 BT-114 BT-115
@@ -63,30 +63,15 @@ func (w *pdfWriter) compact(ctx context.Context, inv *model.Invoice) error {
 
 	// Letterhead: the seller left, the document's identity right.
 	left := layout.Cell{Text: s.Name, Style: &layout.Style{Font: layout.Bold, Size: 15, Color: colAccent}}
-	for _, l := range addressLines(&s.Address) {
-		left.More = append(left.More, layout.Para{Text: l, Style: stSmall})
-	}
-	if c := s.Contact; c != nil {
-		for _, v := range []string{c.Name, c.Telephone, c.Email} {
-			if v != "" {
-				left.More = append(left.More, layout.Para{Text: v, Style: stSmall})
-			}
-		}
-	}
-	for _, kv := range [][2]string{{"BT-31", s.VATID}, {"BT-32", s.TaxRegistrationID}} {
-		if kv[1] != "" {
-			left.More = append(left.More, layout.Para{Text: text(lang, kv[0]) + ": " + kv[1], Style: stSmall})
-		}
-	}
+	left.More = append(left.More, plain(stSmall, addressLines(&s.Address)...)...)
+	left.More = append(left.More, plain(stSmall, contactLines(s.Contact)...)...)
+	left.More = append(left.More, labelled(lang, stSmall, "BT-31", s.VATID, "BT-32", s.TaxRegistrationID,
+		"BT-30", withScheme(s.LegalRegistrationID), "BT-34", address(s.ElectronicAddress))...)
 	right := layout.Cell{Text: w.doc.Kind, Style: &layout.Style{Font: layout.Bold, Size: 18, Align: layout.Right}}
-	for _, kv := range [][2]string{
-		{"BT-1", inv.ID}, {"BT-2", FormatDate(lang, &inv.IssueDate)}, {"BT-9", FormatDate(lang, inv.DueDate)},
-		{"BT-10", inv.BuyerReference}, {"BT-13", inv.PurchaseOrderReference}, {"BT-5", inv.CurrencyCode},
-	} {
-		if kv[1] != "" {
-			right.More = append(right.More, layout.Para{Text: text(lang, kv[0]) + ": " + kv[1], Style: layout.Style{Size: 8.5, Align: layout.Right}})
-		}
-	}
+	right.More = labelled(lang, layout.Style{Size: 8.5, Align: layout.Right},
+		"BT-1", inv.ID, "BT-2", FormatDate(lang, &inv.IssueDate), "BT-3", codeText(lang, "1001", string(inv.TypeCode)),
+		"BT-9", FormatDate(lang, inv.DueDate), "BT-10", inv.BuyerReference, "BT-13", inv.PurchaseOrderReference,
+		"BT-14", inv.SalesOrderReference, "BT-12", inv.ContractReference, "BT-5", inv.CurrencyCode)
 	d.Table(&layout.Table{Columns: []layout.Column{{Weight: 1}, {Weight: 1}}, Rows: []layout.Row{{Cells: []layout.Cell{left, right}}}, Padding: -1})
 	d.Space(4)
 	d.Rule(1.5, colAccent)
@@ -96,16 +81,10 @@ func (w *pdfWriter) compact(ctx context.Context, inv *model.Invoice) error {
 	b := &inv.Buyer
 	to := layout.Cell{Text: text(lang, "compact.to"), Style: &stLabel,
 		More: []layout.Para{{Text: b.Name, Style: layout.Style{Font: layout.Bold, Size: 10}}}}
-	for _, l := range addressLines(&b.Address) {
-		to.More = append(to.More, layout.Para{Text: l, Style: layout.Style{Size: 9}})
-	}
-	if c := b.Contact; c != nil {
-		for _, v := range []string{c.Name, c.Telephone, c.Email} {
-			if v != "" {
-				to.More = append(to.More, layout.Para{Text: v, Style: stSmall})
-			}
-		}
-	}
+	to.More = append(to.More, plain(layout.Style{Size: 9}, addressLines(&b.Address)...)...)
+	to.More = append(to.More, plain(stSmall, contactLines(b.Contact)...)...)
+	to.More = append(to.More, labelled(lang, stSmall, "BT-48", b.VATID, "BT-46", withScheme(b.Identifier),
+		"BT-49", address(b.ElectronicAddress))...)
 	period := layout.Cell{}
 	if p := inv.InvoicingPeriod; p != nil && (p.Start != nil || p.End != nil) {
 		period.Text, period.Style = text(lang, "BG-14"), &stLabel
@@ -277,6 +256,54 @@ func flatten(b *Block) *Block {
 		out.Tables = append(out.Tables, f.Tables...)
 	}
 	return out
+}
+
+// plain returns the non-empty lines as paragraphs in st.
+func plain(st layout.Style, lines ...string) []layout.Para {
+	var out []layout.Para
+	for _, l := range lines {
+		if l != "" {
+			out = append(out, layout.Para{Text: l, Style: st})
+		}
+	}
+	return out
+}
+
+// labelled returns "label: value" paragraphs for the key/value pairs whose
+// value is not empty.
+func labelled(lang Lang, st layout.Style, kv ...string) []layout.Para {
+	var out []layout.Para
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] != "" {
+			out = append(out, layout.Para{Text: text(lang, kv[i]) + ": " + kv[i+1], Style: st})
+		}
+	}
+	return out
+}
+
+// withScheme is "id (scheme)", or id without a scheme; "" for nil.
+func withScheme(id *model.Identifier) string {
+	if id == nil || id.SchemeID == "" {
+		v, _ := idParts(id)
+		return v
+	}
+	return id.ID + " (" + id.SchemeID + ")"
+}
+
+// address is an electronic address with its scheme.
+func address(ea *model.ElectronicAddress) string {
+	if ea == nil {
+		return ""
+	}
+	return withScheme(&model.Identifier{ID: ea.ID, SchemeID: ea.SchemeID})
+}
+
+// contactLines are a contact's name, telephone and email.
+func contactLines(c *model.Contact) []string {
+	if c == nil {
+		return nil
+	}
+	return []string{c.Name, c.Telephone, c.Email}
 }
 
 // addressLines returns the lines of a postal address as printed on an
