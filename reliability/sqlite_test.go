@@ -228,11 +228,11 @@ func TestSQLiteDiskFullAndReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The read-only switch is a disk failure: what the page cache held is
-	// lost. With synchronous=NORMAL (store/dialect_sqlite.go) a commit is
-	// not flushed to disk until a checkpoint, so acknowledged counts may be
-	// missing (docs/RELIABILITY.md); a count never appears without a 200.
-	if n > ok200 {
-		t.Errorf("stored usage generate_ubl = %d, calls answered 200: %d (%d before the read-only switch)", n, ok200, beforeRO)
+	// lost. With synchronous=FULL (store/dialect_sqlite.go) every commit is
+	// on disk before the call is answered, so every acknowledged count
+	// survives, and a count never appears without a 200.
+	if n != ok200 {
+		t.Errorf("stored usage generate_ubl = %d, calls answered 200: %d (%d before the read-only switch): acknowledged counts lost or invented", n, ok200, beforeRO)
 	}
 	t.Logf("SQLite on a 16 MiB ext4 after the failure: integrity %s, stored usage %d, calls answered 200: %d (%d before the read-only switch; %d acknowledged counts lost)",
 		integrity, n, ok200, beforeRO, ok200-n)

@@ -77,15 +77,17 @@ func classifySQLite(err error) error {
 }
 
 // sqliteDSN builds the modernc.org/sqlite DSN: busy_timeout first, WAL, foreign
-// keys, synchronous=NORMAL (durable enough in WAL mode: a power cut may lose the
-// last commits, never corrupt the file) and BEGIN IMMEDIATE for transactions so a
-// migration takes the write lock up front instead of failing on upgrade.
+// keys, synchronous=FULL (every commit, usage counts included, is on disk before
+// the call is answered: a disk failure or power cut loses no acknowledged count —
+// NORMAL lost 77 of 127 in the reliability suite's read-only disk test — at the
+// cost of one WAL fsync per protected call) and BEGIN IMMEDIATE for transactions so
+// a migration takes the write lock up front instead of failing on upgrade.
 func sqliteDSN(path string) string {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", sqliteBusyTimeout.Milliseconds()))
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "foreign_keys(1)")
-	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "synchronous(FULL)")
 	q.Set("_txlock", "immediate")
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 }
