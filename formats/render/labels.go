@@ -75,6 +75,27 @@ var labels = map[string]label{
 	"compact.vatrate":    {"VAT %", "USt. %"},
 	"compact.net":        {"Net amount", "Nettobetrag"},
 
+	// The printed validation report.
+	"rep.title":      {"Validation report", "Prüfbericht"},
+	"rep.valid":      {"VALID", "GÜLTIG"},
+	"rep.invalid":    {"INVALID", "UNGÜLTIG"},
+	"rep.incomplete": {"not every check ran to the end", "nicht alle Prüfungen liefen vollständig"},
+	"rep.profile":    {"Profile", "Profil"},
+	"rep.syntax":     {"Syntax", "Syntax"},
+	"rep.rulesets":   {"Rule sets and schemas", "Regelwerke und Schemata"},
+	"rep.version":    {"Version", "Version"},
+	"rep.counts":     {"Findings", "Befunde"},
+	"rep.fatal":      {"fatal", "fatal"},
+	"rep.warning":    {"warning", "Warnung"},
+	"rep.info":       {"information", "Information"},
+	"rep.total":      {"total", "gesamt"},
+	"rep.rule":       {"Rule", "Regel"},
+	"rep.flag":       {"Flag", "Schwere"},
+	"rep.message":    {"Message", "Meldung"},
+	"rep.location":   {"Location", "Ort"},
+	"rep.none":       {"No findings.", "Keine Befunde."},
+	"rep.duration":   {"Duration", "Dauer"},
+
 	// Not business terms, but values the model carries (see model.Invoice).
 	"x.projectname":      {"Project name", "Projektname"},
 	"x.taxregscheme":     {"Tax scheme of the seller tax registration identifier", "Steuerschema der Steuernummer des Verkäufers"},

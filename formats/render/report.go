@@ -38,36 +38,9 @@ var (
 	colInvalid = pdfa.Color{R: 0.72, G: 0.11, B: 0.11}
 )
 
-// reportLabels are the report's labels in English and German.
-var reportLabels = map[string]label{
-	"title":      {"Validation report", "Prüfbericht"},
-	"valid":      {"VALID", "GÜLTIG"},
-	"invalid":    {"INVALID", "UNGÜLTIG"},
-	"incomplete": {"not every check ran to the end", "nicht alle Prüfungen liefen vollständig"},
-	"profile":    {"Profile", "Profil"},
-	"syntax":     {"Syntax", "Syntax"},
-	"rulesets":   {"Rule sets and schemas", "Regelwerke und Schemata"},
-	"version":    {"Version", "Version"},
-	"counts":     {"Findings", "Befunde"},
-	"fatal":      {"fatal", "fatal"},
-	"warning":    {"warning", "Warnung"},
-	"info":       {"information", "Information"},
-	"total":      {"total", "gesamt"},
-	"rule":       {"Rule", "Regel"},
-	"flag":       {"Flag", "Schwere"},
-	"message":    {"Message", "Meldung"},
-	"location":   {"Location", "Ort"},
-	"none":       {"No findings.", "Keine Befunde."},
-	"duration":   {"Duration", "Dauer"},
-}
-
-func reportText(lang Lang, key string) string {
-	l := reportLabels[key]
-	if lang == German {
-		return l.de
-	}
-	return l.en
-}
+// reportText is a label of the report ("rep." keys of the one
+// translation table).
+func reportText(lang Lang, key string) string { return text(lang, "rep."+key) }
 
 // ReportPDF prints rep as a paginated PDF/A-3b document: a VALID or
 // INVALID banner, the profile and rule-set versions, the counts and a

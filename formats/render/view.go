@@ -339,29 +339,18 @@ func (bd *builder) payment(inv *model.Invoice) *Block {
 	bd.add(b, "BT-83", p.RemittanceInformation)
 	for i := range p.CreditTransfers {
 		ct := &p.CreditTransfers[i]
-		c := bd.block("BG-17")
+		c := bd.pairs("BG-17", "BT-84", ct.AccountID, "x.proprietary", bd.yes(ct.ProprietaryAccountID),
+			"BT-85", ct.AccountName, "BT-86", ct.ServiceProviderID)
 		if len(p.CreditTransfers) > 1 {
 			c.Title += " " + strconv.Itoa(i+1)
 		}
-		bd.add(c, "BT-84", ct.AccountID)
-		bd.add(c, "x.proprietary", bd.yes(ct.ProprietaryAccountID))
-		bd.add(c, "BT-85", ct.AccountName)
-		bd.add(c, "BT-86", ct.ServiceProviderID)
 		bd.addBlock(b, c)
 	}
 	if c := p.Card; c != nil {
-		cb := bd.block("BG-18")
-		bd.add(cb, "BT-87", c.PrimaryAccountNumber)
-		bd.add(cb, "BT-88", c.HolderName)
-		bd.add(cb, "x.networkid", c.NetworkID)
-		bd.addBlock(b, cb)
+		bd.addBlock(b, bd.pairs("BG-18", "BT-87", c.PrimaryAccountNumber, "BT-88", c.HolderName, "x.networkid", c.NetworkID))
 	}
 	if dd := p.DirectDebit; dd != nil {
-		db := bd.block("BG-19")
-		bd.add(db, "BT-89", dd.MandateReference)
-		bd.add(db, "BT-90", dd.CreditorID)
-		bd.add(db, "BT-91", dd.DebitedAccountID)
-		bd.addBlock(b, db)
+		bd.addBlock(b, bd.pairs("BG-19", "BT-89", dd.MandateReference, "BT-90", dd.CreditorID, "BT-91", dd.DebitedAccountID))
 	}
 	return b
 }
