@@ -181,3 +181,36 @@ func TestLockBuild(t *testing.T) {
 	}
 	unlock3()
 }
+
+// TestXSLT1Schema: a schema without queryBinding (XSLT 1.0, as Order-X) runs
+// through SchXslt's XSLT 1.0 steps (the 2.0 pipeline refuses it); rules
+// without id or flag report null ones.
+func TestXSLT1Schema(t *testing.T) {
+	requireJava(t)
+	var stderr strings.Builder
+	o, err := Start(context.Background(), Options{Sch: []string{"testdata/tiny1.sch"}, CacheDir: t.TempDir(), Stderr: &stderr})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	defer o.Close()
+	if !strings.Contains(stderr.String(), "XSLT 1.0 pipeline") {
+		t.Errorf("not compiled by the XSLT 1.0 steps: %s", stderr.String())
+	}
+	r, err := o.Validate(context.Background(), "d", []byte(tinyDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Document order within the pattern, as the ISO skeleton reports.
+	want := []Finding{
+		{Kind: "report", Loc: "/order[1]", Text: "More than two items.", Stage: "tiny1.sch"},
+		{Kind: "assert", Loc: "/order[1]/item[2]", Text: "Item B needs a positive quantity.", Stage: "tiny1.sch"},
+	}
+	if r.Error != "" || len(r.Fired) != len(want) {
+		t.Fatalf("got %+v", r)
+	}
+	for i := range want {
+		if r.Fired[i] != want[i] {
+			t.Errorf("#%d: got %+v, want %+v", i, r.Fired[i], want[i])
+		}
+	}
+}

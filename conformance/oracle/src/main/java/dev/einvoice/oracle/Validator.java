@@ -32,12 +32,20 @@ import net.sf.saxon.trans.XPathException;
 
 /**
  * Compiles each Schematron file once with the SchXslt 1.10 XSLT 2.0 pipeline (include, expand,
- * compile for SVRL) and runs the resulting stylesheets, in order, on documents. Not thread-safe:
+ * compile for SVRL; its XSLT 1.0 steps for a schema bound to XSLT 1.0) and runs the resulting stylesheets, in order, on documents. Not thread-safe:
  * the serve loop is sequential.
  */
 final class Validator {
     static final String SVRL = "http://purl.oclc.org/dsdl/svrl";
     private static final String PIPELINE = "/xslt/2.0/pipeline-for-svrl.xsl";
+    /**
+     * SchXslt's XSLT 1.0 steps, for schemas whose queryBinding is absent or "xslt" (Order-X):
+     * the XSLT 2.0 pipeline refuses them ("The query language 'xslt' is not supported"). Saxon
+     * runs the generated 1.0 stylesheet in backwards-compatible mode.
+     */
+    private static final String[] PIPELINE_10 = {"/xslt/1.0/include.xsl", "/xslt/1.0/expand.xsl", "/xslt/1.0/compile-for-svrl.xsl"};
+    private static final String SCH = "http://purl.oclc.org/dsdl/schematron";
+    private static final QName QUERY_BINDING = new QName("queryBinding");
     private static final Pattern EQNAME_URI = Pattern.compile("Q\\{[^}]*\\}");
     private static final QName ID = new QName("id");
     private static final QName FLAG = new QName("flag");
@@ -63,15 +71,16 @@ final class Validator {
      * .sch directory tree and the SchXslt version, so later starts skip the slow pipeline.
      */
     Validator(List<Path> schFiles, Path cacheDir) throws IOException, SaxonApiException {
-        URL pipeline = Validator.class.getResource(PIPELINE);
-        if (pipeline == null) {
-            throw new IOException("SchXslt pipeline " + PIPELINE + " not on the class path");
-        }
-        XsltExecutable pipe = null;
+        List<XsltExecutable> pipe20 = null;
+        List<XsltExecutable> pipe10 = null;
         for (Path sch : schFiles) {
             Path abs = sch.toAbsolutePath().normalize();
             try {
                 long t0 = System.nanoTime();
+                XdmNode schDoc = builder.build(abs.toFile());
+                boolean xslt1 = isXslt1(schDoc);
+                String[] steps = xslt1 ? PIPELINE_10 : new String[] {PIPELINE};
+                URL pipeline = resource(steps[0]);
                 Path cached = cacheDir == null ? null : cacheDir.resolve(cacheKey(abs, pipeline) + ".xsl");
                 Source compiledSource;
                 String how;
@@ -80,24 +89,28 @@ final class Validator {
                     compiledSource = new StreamSource(new ByteArrayInputStream(Files.readAllBytes(cached)), abs.toUri().toString());
                     how = "cached " + cached.getFileName();
                 } else {
-                    if (pipe == null) {
-                        try (InputStream in = pipeline.openStream()) {
-                            pipe = proc.newXsltCompiler().compile(new StreamSource(in, pipeline.toExternalForm()));
-                        }
+                    List<XsltExecutable> pipe;
+                    if (xslt1) {
+                        pipe = pipe10 = pipe10 != null ? pipe10 : compileSteps(PIPELINE_10);
+                    } else {
+                        pipe = pipe20 = pipe20 != null ? pipe20 : compileSteps(new String[] {PIPELINE});
                     }
-                    XdmNode schDoc = builder.build(abs.toFile());
-                    XsltTransformer t = pipe.load();
-                    t.setInitialContextNode(schDoc);
-                    XdmDestination compiled = new XdmDestination();
-                    compiled.setBaseURI(abs.toUri());
-                    t.setDestination(compiled);
-                    t.transform();
-                    XdmNode node = compiled.getXdmNode();
+                    XdmNode node = schDoc;
+                    for (XsltExecutable step : pipe) {
+                        XsltTransformer t = step.load();
+                        t.setURIResolver(Validator::selfResolver);
+                        t.setInitialContextNode(node);
+                        XdmDestination compiled = new XdmDestination();
+                        compiled.setBaseURI(abs.toUri());
+                        t.setDestination(compiled);
+                        t.transform();
+                        node = compiled.getXdmNode();
+                    }
                     if (cached != null) {
                         store(node, cached);
                     }
                     compiledSource = node.asSource();
-                    how = "SchXslt pipeline";
+                    how = xslt1 ? "SchXslt XSLT 1.0 pipeline" : "SchXslt pipeline";
                 }
                 long t1 = System.nanoTime();
                 XsltExecutable exec = proc.newXsltCompiler().compile(compiledSource);
@@ -109,6 +122,56 @@ final class Validator {
                 throw new IOException("compile " + sch + ": " + e.getMessage(), e);
             }
         }
+    }
+
+    /**
+     * Resolves document('') (SchXslt 1.0's compile step reads its own templates that way) to
+     * the calling module: java.net.URI resolves "" against a jar: URL to its directory. Other
+     * references resolve as usual.
+     */
+    private static Source selfResolver(String href, String base) throws javax.xml.transform.TransformerException {
+        if (href == null || !href.isEmpty() || base == null) {
+            return null;
+        }
+        try {
+            return new StreamSource(new URL(base).openStream(), base);
+        } catch (IOException e) {
+            throw new javax.xml.transform.TransformerException("document(''): " + base, e);
+        }
+    }
+
+    private static URL resource(String path) throws IOException {
+        URL u = Validator.class.getResource(path);
+        if (u == null) {
+            throw new IOException("SchXslt stylesheet " + path + " not on the class path");
+        }
+        return u;
+    }
+
+    private List<XsltExecutable> compileSteps(String[] paths) throws IOException, SaxonApiException {
+        List<XsltExecutable> out = new ArrayList<>();
+        for (String p : paths) {
+            URL u = resource(p);
+            try (InputStream in = u.openStream()) {
+                out.add(proc.newXsltCompiler().compile(new StreamSource(in, u.toExternalForm())));
+            }
+        }
+        return out;
+    }
+
+    /** Whether the schema's queryBinding is XSLT 1.0 (absent, "xslt" or "xslt1", as ISO says). */
+    private static boolean isXslt1(XdmNode schDoc) {
+        for (XdmNode root : schDoc.children()) {
+            if (root.getNodeKind() == XdmNodeKind.ELEMENT && SCH.equals(root.getNodeName().getNamespaceURI())) {
+                String qb = root.getAttributeValue(QUERY_BINDING);
+                if (qb == null) {
+                    return true;
+                }
+                qb = qb.trim().toLowerCase(java.util.Locale.ROOT);
+                return qb.isEmpty() || qb.equals("xslt") || qb.equals("xslt1");
+            }
+        }
+        return false;
     }
 
     private void store(XdmNode node, Path cached) throws IOException, SaxonApiException {
