@@ -84,7 +84,21 @@ type Option func(*loadConfig)
 type loadConfig struct {
 	functions *vm.Functions
 	docRoot   string
+	cache     *xpath.Cache
 }
+
+// CompileCache shares the parsing of identical expressions between the
+// Loads given it (xpath.Cache): one per catalog load.
+type CompileCache = xpath.Cache
+
+// NewCompileCache returns an empty compile cache.
+func NewCompileCache() *CompileCache { return xpath.NewCache() }
+
+// WithCompileCache shares the parsing of identical expressions with every
+// other Load given the same cache (the rule sets of one catalog load). The
+// compiled rule set does not depend on the cache, which can be dropped
+// once the Loads are done.
+func WithCompileCache(c *CompileCache) Option { return func(cfg *loadConfig) { cfg.cache = c } }
 
 // WithDocumentRoot gives the directory the tables' Documents paths are
 // relative to (the shared directory). Load reads and parses each document
@@ -133,7 +147,7 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 	}
 	cat := vm.NewCatalog() // one per rule set: names resolved once per document
 	sc := func(p, rule, limit int32) *xpath.StaticContext {
-		return &xpath.StaticContext{Namespaces: ns, Variables: t.VarScope(p, rule, limit), Functions: cfg.functions, Catalog: cat}
+		return &xpath.StaticContext{Namespaces: ns, Variables: t.VarScope(p, rule, limit), Functions: cfg.functions, Catalog: cat, Cache: cfg.cache}
 	}
 	wrap := func(pos SourcePos, item, expr string, err error) error {
 		file := ""

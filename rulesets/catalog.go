@@ -63,6 +63,10 @@ type Profile struct {
 // Catalog maps (syntax, profile, version) to a Profile. It is immutable
 // after Load and safe for concurrent use.
 type Catalog struct {
+	// compileHits and compileMisses: expressions whose parse the eager
+	// load shared through its compile cache, and those it parsed.
+	compileHits, compileMisses int
+
 	profiles map[key]*Profile
 	// newest maps (syntax, profile) to its newest version (the default).
 	newest   map[key]string
@@ -269,6 +273,7 @@ func (j *job) load(shared string) {
 			opts = append(slices.Clip(opts), engine.WithFunctions(fns))
 		}
 		j.rs, j.err = engine.Load(j.t, opts...)
+		j.opts = nil // the compile cache is released with the last job loaded
 		if j.err != nil {
 			j.err = fmt.Errorf("rule set %s %s (%s): %w", j.t.Name, j.t.Version, j.t.Source, j.err)
 		}
@@ -309,6 +314,7 @@ func Load(opts ...Option) (*Catalog, error) {
 	// Pass 1: resolve every profile's tables; a rule set shared by several
 	// profiles (same name, version, syntax and source) is one job.
 	byID := map[string]*job{}
+	cache := engine.NewCompileCache() // identical expressions of different rule sets parse once
 	for _, d := range defs {
 		if d.needsShared && cfg.shared == "" {
 			continue
@@ -326,7 +332,7 @@ func Load(opts ...Option) (*Catalog, error) {
 			id := t.Name + " " + t.Version + " " + t.Syntax + " " + t.Source
 			j, seen := byID[id]
 			if !seen {
-				j = &job{t: t}
+				j = &job{t: t, opts: []engine.Option{engine.WithCompileCache(cache)}}
 				if cfg.shared != "" {
 					j.opts = append(j.opts, engine.WithDocumentRoot(cfg.shared))
 				}
@@ -402,6 +408,7 @@ func Load(opts ...Option) (*Catalog, error) {
 	}
 	close(work)
 	wg.Wait()
+	c.compileHits, c.compileMisses = cache.Stats()
 	ok := 0
 	for _, p := range c.profiles {
 		if p.ensure(); p.Err == nil {

@@ -122,3 +122,15 @@ func TestCatalogFacturX(t *testing.T) {
 		t.Fatalf("unknown currency: %d findings (was %d), %v", len(got), len(base), err)
 	}
 }
+
+// TestCompileCacheShares: identical expressions of different rule sets
+// (the EN 16931 base in Peppol, XRechnung, BR-FR and Factur-X; the
+// Factur-X and Order-X profiles) are parsed once per catalog load.
+func TestCompileCacheShares(t *testing.T) {
+	c := catalogT(t)
+	hits, misses := c.compileHits, c.compileMisses
+	t.Logf("compilations: %d, parsed: %d, shared: %d (%.0f%%)", hits+misses, misses, hits, 100*float64(hits)/float64(hits+misses))
+	if hits < misses {
+		t.Fatalf("compile cache shared %d of %d compilations; expected at least half", hits, hits+misses)
+	}
+}

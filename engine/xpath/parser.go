@@ -23,6 +23,9 @@ type StaticContext struct {
 	// with it (one per rule set): see vm.Catalog. Compilations that share
 	// a catalog must not run concurrently.
 	Catalog *vm.Catalog
+	// Cache, when set, shares the parsed and rewritten form of identical
+	// expressions between compilations (see Cache).
+	Cache *Cache
 }
 
 type scopeVar struct {
@@ -38,6 +41,10 @@ type parser struct {
 	scope   []scopeVar
 	nLocals int
 	depth   int
+	usesFns bool // a function of sc.Functions was resolved
+	// track: record in deps what the parse reads from sc (for Cache).
+	track bool
+	deps  []scopeDep
 }
 
 const maxDepth = 200
@@ -60,22 +67,48 @@ func Compile(src string, sc *StaticContext) (*vm.Program, error) {
 
 // compile compiles with or without the fast-path rewrites (tests compare both).
 func compile(src string, sc *StaticContext, opt bool) (*vm.Program, error) {
+	if opt && sc != nil && sc.Cache != nil {
+		return sc.Cache.compile(src, sc)
+	}
+	if !opt {
+		ps, e, err := parse(src, sc, false)
+		if err != nil {
+			return nil, err
+		}
+		return vm.NewProgramIn(src, e, ps.nLocals, ps.sc.Functions, ps.sc.Catalog), nil
+	}
+	ps, e, err := parseOptimized(src, sc, false)
+	if err != nil {
+		return nil, err
+	}
+	return vm.NewProgramShared(src, e, ps.nLocals, ps.sc.Functions, ps.sc.Catalog), nil
+}
+
+// parse parses and checks src; the tree is not yet wrapped in a program.
+// With track, the parser records what it read from sc (parser.deps).
+func parse(src string, sc *StaticContext, track bool) (*parser, *vm.Expr, error) {
 	ps, err := newParser(src, sc)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	ps.track = track
 	e, err := ps.parseExpr()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if t := ps.peek(); t.kind != tEOF {
-		return nil, ps.errAt(t, "unexpected token after the end of the expression")
+		return nil, nil, ps.errAt(t, "unexpected token after the end of the expression")
 	}
-	if opt {
-		e = optimize(e)
-		return vm.NewProgramShared(src, e, ps.nLocals, ps.sc.Functions, ps.sc.Catalog), nil
+	return ps, e, nil
+}
+
+// parseOptimized is parse followed by the fast-path rewrites.
+func parseOptimized(src string, sc *StaticContext, track bool) (*parser, *vm.Expr, error) {
+	ps, e, err := parse(src, sc, track)
+	if err != nil {
+		return nil, nil, err
 	}
-	return vm.NewProgramIn(src, e, ps.nLocals, ps.sc.Functions, ps.sc.Catalog), nil
+	return ps, optimize(e), nil
 }
 
 func (ps *parser) peek() token { return ps.toks[ps.p] }
@@ -611,7 +644,11 @@ func (ps *parser) resolve(t token, def string) (string, string, error) {
 }
 
 func (ps *parser) prefixURI(prefix string, t token) (string, error) {
-	if uri, ok := ps.sc.Namespaces[prefix]; ok {
+	uri, ok := ps.sc.Namespaces[prefix]
+	if ps.track {
+		ps.deps = append(ps.deps, scopeDep{name: prefix, uri: uri, ok: ok})
+	}
+	if ok {
 		return uri, nil
 	}
 	switch prefix {
@@ -631,7 +668,11 @@ func (ps *parser) lookupVar(name string) (*vm.Expr, bool) {
 			return &vm.Expr{Op: vm.OpLocal, Slot: ps.scope[i].slot, Str: name}, true
 		}
 	}
-	if slot, ok := ps.sc.Variables[name]; ok {
+	slot, ok := ps.sc.Variables[name]
+	if ps.track {
+		ps.deps = append(ps.deps, scopeDep{isVar: true, name: name, slot: slot, ok: ok})
+	}
+	if ok {
 		return &vm.Expr{Op: vm.OpVar, Slot: slot, Str: name}, true
 	}
 	return nil, false

@@ -317,6 +317,7 @@ func (ps *parser) parseCall(name token) (*vm.Expr, error) {
 		b, ok := vm.LookupBuiltin(local, len(args))
 		if !ok {
 			if fn, ok := ps.sc.Functions.Lookup(uri, local, len(args)); ok {
+				ps.usesFns = true
 				// A host-provided fn:* function (e.g. fn:document for code-list files).
 				return &vm.Expr{Op: vm.OpExtCall, Ext: fn, Name: name.text, Args: args}, nil
 			}
@@ -345,6 +346,7 @@ func (ps *parser) parseCall(name token) (*vm.Expr, error) {
 	if !ok {
 		return nil, &Error{Offset: name.pos, Construct: name.text + "#" + itoa(len(args)), Msg: "unknown extension function"}
 	}
+	ps.usesFns = true
 	return &vm.Expr{Op: vm.OpExtCall, Ext: fn, Name: name.text, Args: args}, nil
 }
 

@@ -8,16 +8,30 @@ import (
 // patterns using the child and attribute axes and "//", with an optional
 // leading "/" or "//" and predicates.
 func CompilePattern(src string, sc *StaticContext) (*vm.Pattern, error) {
+	if sc != nil && sc.Cache != nil {
+		return sc.Cache.compilePattern(src, sc)
+	}
+	ps, alts, err := parsePattern(src, sc, false)
+	if err != nil {
+		return nil, err
+	}
+	return vm.NewPatternIn(src, alts, ps.nLocals, ps.sc.Functions, ps.sc.Catalog), nil
+}
+
+// parsePattern parses, checks and rewrites a pattern; it is not yet
+// wrapped. With track, the parser records what it read from sc.
+func parsePattern(src string, sc *StaticContext, track bool) (*parser, []vm.PathPattern, error) {
 	ps, err := newParser(src, sc)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	ps.track = track
 	alts, err := ps.parseUnionPattern()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if t := ps.peek(); t.kind != tEOF {
-		return nil, ps.errAt(t, "unexpected token in pattern")
+		return nil, nil, ps.errAt(t, "unexpected token in pattern")
 	}
 	for i := range alts {
 		for j := range alts[i].Steps {
@@ -29,7 +43,7 @@ func CompilePattern(src string, sc *StaticContext) (*vm.Pattern, error) {
 			st.Positional = !nonPositional(st.Preds)
 		}
 	}
-	return vm.NewPatternIn(src, alts, ps.nLocals, ps.sc.Functions, ps.sc.Catalog), nil
+	return ps, alts, nil
 }
 
 func (ps *parser) parseUnionPattern() ([]vm.PathPattern, error) {

@@ -1,0 +1,137 @@
+package xpath
+
+import (
+	"sync"
+
+	"github.com/einvoice-dev/einvoice/engine/vm"
+)
+
+// Cache shares the front end of compilation (lexing, parsing, static
+// checks and rewrites) between identical expressions compiled in the same
+// static context: the EN 16931 base is part of the Peppol, XRechnung,
+// BR-FR and Factur-X sets, the Factur-X and Order-X profiles share most of
+// their rules, and a rule set repeats many tests. An entry is the
+// rewritten tree before it is wrapped in a program; each compilation wraps
+// its own copy (vm.CloneExpr) with its own catalog, so programs of
+// different rule sets stay independent and the cache is never read by an
+// evaluation. One cache serves one catalog load (rulesets.Load) and is
+// safe for concurrent compilations; it holds no state between loads.
+//
+// An entry is keyed by the source text and records what its parse read
+// from the static context: the namespace prefixes and the variables it
+// resolved (with the answers), and whether it called a function of the
+// registry (sc.Functions). It is reused only in a context that gives the
+// same answers (and the same registry when it calls one), so the cost of
+// a lookup does not grow with the number of variables in scope.
+type Cache struct {
+	mu     sync.Mutex
+	m      map[cacheKey][]*cacheEntry
+	hits   int
+	misses int
+}
+
+type cacheKey struct {
+	src     string
+	pattern bool
+}
+
+type cacheEntry struct {
+	root    *vm.Expr         // Compile: the rewritten tree, never wrapped itself
+	alts    []vm.PathPattern // CompilePattern: the rewritten patterns
+	nLocals int
+	deps    []scopeDep
+	usesFns bool // the tree calls sc.Functions (fns)
+	fns     *vm.Functions
+}
+
+// scopeDep is one answer of the static context read by a parse: the URI
+// of a prefix or the slot of a variable (ok: it was declared).
+type scopeDep struct {
+	isVar bool
+	name  string
+	uri   string
+	slot  int
+	ok    bool
+}
+
+func (d scopeDep) holds(sc *StaticContext) bool {
+	if d.isVar {
+		slot, ok := sc.Variables[d.name]
+		return ok == d.ok && slot == d.slot
+	}
+	uri, ok := sc.Namespaces[d.name]
+	return ok == d.ok && uri == d.uri
+}
+
+func (e *cacheEntry) fits(sc *StaticContext) bool {
+	if e.usesFns && e.fns != sc.Functions {
+		return false
+	}
+	for _, d := range e.deps {
+		if !d.holds(sc) {
+			return false
+		}
+	}
+	return true
+}
+
+// NewCache returns an empty cache.
+func NewCache() *Cache { return &Cache{m: map[cacheKey][]*cacheEntry{}} }
+
+// Stats returns how many compilations reused an entry and how many parsed.
+func (c *Cache) Stats() (hits, misses int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.hits, c.misses
+}
+
+// lookup returns an entry for k that fits sc, if any.
+func (c *Cache) lookup(k cacheKey, sc *StaticContext) *cacheEntry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.m[k] {
+		if e.fits(sc) {
+			c.hits++
+			return e
+		}
+	}
+	c.misses++
+	return nil
+}
+
+// store adds a variant of k (a context that answered differently).
+func (c *Cache) store(k cacheKey, e *cacheEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m[k] = append(c.m[k], e)
+}
+
+// compile is Compile through the cache (the optimised path only).
+func (c *Cache) compile(src string, sc *StaticContext) (*vm.Program, error) {
+	k := cacheKey{src: src}
+	e := c.lookup(k, sc)
+	if e == nil {
+		ps, root, err := parseOptimized(src, sc, true)
+		if err != nil {
+			return nil, err
+		}
+		e = &cacheEntry{root: root, nLocals: ps.nLocals, deps: ps.deps, usesFns: ps.usesFns, fns: sc.Functions}
+		c.store(k, e)
+	}
+	return vm.NewProgramShared(src, vm.CloneExpr(e.root), e.nLocals, sc.Functions, sc.Catalog), nil
+}
+
+// compilePattern is CompilePattern through the cache.
+func (c *Cache) compilePattern(src string, sc *StaticContext) (*vm.Pattern, error) {
+	k := cacheKey{src: src, pattern: true}
+	e := c.lookup(k, sc)
+	if e == nil {
+		ps, alts, err := parsePattern(src, sc, true)
+		if err != nil {
+			return nil, err
+		}
+		e = &cacheEntry{alts: alts, nLocals: ps.nLocals, deps: ps.deps, usesFns: ps.usesFns, fns: sc.Functions}
+		c.store(k, e)
+	}
+	return vm.NewPatternIn(src, vm.ClonePatterns(e.alts), e.nLocals, sc.Functions, sc.Catalog), nil
+}

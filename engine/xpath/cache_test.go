@@ -1,0 +1,165 @@
+package xpath
+
+import (
+	"context"
+	"testing"
+
+	"github.com/einvoice-dev/einvoice/engine/vm"
+	"github.com/einvoice-dev/einvoice/engine/xdm"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+)
+
+// TestCacheSharesParsing: a second compilation of the same expression in
+// the same scope reuses the parsed tree, yet each program gets its own
+// copy (its own catalog slots, path killers pointing into its own tree),
+// and results equal an uncached compilation.
+func TestCacheSharesParsing(t *testing.T) {
+	d := parseDoc(t, testDoc)
+	root := rootElement(d)
+	exprs := []string{
+		"count(cac:InvoiceLine[cbc:LineExtensionAmount > 1]) = 2",
+		"not(cac:Delivery/cac:DeliveryParty/cbc:X)",
+		"every $l in cac:InvoiceLine satisfies exists($l/cbc:ID)",
+		"sum(cac:InvoiceLine/cbc:LineExtensionAmount[@currencyID = 'EUR'])",
+		"cac:AllowanceCharge/cbc:ChargeIndicator = false()",
+		"string-join(for $n in cbc:Note return upper-case($n), ',')",
+	}
+	cache := NewCache()
+	ctx := context.Background()
+	var first []*vm.Program
+	for round := range 2 {
+		cat := vm.NewCatalog()
+		if round == 1 {
+			// a different catalog numbers the names differently
+			sc := ublContext()
+			sc.Catalog = cat
+			if _, err := Compile("cbc:Unrelated/cac:Other", sc); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, src := range exprs {
+			sc := ublContext()
+			sc.Catalog, sc.Cache = cat, cache
+			p, err := Compile(src, sc)
+			if err != nil {
+				t.Fatalf("%s: %v", src, err)
+			}
+			plain, err := Compile(src, ublContext())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, errA := p.EvalString(ctx, &vm.Env{Doc: d}, root)
+			want, errB := plain.EvalString(ctx, &vm.Env{Doc: d}, root)
+			if got != want || code(errA) != code(errB) {
+				t.Errorf("round %d %s: cached %q/%v, uncached %q/%v", round, src, got, errA, want, errB)
+			}
+			checkKillers(t, p.Root())
+			if round == 0 {
+				first = append(first, p)
+			} else if p.Root() == first[i].Root() {
+				t.Errorf("%s: two programs share one tree", src)
+			}
+		}
+	}
+	hits, misses := cache.Stats()
+	if hits != len(exprs) || misses != len(exprs) {
+		t.Errorf("hits %d, misses %d; want %d each", hits, misses, len(exprs))
+	}
+	// The first programs still evaluate (the second round did not
+	// re-annotate their trees).
+	for i, p := range first {
+		if _, err := p.EvalString(ctx, &vm.Env{Doc: d}, root); err != nil {
+			t.Errorf("%s after reuse: %v", exprs[i], err)
+		}
+	}
+}
+
+// checkKillers fails when a path killer of e's tree is not the test of one
+// of that path's own steps (a copy pointing into the cached tree).
+func checkKillers(t *testing.T, e *vm.Expr) {
+	t.Helper()
+	if e == nil {
+		return
+	}
+	for _, k := range e.Kills() {
+		found := false
+		for _, a := range e.Args {
+			found = found || &a.Test == k
+		}
+		if !found {
+			t.Errorf("path killer %s:%s is not one of the path's steps", k.Space, k.Local)
+		}
+	}
+	for _, a := range e.Args {
+		checkKillers(t, a)
+	}
+	for _, p := range e.Preds {
+		checkKillers(t, p)
+	}
+	for _, b := range e.Binds {
+		checkKillers(t, b.In)
+	}
+}
+
+// TestCacheKeysScopeAndFunctions: another scope (namespaces, variables)
+// parses again; a tree that calls a registry function is reused only with
+// that registry.
+func TestCacheKeysScopeAndFunctions(t *testing.T) {
+	cache := NewCache()
+	mk := func(fns *vm.Functions, vars map[string]int) *StaticContext {
+		sc := ublContext()
+		sc.Cache, sc.Functions, sc.Variables = cache, fns, vars
+		return sc
+	}
+	reg := func(val string) *vm.Functions {
+		f := vm.NewFunctions()
+		f.Register("urn:f", "v", 0, func(context.Context, *xmltree.Document, []xdm.Sequence) (xdm.Sequence, error) {
+			return xdm.Sequence{xdm.String(val)}, nil
+		})
+		return f
+	}
+	a, b := reg("a"), reg("b")
+	ctxA := mk(a, nil)
+	ctxA.Namespaces["f"] = "urn:f"
+	ctxB := mk(b, nil)
+	ctxB.Namespaces["f"] = "urn:f"
+	d := parseDoc(t, testDoc)
+	for _, c := range []struct {
+		sc   *StaticContext
+		want string
+	}{{ctxA, "a"}, {ctxB, "b"}, {ctxA, "a"}} {
+		p, err := Compile("f:v()", c.sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := p.EvalString(context.Background(), &vm.Env{Doc: d}, rootElement(d))
+		if err != nil || got != c.want {
+			t.Errorf("f:v() = %q, %v; want %q (the registry of its own context)", got, err, c.want)
+		}
+	}
+	// Namespaces: cbc bound to another URI finds nothing.
+	for _, c := range []struct {
+		uri  string
+		want string
+	}{{nsCBC, "INV-1"}, {"urn:other", ""}, {nsCBC, "INV-1"}} {
+		sc := mk(nil, nil)
+		sc.Namespaces["cbc"] = c.uri
+		p, err := Compile("string(cbc:ID)", sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := p.EvalString(context.Background(), &vm.Env{Doc: d}, rootElement(d)); err != nil || got != c.want {
+			t.Errorf("string(cbc:ID) with cbc = %s: %q, %v; want %q", c.uri, got, err, c.want)
+		}
+	}
+	// Variables: $x is slot 0 in one scope and slot 1 in another.
+	for _, slot := range []int{0, 1, 0} {
+		p, err := Compile("$x", mk(nil, map[string]int{"x": slot, "y": 1 - slot}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.VarSlots(); len(got) != 1 || got[0] != slot {
+			t.Errorf("$x with $x at slot %d reads slots %v", slot, got)
+		}
+	}
+}
