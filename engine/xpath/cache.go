@@ -14,7 +14,9 @@ import (
 // rewritten tree before it is wrapped in a program; each compilation wraps
 // its own copy (vm.CloneExpr) with its own catalog, so programs of
 // different rule sets stay independent and the cache is never read by an
-// evaluation. One cache serves one catalog load (rulesets.Load) and is
+// evaluation. A repeat in the same catalog and registry (the same test in
+// two rules of one rule set) shares the program itself: programs are
+// immutable once built and depend on nothing else. One cache serves one catalog load (rulesets.Load) and is
 // safe for concurrent compilations; it holds no state between loads.
 //
 // An entry is keyed by the source text and records what its parse read
@@ -28,6 +30,7 @@ type Cache struct {
 	m      map[cacheKey][]*cacheEntry
 	hits   int
 	misses int
+	same   int // hits that shared the previous program (same catalog)
 }
 
 type cacheKey struct {
@@ -42,6 +45,13 @@ type cacheEntry struct {
 	deps    []scopeDep
 	usesFns bool // the tree calls sc.Functions (fns)
 	fns     *vm.Functions
+	// last is the latest program or pattern wrapped from this entry and
+	// the catalog and registry it was wrapped with: a compilation with
+	// the same ones (a test repeated in one rule set) shares it.
+	last    *vm.Program
+	lastPat *vm.Pattern
+	lastCat *vm.Catalog
+	lastFns *vm.Functions
 }
 
 // scopeDep is one answer of the static context read by a parse: the URI
@@ -118,7 +128,19 @@ func (c *Cache) compile(src string, sc *StaticContext) (*vm.Program, error) {
 		e = &cacheEntry{root: root, nLocals: ps.nLocals, deps: ps.deps, usesFns: ps.usesFns, fns: sc.Functions}
 		c.store(k, e)
 	}
-	return vm.NewProgramShared(src, vm.CloneExpr(e.root), e.nLocals, sc.Functions, sc.Catalog), nil
+	c.mu.Lock()
+	if sc.Catalog != nil && e.last != nil && e.lastCat == sc.Catalog && e.lastFns == sc.Functions {
+		p := e.last
+		c.same++
+		c.mu.Unlock()
+		return p, nil
+	}
+	c.mu.Unlock()
+	p := vm.NewProgramShared(src, vm.CloneExpr(e.root), e.nLocals, sc.Functions, sc.Catalog)
+	c.mu.Lock()
+	e.last, e.lastCat, e.lastFns = p, sc.Catalog, sc.Functions
+	c.mu.Unlock()
+	return p, nil
 }
 
 // compilePattern is CompilePattern through the cache.
@@ -133,5 +155,17 @@ func (c *Cache) compilePattern(src string, sc *StaticContext) (*vm.Pattern, erro
 		e = &cacheEntry{alts: alts, nLocals: ps.nLocals, deps: ps.deps, usesFns: ps.usesFns, fns: sc.Functions}
 		c.store(k, e)
 	}
-	return vm.NewPatternIn(src, vm.ClonePatterns(e.alts), e.nLocals, sc.Functions, sc.Catalog), nil
+	c.mu.Lock()
+	if sc.Catalog != nil && e.lastPat != nil && e.lastCat == sc.Catalog && e.lastFns == sc.Functions {
+		p := e.lastPat
+		c.same++
+		c.mu.Unlock()
+		return p, nil
+	}
+	c.mu.Unlock()
+	p := vm.NewPatternIn(src, vm.ClonePatterns(e.alts), e.nLocals, sc.Functions, sc.Catalog)
+	c.mu.Lock()
+	e.lastPat, e.lastCat, e.lastFns = p, sc.Catalog, sc.Functions
+	c.mu.Unlock()
+	return p, nil
 }

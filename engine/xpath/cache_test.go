@@ -61,8 +61,16 @@ func TestCacheSharesParsing(t *testing.T) {
 			}
 		}
 	}
+	// A repeat in the same catalog shares the program itself.
+	sc := ublContext()
+	sc.Catalog, sc.Cache = vm.NewCatalog(), cache
+	a, errA := Compile(exprs[0], sc)
+	b, errB := Compile(exprs[0], sc)
+	if errA != nil || errB != nil || a != b {
+		t.Errorf("same catalog: programs %p and %p (%v, %v); want one", a, b, errA, errB)
+	}
 	hits, misses := cache.Stats()
-	if hits != len(exprs) || misses != len(exprs) {
+	if hits -= 2; hits != len(exprs) || misses != len(exprs) {
 		t.Errorf("hits %d, misses %d; want %d each", hits, misses, len(exprs))
 	}
 	// The first programs still evaluate (the second round did not
