@@ -154,7 +154,7 @@ func (v *Validator) Warm(ctx context.Context) error {
 		}
 	}
 	tasks = append(tasks, func() error { _, err := v.fatturaPA(); return err })
-	for _, syntax := range []string{rulesets.SyntaxUBL, rulesets.SyntaxCII, rulesets.SyntaxOrderX} {
+	for _, syntax := range []string{rulesets.SyntaxUBL, rulesets.SyntaxCII, rulesets.SyntaxOrderX, rulesets.SyntaxCDAR} {
 		for _, name := range v.catalog.Profiles(syntax) {
 			for _, version := range v.catalog.Versions(syntax, name) {
 				syntax, name, version := syntax, name, version
