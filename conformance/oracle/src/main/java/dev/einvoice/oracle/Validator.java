@@ -77,11 +77,16 @@ final class Validator {
             Path abs = sch.toAbsolutePath().normalize();
             try {
                 long t0 = System.nanoTime();
-                XdmNode schDoc = builder.build(abs.toFile());
+                int[] rewritten = {0};
+                XdmNode schDoc = builder.build(ContextRewrite.apply(abs, rewritten));
+                if (rewritten[0] > 0) {
+                    System.err.printf("oracle: stage %s: %d rule contexts with a parenthesised union step evaluated as the union of paths%n",
+                            abs.getFileName(), rewritten[0]);
+                }
                 boolean xslt1 = isXslt1(schDoc);
                 String[] steps = xslt1 ? PIPELINE_10 : new String[] {PIPELINE};
                 URL pipeline = resource(steps[0]);
-                Path cached = cacheDir == null ? null : cacheDir.resolve(cacheKey(abs, pipeline) + ".xsl");
+                Path cached = cacheDir == null ? null : cacheDir.resolve(cacheKey(abs, pipeline, rewritten[0] > 0) + ".xsl");
                 Source compiledSource;
                 String how;
                 if (cached != null && Files.isRegularFile(cached)) {
@@ -188,7 +193,7 @@ final class Validator {
     }
 
     /** Hash of SchXslt's version and every file (path, size, mtime) in the .sch's directory tree. */
-    private static String cacheKey(Path sch, URL pipeline) throws IOException {
+    private static String cacheKey(Path sch, URL pipeline, boolean rewritten) throws IOException {
         MessageDigest md;
         try {
             md = MessageDigest.getInstance("SHA-256");
@@ -204,6 +209,9 @@ final class Validator {
         }
         md.update(pipeline.getPath().getBytes(StandardCharsets.UTF_8));
         md.update(("\n" + sch + "\n").getBytes(StandardCharsets.UTF_8));
+        if (rewritten) {
+            md.update("contexts: union of paths\n".getBytes(StandardCharsets.UTF_8));
+        }
         Path dir = sch.getParent();
         List<Path> files;
         try (Stream<Path> walk = Files.walk(dir)) {
