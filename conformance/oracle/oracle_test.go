@@ -214,3 +214,26 @@ func TestXSLT1Schema(t *testing.T) {
 		}
 	}
 }
+
+// TestParenthesisedUnionContext: a rule context with a parenthesised union
+// step (XSLT 3.0; Saxon's XSLT 2.0 compiler refuses it) runs as the union of
+// paths, as the reference was run.
+func TestParenthesisedUnionContext(t *testing.T) {
+	requireJava(t)
+	var stderr strings.Builder
+	o, err := Start(context.Background(), Options{Sch: []string{"testdata/union.sch"}, CacheDir: t.TempDir(), Stderr: &stderr})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	defer o.Close()
+	if !strings.Contains(stderr.String(), "1 rule contexts with a parenthesised union step") {
+		t.Errorf("rewrite not reported: %s", stderr.String())
+	}
+	r, err := o.Validate(context.Background(), "d", []byte(tinyDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Error != "" || len(r.Fired) != 1 || r.Fired[0].Loc != "/order[1]/item[2]" || r.Fired[0].Text != "Zero quantity on B." {
+		t.Fatalf("got %+v", r)
+	}
+}
