@@ -415,9 +415,11 @@ func TestOracleDiffSets(t *testing.T) {
 	}
 }
 
-// defaultSetMutants is the CI mutant count per set (see docs/ORACLE.md for
-// the measured trade-off).
-const defaultSetMutants = 5000
+// defaultSetMutants is the CI mutant count per set: what fits the CI budget
+// of about 6 minutes for all 20 sets on 2 cores (docs/ORACLE.md has the
+// measured trade-off; EINVOICE_ORACLE_SET_MUTANTS=5000 is the issue's
+// figure, about 3 hours).
+const defaultSetMutants = 100
 
 func runSet(t *testing.T, shared string, cat *rulesets.Catalog, s oracleSet, o *oracle.Oracle, n, seed0 uint64) {
 	ctx := context.Background()
