@@ -29,6 +29,17 @@ type Options struct {
 	// Time is the creation date written into the PDF; zero = now. Fix it
 	// for byte-identical output.
 	Time time.Time
+	// ICC is the sRGB profile of the output intent; nil = the one at
+	// pdfa.DefaultICCProfile (read once).
+	ICC []byte
+}
+
+// icc returns the output intent's profile: opts.ICC, else the default one.
+func (opts Options) icc() ([]byte, error) {
+	if opts.ICC != nil {
+		return opts.ICC, nil
+	}
+	return iccProfile()
 }
 
 // iccProfile is the sRGB output intent, read once (icc-profiles-free).
@@ -65,7 +76,7 @@ func Layout(ctx context.Context, inv *model.Invoice, opts Options) (*layout.Docu
 	if opts.Lang != German {
 		opts.Lang = English
 	}
-	icc, err := iccProfile()
+	icc, err := opts.icc()
 	if err != nil {
 		return nil, fmt.Errorf("render.Layout: %w", err)
 	}

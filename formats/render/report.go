@@ -59,7 +59,7 @@ func ReportPDF(ctx context.Context, rep *Report, opts Options) (_ []byte, err er
 	if lang != German {
 		lang = English
 	}
-	icc, err := iccProfile()
+	icc, err := opts.icc()
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package ops
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -132,15 +131,12 @@ func (s *Service) facturXPDF(ctx context.Context, res *FacturXResult) error {
 			level = l
 		}
 	}
-	icc, err := pdfa.ReadICCProfile(s.ICCProfile)
+	icc, err := s.outputIntent()
 	if err != nil {
-		return &NotImplementedError{Operation: "PDF/A output", Capability: err.Error()}
+		return err
 	}
-	pdf, err := facturXPDFWith(ctx, inv, res.XML, level, icc, time.Time{})
+	pdf, err := iccErr(facturXPDFWith(ctx, inv, res.XML, level, icc, time.Time{}))
 	if err != nil {
-		if errors.Is(err, pdfa.ErrICCProfile) {
-			return &NotImplementedError{Operation: "PDF/A output", Capability: err.Error()}
-		}
 		return err
 	}
 	res.PDF, res.Level = pdf, level
@@ -155,16 +151,13 @@ func FacturXPDF(ctx context.Context, inv *model.Invoice, xml []byte, level factu
 }
 
 // facturXPDFWith is FacturXPDF with the output intent's profile icc (nil =
-// render's, read from pdfa.DefaultICCProfile).
+// render's default, pdfa.DefaultICCProfile).
 func facturXPDFWith(ctx context.Context, inv *model.Invoice, xml []byte, level facturx.Level, icc []byte, t time.Time) ([]byte, error) {
-	doc, err := render.Layout(ctx, inv, render.Options{Lang: render.English, Style: render.StyleCompact, Time: t})
+	doc, err := render.Layout(ctx, inv, render.Options{Lang: render.English, Style: render.StyleCompact, Time: t, ICC: icc})
 	if err != nil {
 		return nil, fmt.Errorf("laying out the invoice: %w", err)
 	}
 	p := doc.PDF()
-	if icc != nil {
-		p.SetICC(icc)
-	}
 	kind := "Invoice"
 	if inv.TypeCode == "381" {
 		kind = "Credit note"

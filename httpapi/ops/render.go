@@ -8,6 +8,7 @@ import (
 
 	"github.com/einvoice-dev/einvoice/formats/render"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
+	"github.com/einvoice-dev/einvoice/pdf/pdfa"
 )
 
 // Render styles and languages (wire.RenderPDFParams, wire.RenderHTMLParams).
@@ -67,7 +68,34 @@ func (s *Service) RenderPDF(ctx context.Context, req RenderRequest) (_ []byte, e
 	if err != nil {
 		return nil, err
 	}
-	return render.PDF(ctx, src.Invoice, render.Options{Lang: lang, Style: req.Style})
+	icc, err := s.outputIntent()
+	if err != nil {
+		return nil, err
+	}
+	return iccErr(render.PDF(ctx, src.Invoice, render.Options{Lang: lang, Style: req.Style, ICC: icc}))
+}
+
+// outputIntent is the ICC profile of every PDF/A output intent: the file at
+// s.ICCProfile, or nil for render's default (pdfa.DefaultICCProfile). A
+// missing or unusable profile means PDF/A output is not available here.
+func (s *Service) outputIntent() ([]byte, error) {
+	if s.ICCProfile == "" {
+		return nil, nil
+	}
+	icc, err := pdfa.ReadICCProfile(s.ICCProfile)
+	if err != nil {
+		return nil, &NotImplementedError{Operation: "PDF/A output", Capability: err.Error()}
+	}
+	return icc, nil
+}
+
+// iccErr turns a failure to read the default ICC profile into the
+// not-available error outputIntent gives for a configured one.
+func iccErr(b []byte, err error) ([]byte, error) {
+	if errors.Is(err, pdfa.ErrICCProfile) {
+		return nil, &NotImplementedError{Operation: "PDF/A output", Capability: err.Error()}
+	}
+	return b, err
 }
 
 // renderInputError maps render.Read's errors to 422s: parse and limit
@@ -95,7 +123,11 @@ func (s *Service) ValidateReportPDF(ctx context.Context, req ValidateRequest) (_
 	if err != nil {
 		return nil, nil, err
 	}
-	pdf, err := render.ReportPDF(ctx, reportView(rep), render.Options{Lang: render.English})
+	icc, err := s.outputIntent()
+	if err != nil {
+		return nil, nil, err
+	}
+	pdf, err := iccErr(render.ReportPDF(ctx, reportView(rep), render.Options{Lang: render.English, ICC: icc}))
 	if err != nil {
 		return nil, nil, err
 	}
