@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -23,9 +24,49 @@ func requireJava(t *testing.T) {
 
 func startTiny(t *testing.T) *Oracle {
 	t.Helper()
+	o, _ := startSch(t, "testdata/tiny.sch")
+	return o
+}
+
+// syncLog collects the process's stderr (written by exec's copying
+// goroutine) for assertions.
+type syncLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *syncLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *syncLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// waitFor reports whether the log contains s within 5 seconds (the copying
+// goroutine may lag behind the ready line).
+func (l *syncLog) waitFor(s string) bool {
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if strings.Contains(l.String(), s) {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
+		}
+	}
+}
+
+// startSch starts an oracle on one test schema with a fresh cache; it
+// returns the process's diagnostics too.
+func startSch(t *testing.T, sch string) (*Oracle, *syncLog) {
+	t.Helper()
 	requireJava(t)
-	var stderr strings.Builder
-	o, err := Start(context.Background(), Options{Sch: []string{"testdata/tiny.sch"}, CacheDir: t.TempDir(), Stderr: &stderr})
+	stderr := &syncLog{}
+	o, err := Start(context.Background(), Options{Sch: []string{sch}, CacheDir: t.TempDir(), Stderr: stderr})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
@@ -34,7 +75,7 @@ func startTiny(t *testing.T) *Oracle {
 			t.Error(err)
 		}
 	})
-	return o
+	return o, stderr
 }
 
 const tinyDoc = `<order xmlns="urn:example:order">
@@ -186,14 +227,8 @@ func TestLockBuild(t *testing.T) {
 // through SchXslt's XSLT 1.0 steps (the 2.0 pipeline refuses it); rules
 // without id or flag report null ones.
 func TestXSLT1Schema(t *testing.T) {
-	requireJava(t)
-	var stderr strings.Builder
-	o, err := Start(context.Background(), Options{Sch: []string{"testdata/tiny1.sch"}, CacheDir: t.TempDir(), Stderr: &stderr})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr.String())
-	}
-	defer o.Close()
-	if !strings.Contains(stderr.String(), "XSLT 1.0 pipeline") {
+	o, stderr := startSch(t, "testdata/tiny1.sch")
+	if !stderr.waitFor("XSLT 1.0 pipeline") {
 		t.Errorf("not compiled by the XSLT 1.0 steps: %s", stderr.String())
 	}
 	r, err := o.Validate(context.Background(), "d", []byte(tinyDoc))
@@ -219,14 +254,8 @@ func TestXSLT1Schema(t *testing.T) {
 // step (XSLT 3.0; Saxon's XSLT 2.0 compiler refuses it) runs as the union of
 // paths, as the reference was run.
 func TestParenthesisedUnionContext(t *testing.T) {
-	requireJava(t)
-	var stderr strings.Builder
-	o, err := Start(context.Background(), Options{Sch: []string{"testdata/union.sch"}, CacheDir: t.TempDir(), Stderr: &stderr})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr.String())
-	}
-	defer o.Close()
-	if !strings.Contains(stderr.String(), "1 rule contexts with a parenthesised union step") {
+	o, stderr := startSch(t, "testdata/union.sch")
+	if !stderr.waitFor("1 rule contexts with a parenthesised union step") {
 		t.Errorf("rewrite not reported: %s", stderr.String())
 	}
 	r, err := o.Validate(context.Background(), "d", []byte(tinyDoc))
