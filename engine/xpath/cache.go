@@ -48,8 +48,7 @@ type cacheEntry struct {
 	// last is the latest program or pattern wrapped from this entry and
 	// the catalog and registry it was wrapped with: a compilation with
 	// the same ones (a test repeated in one rule set) shares it.
-	last    *vm.Program
-	lastPat *vm.Pattern
+	last    any // *vm.Program or *vm.Pattern
 	lastCat *vm.Catalog
 	lastFns *vm.Functions
 }
@@ -118,54 +117,51 @@ func (c *Cache) store(k cacheKey, e *cacheEntry) {
 
 // compile is Compile through the cache (the optimised path only).
 func (c *Cache) compile(src string, sc *StaticContext) (*vm.Program, error) {
-	k := cacheKey{src: src}
-	e := c.lookup(k, sc)
-	if e == nil {
+	return cacheGet(c, cacheKey{src: src}, sc, func() (*parser, *cacheEntry, error) {
 		ps, root, err := parseOptimized(src, sc, true)
-		if err != nil {
-			return nil, err
-		}
-		e = &cacheEntry{root: root, nLocals: ps.nLocals, deps: ps.deps, usesFns: ps.usesFns, fns: sc.Functions}
-		c.store(k, e)
-	}
-	c.mu.Lock()
-	if sc.Catalog != nil && e.last != nil && e.lastCat == sc.Catalog && e.lastFns == sc.Functions {
-		p := e.last
-		c.same++
-		c.mu.Unlock()
-		return p, nil
-	}
-	c.mu.Unlock()
-	p := vm.NewProgramShared(src, vm.CloneExpr(e.root), e.nLocals, sc.Functions, sc.Catalog)
-	c.mu.Lock()
-	e.last, e.lastCat, e.lastFns = p, sc.Catalog, sc.Functions
-	c.mu.Unlock()
-	return p, nil
+		return ps, &cacheEntry{root: root}, err
+	}, func(e *cacheEntry) *vm.Program {
+		return vm.NewProgramShared(src, vm.CloneExpr(e.root), e.nLocals, sc.Functions, sc.Catalog)
+	})
 }
 
 // compilePattern is CompilePattern through the cache.
 func (c *Cache) compilePattern(src string, sc *StaticContext) (*vm.Pattern, error) {
-	k := cacheKey{src: src, pattern: true}
+	return cacheGet(c, cacheKey{src: src, pattern: true}, sc, func() (*parser, *cacheEntry, error) {
+		ps, alts, err := parsePattern(src, sc, true)
+		return ps, &cacheEntry{alts: alts}, err
+	}, func(e *cacheEntry) *vm.Pattern {
+		return vm.NewPatternIn(src, vm.ClonePatterns(e.alts), e.nLocals, sc.Functions, sc.Catalog)
+	})
+}
+
+// cacheGet returns the program or pattern of k in sc: the previous one when
+// it was wrapped for the same catalog and registry, else wrap of a fitting
+// entry, parsed now (and stored) when there is none. A parse error is not
+// stored.
+func cacheGet[T any](c *Cache, k cacheKey, sc *StaticContext, parse func() (*parser, *cacheEntry, error), wrap func(*cacheEntry) T) (T, error) {
 	e := c.lookup(k, sc)
 	if e == nil {
-		ps, alts, err := parsePattern(src, sc, true)
+		ps, ne, err := parse()
 		if err != nil {
-			return nil, err
+			var zero T
+			return zero, err
 		}
-		e = &cacheEntry{alts: alts, nLocals: ps.nLocals, deps: ps.deps, usesFns: ps.usesFns, fns: sc.Functions}
-		c.store(k, e)
+		ne.nLocals, ne.deps, ne.usesFns, ne.fns = ps.nLocals, ps.deps, ps.usesFns, sc.Functions
+		c.store(k, ne)
+		e = ne
 	}
 	c.mu.Lock()
-	if sc.Catalog != nil && e.lastPat != nil && e.lastCat == sc.Catalog && e.lastFns == sc.Functions {
-		p := e.lastPat
+	if sc.Catalog != nil && e.last != nil && e.lastCat == sc.Catalog && e.lastFns == sc.Functions {
+		v := e.last.(T)
 		c.same++
 		c.mu.Unlock()
-		return p, nil
+		return v, nil
 	}
 	c.mu.Unlock()
-	p := vm.NewPatternIn(src, vm.ClonePatterns(e.alts), e.nLocals, sc.Functions, sc.Catalog)
+	v := wrap(e)
 	c.mu.Lock()
-	e.lastPat, e.lastCat, e.lastFns = p, sc.Catalog, sc.Functions
+	e.last, e.lastCat, e.lastFns = v, sc.Catalog, sc.Functions
 	c.mu.Unlock()
-	return p, nil
+	return v, nil
 }
