@@ -141,8 +141,7 @@ func (s *Server) handleValidate(syntax string) handlerFunc {
 			if err := ops.WriteSVRL(&buf, rep); err != nil {
 				return err
 			}
-			w.Header().Set("Content-Type", mediaXML+"; charset=utf-8")
-			_, _ = w.Write(buf.Bytes())
+			writeXML(w, buf.Bytes())
 			return nil
 		}
 		s.writeJSON(w, http.StatusOK, rep)

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"fmt"
 	"mime"
 	"net/http"
 	"strconv"
@@ -62,17 +61,15 @@ func (s *Server) handleExtractXML(ctx context.Context, w http.ResponseWriter, in
 	h := w.Header()
 	setExtractedHeaders(h, x)
 	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": x.FileName}))
-	h.Set("Content-Type", mediaXML)
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(x.XML)
+	writeBody(w, mediaXML, x.XML)
 	return nil
 }
 
 // handleExtractAttachments serves /v1/extract/attachments.
 func (s *Server) handleExtractAttachments(ctx context.Context, w http.ResponseWriter, in *input) error {
-	p, ok := in.params.(*wire.ExtractAttachmentsParams)
-	if !ok {
-		return fmt.Errorf("extract attachments: unexpected params type %T", in.params)
+	p, err := paramsOf[wire.ExtractAttachmentsParams](in, "extract attachments")
+	if err != nil {
+		return err
 	}
 	res, err := s.cfg.Ops.ExtractAttachments(ctx, in.body, p.IncludeContent)
 	if err != nil {
@@ -97,25 +94,16 @@ func (s *Server) handleConsistency(ctx context.Context, w http.ResponseWriter, i
 func (s *Server) handleConvertFromFacturX(dir string) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, in *input) error {
 		req := ops.ConvertRequest{Direction: dir, Body: in.body}
-		p, ok := in.params.(*wire.ConvertParams)
-		if !ok {
-			return fmt.Errorf("convert: unexpected params type %T", in.params)
+		p, err := paramsOf[wire.ConvertParams](in, "convert")
+		if err != nil {
+			return err
 		}
 		req.Profile = p.Profile
 		res, x, err := s.cfg.Ops.ConvertFacturX(ctx, req)
 		if err != nil {
 			return err
 		}
-		h := w.Header()
-		setExtractedHeaders(h, x)
-		if err := setConversionChanges(h, res.Changes); err != nil {
-			return err
-		}
-		h.Set(HeaderProfile, res.Profile)
-		h.Set(HeaderValidationFindings, strconv.Itoa(len(res.Report.Findings)))
-		h.Set("Content-Type", mediaXML+"; charset=utf-8")
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(res.XML)
-		return nil
+		setExtractedHeaders(w.Header(), x)
+		return writeConverted(w, res)
 	}
 }

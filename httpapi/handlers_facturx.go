@@ -57,10 +57,8 @@ func writeFacturX(w http.ResponseWriter, res *ops.FacturXResult) {
 	if res.Report != nil {
 		h.Set(HeaderValidationFindings, strconv.Itoa(len(res.Report.Findings)))
 	}
-	h.Set("Content-Type", mediaPDF)
 	h.Set("Content-Disposition", `attachment; filename="factur-x.pdf"`)
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(res.PDF)
+	writeBody(w, mediaPDF, res.PDF)
 }
 
 // setGeneratedLists sets X-Ignored-Properties and X-Computed-Fields of a

@@ -62,9 +62,7 @@ func (s *Server) handleGenerate(syntax string) handlerFunc {
 			h.Set(HeaderValidationFindings, strconv.Itoa(len(res.Report.Findings)))
 			h.Set(HeaderProfile, res.Report.Profile)
 		}
-		h.Set("Content-Type", mediaXML+"; charset=utf-8")
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(res.XML)
+		writeXML(w, res.XML)
 		return nil
 	}
 }
@@ -80,17 +78,21 @@ func (s *Server) handleConvert(dir string) handlerFunc {
 		if err != nil {
 			return err
 		}
-		h := w.Header()
-		if err := setConversionChanges(h, res.Changes); err != nil {
-			return err
-		}
-		h.Set(HeaderProfile, res.Profile)
-		h.Set(HeaderValidationFindings, strconv.Itoa(len(res.Report.Findings)))
-		h.Set("Content-Type", mediaXML+"; charset=utf-8")
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(res.XML)
-		return nil
+		return writeConverted(w, res)
 	}
+}
+
+// writeConverted answers a conversion: its changes, profile and finding
+// count in headers, the converted XML as the body.
+func writeConverted(w http.ResponseWriter, res *ops.ConvertResult) error {
+	h := w.Header()
+	if err := setConversionChanges(h, res.Changes); err != nil {
+		return err
+	}
+	h.Set(HeaderProfile, res.Profile)
+	h.Set(HeaderValidationFindings, strconv.Itoa(len(res.Report.Findings)))
+	writeXML(w, res.XML)
+	return nil
 }
 
 // handleRepair serves repair/ubl and repair/cii through ops.Repair.

@@ -32,9 +32,18 @@ func (s *Server) handleGenerateOrderX(ctx context.Context, w http.ResponseWriter
 
 // writeXML answers 200 with an XML document.
 func writeXML(w http.ResponseWriter, doc []byte) {
-	w.Header().Set("Content-Type", mediaXML+"; charset=utf-8")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(doc)
+	writeBody(w, mediaXML+"; charset=utf-8", doc)
+}
+
+// paramsOf returns the route's decoded query parameters as *P (the type
+// the route's row declares); another type is a wiring error of the named
+// route, never the client's.
+func paramsOf[P any](in *input, route string) (*P, error) {
+	p, ok := in.params.(*P)
+	if !ok {
+		return nil, fmt.Errorf("%s: unexpected params type %T", route, in.params)
+	}
+	return p, nil
 }
 
 // OrderSchemaID is the $id of the order JSON Schema (the route serving it).

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
@@ -13,9 +12,9 @@ import (
 // handlePDFAValidate serves /v1/pdfa/validate through ops.PDFAValidate:
 // veraPDF's verdict, 422 for what veraPDF cannot check, 503 without a validator.
 func (s *Server) handlePDFAValidate(ctx context.Context, w http.ResponseWriter, in *input) error {
-	p, ok := in.params.(*wire.PDFAValidateParams)
-	if !ok {
-		return fmt.Errorf("pdfa/validate: unexpected params type %T", in.params)
+	p, err := paramsOf[wire.PDFAValidateParams](in, "pdfa/validate")
+	if err != nil {
+		return err
 	}
 	res, err := s.cfg.Ops.PDFAValidate(ctx, in.body, p.Flavour)
 	if err != nil {

@@ -28,9 +28,9 @@ const (
 
 // handlePDFAConvert serves pdfa/convert through ops.ConvertPDFA.
 func (s *Server) handlePDFAConvert(ctx context.Context, w http.ResponseWriter, in *input) error {
-	p, ok := in.params.(*wire.PDFAConvertParams)
-	if !ok {
-		return fmt.Errorf("pdfa/convert: unexpected params type %T", in.params)
+	p, err := paramsOf[wire.PDFAConvertParams](in, "pdfa/convert")
+	if err != nil {
+		return err
 	}
 	pdf, err := formPart(in.form, "pdf")
 	if err != nil {
@@ -94,10 +94,8 @@ func writePDFA(w http.ResponseWriter, res *ops.PDFAResult) {
 	if len(res.Attachments) > 0 {
 		h.Set(HeaderEmbeddedFiles, joinCapped(res.Attachments))
 	}
-	h.Set("Content-Type", mediaPDF)
 	h.Set("Content-Length", strconv.Itoa(len(res.PDF)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(res.PDF)
+	writeBody(w, mediaPDF, res.PDF)
 }
 
 // pdfaConvError turns a missing Ghostscript or veraPDF into a 503.

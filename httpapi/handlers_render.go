@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strconv"
 
@@ -12,9 +11,9 @@ import (
 
 // handleRenderHTML serves /v1/render/html through ops.RenderHTML.
 func (s *Server) handleRenderHTML(ctx context.Context, w http.ResponseWriter, in *input) error {
-	p, ok := in.params.(*wire.RenderHTMLParams)
-	if !ok {
-		return fmt.Errorf("render html: unexpected params type %T", in.params)
+	p, err := paramsOf[wire.RenderHTMLParams](in, "render html")
+	if err != nil {
+		return err
 	}
 	out, err := s.cfg.Ops.RenderHTML(ctx, ops.RenderRequest{Lang: p.Lang, Body: in.body})
 	if err != nil {
@@ -26,9 +25,9 @@ func (s *Server) handleRenderHTML(ctx context.Context, w http.ResponseWriter, in
 
 // handleRenderPDF serves /v1/render/pdf through ops.RenderPDF.
 func (s *Server) handleRenderPDF(ctx context.Context, w http.ResponseWriter, in *input) error {
-	p, ok := in.params.(*wire.RenderPDFParams)
-	if !ok {
-		return fmt.Errorf("render pdf: unexpected params type %T", in.params)
+	p, err := paramsOf[wire.RenderPDFParams](in, "render pdf")
+	if err != nil {
+		return err
 	}
 	out, err := s.cfg.Ops.RenderPDF(ctx, ops.RenderRequest{Lang: p.Lang, Style: p.Style, Body: in.body})
 	if err != nil {
