@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/einvoice-dev/einvoice/formats/carry"
 	"github.com/einvoice-dev/einvoice/formats/model"
+	"github.com/einvoice-dev/einvoice/formats/strictjson"
 )
 
 // Extras are the FatturaPA data the EN 16931 model has no term for.
@@ -59,7 +61,7 @@ type Cassa struct {
 
 // Problem types of the extras decoder besides the model's.
 const (
-	ProblemExtraForbidden = "extra_forbidden" // an unknown member
+	ProblemExtraForbidden = strictjson.ProblemExtraForbidden // an unknown member
 	ProblemPattern        = "string_pattern_mismatch"
 )
 
@@ -77,42 +79,32 @@ var (
 	maxExtrasBytes = 64 << 10
 )
 
-type extrasDecoder struct {
-	prefix   []any
-	problems model.Problems
-}
-
-func (d *extrasDecoder) add(loc []any, typ, msg string, input any, ctx map[string]any) {
-	full := append(slices.Clone(d.prefix), loc...)
-	d.problems = append(d.problems, model.Problem{Loc: full, Type: typ, Msg: msg, Input: input, Ctx: ctx})
-}
-
-func at(loc []any, k ...any) []any { return append(slices.Clone(loc), k...) }
+type extrasDecoder struct{ strictjson.Collector }
 
 // DecodeExtras strictly decodes the extras object. Problems carry locations
 // prefixed by locPrefix (e.g. "body", "extras"); unknown members are
 // refused (extra_forbidden). The error is non-nil exactly when problems is
 // non-empty (it is the Problems).
 func DecodeExtras(data []byte, locPrefix ...any) (*Extras, model.Problems, error) {
-	d := &extrasDecoder{prefix: locPrefix}
+	d := &extrasDecoder{strictjson.Collector{Prefix: locPrefix}}
 	if len(data) > maxExtrasBytes {
-		d.add(nil, model.ProblemLimitExceeded, "extras too large", nil, map[string]any{"limit": maxExtrasBytes})
-		return nil, d.problems, d.problems
+		d.Add(nil, model.ProblemLimitExceeded, "extras too large", nil, map[string]any{"limit": maxExtrasBytes})
+		return nil, d.List, d.List
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var raw any
 	if err := dec.Decode(&raw); err != nil {
-		d.add(nil, model.ProblemJSONInvalid, "Invalid JSON", nil, map[string]any{"error": err.Error()})
-		return nil, d.problems, d.problems
+		d.Add(nil, model.ProblemJSONInvalid, "Invalid JSON", nil, map[string]any{"error": err.Error()})
+		return nil, d.List, d.List
 	}
 	if dec.More() {
-		d.add(nil, model.ProblemJSONInvalid, "Invalid JSON", nil, map[string]any{"error": "data after the value"})
-		return nil, d.problems, d.problems
+		d.Add(nil, model.ProblemJSONInvalid, "Invalid JSON", nil, map[string]any{"error": "data after the value"})
+		return nil, d.List, d.List
 	}
 	ex := d.extras(raw)
-	if len(d.problems) > 0 {
-		return nil, d.problems, d.problems
+	if len(d.List) > 0 {
+		return nil, d.List, d.List
 	}
 	return ex, nil, nil
 }
@@ -120,7 +112,7 @@ func DecodeExtras(data []byte, locPrefix ...any) (*Extras, model.Problems, error
 func (d *extrasDecoder) object(loc []any, v any, known ...string) (map[string]any, bool) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		d.add(loc, model.ProblemObjectType, "Input should be a valid object", inputOf(v), nil)
+		d.Add(loc, model.ProblemObjectType, "Input should be a valid object", strictjson.InputOf(v), nil)
 		return nil, false
 	}
 	keys := make([]string, 0, len(m))
@@ -130,41 +122,31 @@ func (d *extrasDecoder) object(loc []any, v any, known ...string) (map[string]an
 	slices.Sort(keys)
 	for _, k := range keys {
 		if known != nil && !slices.Contains(known, k) {
-			d.add(at(loc, k), ProblemExtraForbidden, "Extra inputs are not permitted", inputOf(m[k]), nil)
+			d.Add(carry.At(loc, k), ProblemExtraForbidden, "Extra inputs are not permitted", strictjson.InputOf(m[k]), nil)
 		}
 	}
 	return m, true
-}
-
-func inputOf(v any) any {
-	switch x := v.(type) {
-	case map[string]any, []any:
-		return nil
-	case json.Number:
-		return x.String()
-	}
-	return v
 }
 
 func (d *extrasDecoder) str(loc []any, m map[string]any, k string, required bool, re *regexp.Regexp, enum []string) string {
 	v, ok := m[k]
 	if !ok || v == nil {
 		if required {
-			d.add(at(loc, k), model.ProblemMissing, "Field required", nil, nil)
+			d.Add(carry.At(loc, k), model.ProblemMissing, "Field required", nil, nil)
 		}
 		return ""
 	}
 	s, ok := v.(string)
 	if !ok {
-		d.add(at(loc, k), model.ProblemStringType, "Input should be a valid string", inputOf(v), nil)
+		d.Add(carry.At(loc, k), model.ProblemStringType, "Input should be a valid string", strictjson.InputOf(v), nil)
 		return ""
 	}
 	switch {
 	case enum != nil && !slices.Contains(enum, s):
-		d.add(at(loc, k), model.ProblemEnum, "Input should be one of: "+strings.Join(enum, ", "), s, map[string]any{"expected": enum})
+		d.Add(carry.At(loc, k), model.ProblemEnum, "Input should be one of: "+strings.Join(enum, ", "), s, map[string]any{"expected": enum})
 		return ""
 	case re != nil && !re.MatchString(s):
-		d.add(at(loc, k), ProblemPattern, "String should match pattern "+re.String(), s, map[string]any{"pattern": re.String()})
+		d.Add(carry.At(loc, k), ProblemPattern, "String should match pattern "+re.String(), s, map[string]any{"pattern": re.String()})
 		return ""
 	}
 	return s
@@ -175,7 +157,7 @@ func (d *extrasDecoder) dec(loc []any, m map[string]any, k string, required bool
 	v, ok := m[k]
 	if !ok || v == nil {
 		if required {
-			d.add(at(loc, k), model.ProblemMissing, "Field required", nil, nil)
+			d.Add(carry.At(loc, k), model.ProblemMissing, "Field required", nil, nil)
 		}
 		return nil
 	}
@@ -186,16 +168,16 @@ func (d *extrasDecoder) dec(loc []any, m map[string]any, k string, required bool
 	case json.Number:
 		s = x.String()
 	default:
-		d.add(at(loc, k), model.ProblemDecimalType, "Decimal input should be a string or number", inputOf(v), nil)
+		d.Add(carry.At(loc, k), model.ProblemDecimalType, "Decimal input should be a string or number", strictjson.InputOf(v), nil)
 		return nil
 	}
 	x, err := model.ParseDecimal(s)
 	if err != nil {
-		d.add(at(loc, k), model.ProblemDecimalParsing, "Input should be a valid decimal", s, nil)
+		d.Add(carry.At(loc, k), model.ProblemDecimalParsing, "Input should be a valid decimal", s, nil)
 		return nil
 	}
 	if x.Sign() < 0 || x.Cmp(model.MustParseDecimal(maxv)) > 0 || !x.Round(2).Equal(x) {
-		d.add(at(loc, k), model.ProblemValueError, fmt.Sprintf("Input should be between 0 and %s with at most 2 decimals", maxv), s, map[string]any{"le": maxv})
+		d.Add(carry.At(loc, k), model.ProblemValueError, fmt.Sprintf("Input should be between 0 and %s with at most 2 decimals", maxv), s, map[string]any{"le": maxv})
 		return nil
 	}
 	return &x
@@ -208,7 +190,7 @@ func (d *extrasDecoder) boolean(loc []any, m map[string]any, k string) bool {
 	}
 	b, ok := v.(bool)
 	if !ok {
-		d.add(at(loc, k), model.ProblemBoolType, "Input should be a valid boolean", inputOf(v), nil)
+		d.Add(carry.At(loc, k), model.ProblemBoolType, "Input should be a valid boolean", strictjson.InputOf(v), nil)
 	}
 	return b
 }
@@ -261,7 +243,7 @@ func (d *extrasDecoder) extras(raw any) *Extras {
 		ex.RegimeFiscale = "RF01"
 	}
 	if m["codice_destinatario"] == nil && m["pec"] == nil {
-		d.add([]any{"codice_destinatario"}, model.ProblemMissing, "Field required: codice_destinatario or pec", nil, nil)
+		d.Add([]any{"codice_destinatario"}, model.ProblemMissing, "Field required: codice_destinatario or pec", nil, nil)
 	}
 	if v := m["ritenuta"]; v != nil {
 		loc := []any{"ritenuta"}
@@ -292,10 +274,10 @@ func (d *extrasDecoder) extras(raw any) *Extras {
 			if a := d.dec(loc, r, "aliquota_iva", true, "100"); a != nil {
 				c.AliquotaIVA = *a
 				if a.IsZero() && r["natura"] == nil {
-					d.add(at(loc, "natura"), model.ProblemMissing, "Field required when aliquota_iva is 0", nil, nil)
+					d.Add(carry.At(loc, "natura"), model.ProblemMissing, "Field required when aliquota_iva is 0", nil, nil)
 				}
 				if !a.IsZero() && r["natura"] != nil {
-					d.add(at(loc, "natura"), model.ProblemValueError, "natura is only allowed when aliquota_iva is 0", inputOf(r["natura"]), nil)
+					d.Add(carry.At(loc, "natura"), model.ProblemValueError, "natura is only allowed when aliquota_iva is 0", strictjson.InputOf(r["natura"]), nil)
 				}
 			}
 			ex.Cassa = c

@@ -74,8 +74,8 @@ func (g *gen) bad(loc []any, typ, msg string, input any) {
 	g.problems = append(g.problems, model.Problem{Loc: loc, Type: typ, Msg: msg, Input: input})
 }
 
-func (g *gen) il(k ...any) []any { return at(g.invLoc, k...) }
-func (g *gen) xl(k ...any) []any { return at(g.exLoc, k...) }
+func (g *gen) il(k ...any) []any { return carry.At(g.invLoc, k...) }
+func (g *gen) xl(k ...any) []any { return carry.At(g.exLoc, k...) }
 
 // Generate writes inv (completed in place by model.Complete) with ex as a
 // FatturaPA 1.2.2 document. Problems (a model.Problems error, an HTTP 422)
@@ -84,7 +84,7 @@ func (g *gen) xl(k ...any) []any { return at(g.exLoc, k...) }
 // without Natura, totals inconsistent with FatturaPA's own. Any other
 // error is internal.
 func Generate(inv *model.Invoice, ex *Extras, locPrefix ...any) (*Result, error) {
-	g := &gen{inv: inv, ex: ex, invLoc: at(locPrefix, "invoice"), exLoc: at(locPrefix, "extras")}
+	g := &gen{inv: inv, ex: ex, invLoc: carry.At(locPrefix, "invoice"), exLoc: carry.At(locPrefix, "extras")}
 	computed, err := carry.Prepare(inv, carried, g.invLoc, notCarriedMsg)
 	if err != nil {
 		return nil, err
@@ -268,7 +268,7 @@ func (g *gen) sconti(i int, l *model.Line) (model.Decimal, []sconto) {
 	}
 	adjust := func(kind, tipo string, j int, a *model.LineAllowanceCharge) {
 		loc := g.il("lines", i, kind, j)
-		imp, ok := perUnit(at(loc, "amount"), *a.Amount, l.Quantity, "the amount")
+		imp, ok := perUnit(carry.At(loc, "amount"), *a.Amount, l.Quantity, "the amount")
 		if !ok {
 			return
 		}
@@ -277,7 +277,7 @@ func (g *gen) sconti(i int, l *model.Line) (model.Decimal, []sconto) {
 			sc.reason = a.ReasonCode
 		}
 		if len([]rune(sc.reason)) > 60 {
-			g.bad(at(loc, "reason"), model.ProblemValueError, "the reason is carried in AltriDatiGestionali/RiferimentoTesto: at most 60 characters", sc.reason)
+			g.bad(carry.At(loc, "reason"), model.ProblemValueError, "the reason is carried in AltriDatiGestionali/RiferimentoTesto: at most 60 characters", sc.reason)
 		}
 		// Percentuale is of the unit price: written when the percentage's
 		// base is the line's quantity × price (or not given).
@@ -732,17 +732,17 @@ func (g *gen) attachments() {
 		d := &g.inv.SupportingDocuments[i]
 		loc := g.il("supporting_documents", i)
 		if d.Attachment == nil {
-			g.bad(at(loc, "attachment"), model.ProblemMissing, "FatturaPA carries a supporting document as Allegati with its content: give attachment (a reference alone has no FatturaPA element)", nil)
+			g.bad(carry.At(loc, "attachment"), model.ProblemMissing, "FatturaPA carries a supporting document as Allegati with its content: give attachment (a reference alone has no FatturaPA element)", nil)
 			continue
 		}
 		if n := len([]rune(d.Attachment.Filename)); n == 0 || n > 60 {
-			g.bad(at(loc, "attachment", "filename"), model.ProblemValueError, "FatturaPA NomeAttachment has 1 to 60 characters", d.Attachment.Filename)
+			g.bad(carry.At(loc, "attachment", "filename"), model.ProblemValueError, "FatturaPA NomeAttachment has 1 to 60 characters", d.Attachment.Filename)
 		}
 		if formatOf(d.Attachment.MimeCode) == "" {
-			g.bad(at(loc, "attachment", "mime_code"), model.ProblemValueError, "FatturaPA FormatoAttachment has at most 10 characters: the MIME subtype is longer and has no short name here", d.Attachment.MimeCode)
+			g.bad(carry.At(loc, "attachment", "mime_code"), model.ProblemValueError, "FatturaPA FormatoAttachment has at most 10 characters: the MIME subtype is longer and has no short name here", d.Attachment.MimeCode)
 		}
 		if desc := attachmentDescription(d); len([]rune(desc)) > 100 {
-			g.bad(at(loc, "description"), model.ProblemValueError, "FatturaPA DescrizioneAttachment (id - description) has at most 100 characters", desc)
+			g.bad(carry.At(loc, "description"), model.ProblemValueError, "FatturaPA DescrizioneAttachment (id - description) has at most 100 characters", desc)
 		}
 	}
 }

@@ -40,40 +40,47 @@ var (
 // and slices of these, named by their json tags. Problems are located under
 // locPrefix (for example "body"). A nil result means dst was filled.
 func Decode(data []byte, dst any, locPrefix ...any) model.Problems {
-	d := &decoder{prefix: locPrefix}
+	d := &decoder{Collector{Prefix: locPrefix}}
 	if len(data) > MaxBytes {
-		d.add(nil, model.ProblemLimitExceeded, "input too large", nil, map[string]any{"limit": MaxBytes})
-		return d.problems
+		d.Add(nil, model.ProblemLimitExceeded, "input too large", nil, map[string]any{"limit": MaxBytes})
+		return d.List
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var raw any
 	if err := dec.Decode(&raw); err != nil {
-		d.add(nil, model.ProblemJSONInvalid, "JSON decode error: "+err.Error(), nil, map[string]any{"error": err.Error()})
-		return d.problems
+		d.Add(nil, model.ProblemJSONInvalid, "JSON decode error: "+err.Error(), nil, map[string]any{"error": err.Error()})
+		return d.List
 	}
 	if _, err := dec.Token(); err == nil {
-		d.add(nil, model.ProblemJSONInvalid, "JSON decode error: data after the value", nil, map[string]any{"error": "data after the value"})
-		return d.problems
+		d.Add(nil, model.ProblemJSONInvalid, "JSON decode error: data after the value", nil, map[string]any{"error": "data after the value"})
+		return d.List
 	}
 	v := reflect.ValueOf(dst).Elem()
 	d.value(v, raw, nil)
-	return d.problems
+	return d.List
 }
 
-type decoder struct {
-	prefix   []any
-	problems model.Problems
+type decoder struct{ Collector }
+
+// Collector gathers the problems of a strict decoder (this package's and
+// the hand-written ones of the formats), each located under Prefix.
+type Collector struct {
+	Prefix []any
+	List   model.Problems
 }
 
-func (d *decoder) add(loc []any, typ, msg string, input any, ctx map[string]any) {
-	full := append(slices.Clone(d.prefix), loc...)
-	d.problems = append(d.problems, model.Problem{Loc: full, Type: typ, Msg: msg, Input: input, Ctx: ctx})
+// Add records one problem at loc (below Prefix).
+func (c *Collector) Add(loc []any, typ, msg string, input any, ctx map[string]any) {
+	full := append(slices.Clone(c.Prefix), loc...)
+	c.List = append(c.List, model.Problem{Loc: full, Type: typ, Msg: msg, Input: input, Ctx: ctx})
 }
 
 func at(loc []any, k ...any) []any { return append(slices.Clone(loc), k...) }
 
-func inputOf(v any) any {
+// InputOf is a decoded JSON value as a problem's input: scalars as given
+// (numbers as their text), objects and arrays left out.
+func InputOf(v any) any {
 	switch x := v.(type) {
 	case map[string]any, []any:
 		return nil
@@ -117,9 +124,9 @@ func (d *decoder) value(v reflect.Value, node any, loc []any) {
 	switch {
 	case t.Kind() == reflect.Pointer:
 		e := reflect.New(t.Elem())
-		n := len(d.problems)
+		n := len(d.List)
 		d.value(e.Elem(), node, loc)
-		if len(d.problems) == n {
+		if len(d.List) == n {
 			v.Set(e)
 		}
 	case t == decimalType:
@@ -130,55 +137,55 @@ func (d *decoder) value(v reflect.Value, node any, loc []any) {
 		case json.Number:
 			s = x.String()
 		default:
-			d.add(loc, model.ProblemDecimalType, "Decimal input should be a string or number", inputOf(node), nil)
+			d.Add(loc, model.ProblemDecimalType, "Decimal input should be a string or number", InputOf(node), nil)
 			return
 		}
 		x, err := model.ParseDecimal(s)
 		if err != nil {
-			d.add(loc, model.ProblemDecimalParsing, "Input should be a valid decimal", s, nil)
+			d.Add(loc, model.ProblemDecimalParsing, "Input should be a valid decimal", s, nil)
 			return
 		}
 		v.Set(reflect.ValueOf(x))
 	case t == dateType:
 		s, ok := node.(string)
 		if !ok {
-			d.add(loc, model.ProblemDateType, "Input should be a valid date string (YYYY-MM-DD)", inputOf(node), nil)
+			d.Add(loc, model.ProblemDateType, "Input should be a valid date string (YYYY-MM-DD)", InputOf(node), nil)
 			return
 		}
 		x, err := model.ParseDate(s)
 		if err != nil {
-			d.add(loc, model.ProblemDateParsing, "Input should be a valid date (YYYY-MM-DD)", s, nil)
+			d.Add(loc, model.ProblemDateParsing, "Input should be a valid date (YYYY-MM-DD)", s, nil)
 			return
 		}
 		v.Set(reflect.ValueOf(x))
 	case t.Kind() == reflect.String:
 		s, ok := node.(string)
 		if !ok {
-			d.add(loc, model.ProblemStringType, "Input should be a valid string", inputOf(node), nil)
+			d.Add(loc, model.ProblemStringType, "Input should be a valid string", InputOf(node), nil)
 			return
 		}
 		if !xmlText(s) {
-			d.add(loc, model.ProblemValueError, "the string holds a character XML 1.0 cannot carry (control character or invalid UTF-8)", s, nil)
+			d.Add(loc, model.ProblemValueError, "the string holds a character XML 1.0 cannot carry (control character or invalid UTF-8)", s, nil)
 			return
 		}
 		v.SetString(s)
 	case t.Kind() == reflect.Bool:
 		b, ok := node.(bool)
 		if !ok {
-			d.add(loc, model.ProblemBoolType, "Input should be a valid boolean", inputOf(node), nil)
+			d.Add(loc, model.ProblemBoolType, "Input should be a valid boolean", InputOf(node), nil)
 			return
 		}
 		v.SetBool(b)
 	case t.Kind() == reflect.Slice:
 		arr, ok := node.([]any)
 		if !ok {
-			d.add(loc, model.ProblemListType, "Input should be a valid list", inputOf(node), nil)
+			d.Add(loc, model.ProblemListType, "Input should be a valid list", InputOf(node), nil)
 			return
 		}
 		s := reflect.MakeSlice(t, len(arr), len(arr))
 		for i, e := range arr {
 			if e == nil {
-				d.add(at(loc, i), model.ProblemMissing, "Input should not be null", nil, nil)
+				d.Add(at(loc, i), model.ProblemMissing, "Input should not be null", nil, nil)
 				continue
 			}
 			d.value(s.Index(i), e, at(loc, i))
@@ -187,7 +194,7 @@ func (d *decoder) value(v reflect.Value, node any, loc []any) {
 	case t.Kind() == reflect.Struct:
 		m, ok := node.(map[string]any)
 		if !ok {
-			d.add(loc, model.ProblemObjectType, "Input should be a valid object", inputOf(node), nil)
+			d.Add(loc, model.ProblemObjectType, "Input should be a valid object", InputOf(node), nil)
 			return
 		}
 		fs := fields(t)
@@ -198,20 +205,20 @@ func (d *decoder) value(v reflect.Value, node any, loc []any) {
 		slices.Sort(keys)
 		for _, k := range keys {
 			if !slices.ContainsFunc(fs, func(f field) bool { return f.name == k }) {
-				d.add(at(loc, k), ProblemExtraForbidden, "Extra inputs are not permitted", inputOf(m[k]), nil)
+				d.Add(at(loc, k), ProblemExtraForbidden, "Extra inputs are not permitted", InputOf(m[k]), nil)
 			}
 		}
 		for _, f := range fs {
 			x, ok := m[f.name]
 			if !ok || x == nil {
 				if f.required {
-					d.add(at(loc, f.name), model.ProblemMissing, "Field required", nil, nil)
+					d.Add(at(loc, f.name), model.ProblemMissing, "Field required", nil, nil)
 				}
 				continue
 			}
 			d.value(v.Field(f.index), x, at(loc, f.name))
 			if f.required && v.Field(f.index).Kind() == reflect.String && v.Field(f.index).Len() == 0 {
-				d.add(at(loc, f.name), model.ProblemStringTooShort, "String should have at least 1 character", "", map[string]any{"min_length": 1})
+				d.Add(at(loc, f.name), model.ProblemStringTooShort, "String should have at least 1 character", "", map[string]any{"min_length": 1})
 			}
 		}
 	default:
