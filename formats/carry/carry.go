@@ -3,7 +3,8 @@
 // format lists the model's JSON members it holds (Set), and every other
 // member the caller gave is a located 422 problem naming it (never a silent
 // drop). Strip removes those members, for tests that feed random models to
-// a format.
+// a format. It also holds what those generators share besides: the located
+// problem collector (Problems) and the unit-price text (TrimZeros).
 package carry
 
 import (

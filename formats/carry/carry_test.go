@@ -38,3 +38,15 @@ func TestCheckAndStrip(t *testing.T) {
 		t.Fatalf("stripped %+v", stripped)
 	}
 }
+
+func TestTrimZeros(t *testing.T) {
+	for in, want := range map[string]string{"200.00000000": "200", "1.50": "1.5", "0.00000001": "0.00000001", "7": "7", "-3.10": "-3.1", "0.000": "0"} {
+		d, err := model.ParseDecimal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := TrimZeros(d); got != want {
+			t.Errorf("TrimZeros(%s) = %q, want %q", in, got, want)
+		}
+	}
+}

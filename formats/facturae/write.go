@@ -249,15 +249,6 @@ func (g *gen) party(who, name, trading, vatID, legal string, a *model.Address, c
 	return p
 }
 
-// trimZeros drops trailing fraction zeros (200.00000000 -> 200).
-func trimZeros(d model.Decimal) string {
-	s := d.String()
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
-}
-
 // taxCode returns the Facturae TaxTypeCode of a VAT category: IVA (01) for
 // the EN 16931 VAT categories, IGIC (03) for the Canary Islands, IPSI (02)
 // for Ceuta and Melilla.
@@ -313,7 +304,7 @@ func (g *gen) lines() []line {
 		if !price.Round(8).Equal(price) {
 			g.bad(g.il("lines", i, "net_price"), model.ProblemValueError, "Facturae UnitPriceWithoutTax (net_price / base_quantity) has at most 8 decimals", price.String())
 		}
-		ln.price = trimZeros(price.Round(8))
+		ln.price = carry.TrimZeros(price.Round(8))
 		ln.totalCost = ln.gross
 		for _, a := range l.Allowances {
 			ln.totalCost = ln.totalCost.Add(*a.Amount)

@@ -241,7 +241,7 @@ func (g *gen) lines() []lineRate {
 		if !price.Round(8).Equal(price) {
 			g.bad(g.il("lines", i, "net_price"), model.ProblemValueError, "FA(3) P_9A (net_price / base_quantity) has at most 8 decimals", price.String())
 		}
-		out[i].price = trimZeros(price.Round(8))
+		out[i].price = carry.TrimZeros(price.Round(8))
 		if l.Quantity.Scale() > 6 {
 			g.bad(g.il("lines", i, "quantity"), model.ProblemValueError, "FA(3) P_8B has at most 6 decimals", l.Quantity.String())
 		}
@@ -250,15 +250,6 @@ func (g *gen) lines() []lineRate {
 		g.maxLen(g.il("lines", i, "item", "seller_id"), l.Item.SellerID, 50, "Indeks")
 	}
 	return out
-}
-
-// trimZeros drops trailing fraction zeros (200.00000000 -> 200).
-func trimZeros(d model.Decimal) string {
-	s := d.String()
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
 }
 
 type bucketSum struct {
