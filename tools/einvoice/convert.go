@@ -36,9 +36,9 @@ func cmdConvert(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 	case *syntax != "" && *to != "xrechnung":
 		return usagef("convert: --syntax is only for --to xrechnung")
 	}
-	src, err := readLimited(pos[0])
+	src, err := readInput("convert", pos[0])
 	if err != nil {
-		return usagef("convert: %s: %v", pos[0], err)
+		return err
 	}
 	source := *from
 	if source == "" {
@@ -49,10 +49,9 @@ func cmdConvert(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 	if source == *to {
 		return usagef("convert: the file is already %s (use --from xrechnung for XRechnung input)", source)
 	}
-	svc, err := newService(*shared)
+	svc, err := serviceFor("convert", *shared, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "einvoice: convert: "+err.Error())
-		return &exitError{code: exitUsage}
+		return err
 	}
 	res, err := svc.Convert(ctx, ops.ConvertRequest{Direction: source + "-to-" + *to, Profile: *profile, Syntax: *syntax, Body: src})
 	if err != nil {

@@ -35,9 +35,9 @@ func cmdExtract(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 	case *content && !*atts:
 		return usagef("extract: --include-content needs --attachments")
 	}
-	pdf, err := readLimited(pos[0])
+	pdf, err := readInput("extract", pos[0])
 	if err != nil {
-		return usagef("extract: %s: %v", pos[0], err)
+		return err
 	}
 	svc := &ops.Service{}
 	switch {

@@ -30,14 +30,13 @@ func cmdFacturX(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 	case *profile != "" && !*fromXML:
 		return usagef("facturx: --profile is only for --from-xml (JSON input is always facturx_en16931)")
 	}
-	data, err := readLimited(pos[0])
+	data, err := readInput("facturx", pos[0])
 	if err != nil {
-		return usagef("facturx: %s: %v", pos[0], err)
+		return err
 	}
-	svc, err := newService(*shared)
+	svc, err := serviceFor("facturx", *shared, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "einvoice: facturx: "+err.Error())
-		return &exitError{code: exitUsage}
+		return err
 	}
 	svc.ICCProfile = *icc
 	var res *ops.FacturXResult

@@ -54,9 +54,9 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer, g
 	case *profile != "" || *noValidate || given(f, "syntax"):
 		return usagef("generate: --format %s takes no --syntax, --profile or --no-validate (its document is always gated by its schema)", *format)
 	}
-	data, err := readLimited(pos[0])
+	data, err := readInput("generate", pos[0])
 	if err != nil {
-		return usagef("generate: %s: %v", pos[0], err)
+		return err
 	}
 	svc, err := newService(*shared)
 	if err != nil && (isNational || !*noValidate) {

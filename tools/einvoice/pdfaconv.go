@@ -39,9 +39,9 @@ func cmdPDFAConvert(ctx context.Context, args []string, stdout, stderr io.Writer
 	if len(pos) != 1 {
 		return usagef("pdfa convert: want exactly one FILE.pdf, got %d arguments", len(pos))
 	}
-	pdf, err := readLimited(pos[0])
+	pdf, err := readInput("pdfa convert", pos[0])
 	if err != nil {
-		return usagef("pdfa convert: %s: %v", pos[0], err)
+		return err
 	}
 	var atts []pdfaconv.Attachment
 	for _, a := range attach {
@@ -80,18 +80,17 @@ func cmdEmbed(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	if len(pos) != 2 {
 		return usagef("embed: want INVOICE.json and CALLER.pdf, got %d arguments", len(pos))
 	}
-	invoice, err := readLimited(pos[0])
+	invoice, err := readInput("embed", pos[0])
 	if err != nil {
-		return usagef("embed: %s: %v", pos[0], err)
+		return err
 	}
-	pdf, err := readLimited(pos[1])
+	pdf, err := readInput("embed", pos[1])
 	if err != nil {
-		return usagef("embed: %s: %v", pos[1], err)
+		return err
 	}
-	base, err := newService(*shared)
+	base, err := serviceFor("embed", *shared, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "einvoice: embed: "+err.Error())
-		return &exitError{code: exitUsage}
+		return err
 	}
 	svc, closeVera, err := convertService(base, conv, vf, "embed")
 	if err != nil {

@@ -29,9 +29,9 @@ func cmdRender(ctx context.Context, args []string, stdout, stderr io.Writer, get
 	case *style != "compact" && *style != "kosit":
 		return usagef("render: --style %q: want compact or kosit", *style)
 	}
-	src, err := readLimited(pos[0])
+	src, err := readInput("render", pos[0])
 	if err != nil {
-		return usagef("render: %s: %v", pos[0], err)
+		return err
 	}
 	svc := &ops.Service{}
 	req := ops.RenderRequest{Lang: *lang, Style: *style, Body: src}

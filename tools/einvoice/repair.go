@@ -27,18 +27,17 @@ func cmdRepair(ctx context.Context, args []string, stdout, stderr io.Writer, get
 	if len(pos) != 1 {
 		return usagef("repair: want exactly one FILE.xml, got %d arguments", len(pos))
 	}
-	src, err := readLimited(pos[0])
+	src, err := readInput("repair", pos[0])
 	if err != nil {
-		return usagef("repair: %s: %v", pos[0], err)
+		return err
 	}
 	syntax, err := ops.DetectSyntax(src)
 	if err != nil {
 		return refusal(stderr, "repair", err)
 	}
-	svc, err := newService(*shared)
+	svc, err := serviceFor("repair", *shared, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "einvoice: repair: "+err.Error())
-		return &exitError{code: exitUsage}
+		return err
 	}
 	res, err := svc.Repair(ctx, ops.RepairRequest{Syntax: syntax, Profile: *profile, Body: src})
 	if err != nil {
