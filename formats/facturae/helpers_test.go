@@ -2,7 +2,6 @@ package facturae
 
 import (
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/formats/model"
@@ -18,14 +17,7 @@ func xsdValid(t testing.TB, doc []byte) { nationaltest.Valid(t, "facturae", doc)
 // returns the invoice and extras.
 func request(t testing.TB, edit func(inv, ex map[string]any)) (*model.Invoice, *Extras, model.Problems) {
 	t.Helper()
-	b, err := os.ReadFile("testdata/request.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var body map[string]map[string]any
-	if err := json.Unmarshal(b, &body); err != nil {
-		t.Fatal(err)
-	}
+	body := nationaltest.ReadJSON[map[string]map[string]any](t, "testdata/request.json")
 	if edit != nil {
 		edit(body["invoice"], body["extras"])
 	}

@@ -2,7 +2,6 @@ package ksef
 
 import (
 	"encoding/json"
-	"os"
 	"testing"
 	"time"
 
@@ -20,14 +19,7 @@ func xsdValid(t testing.TB, doc []byte) { nationaltest.Valid(t, "ksef_fa", doc) 
 // request reads testdata/request.json's invoice, edited by edit.
 func request(t testing.TB, edit func(inv map[string]any)) (*model.Invoice, model.Problems) {
 	t.Helper()
-	b, err := os.ReadFile("testdata/request.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var body map[string]map[string]any
-	if err := json.Unmarshal(b, &body); err != nil {
-		t.Fatal(err)
-	}
+	body := nationaltest.ReadJSON[map[string]map[string]any](t, "testdata/request.json")
 	if edit != nil {
 		edit(body["invoice"])
 	}

@@ -8,9 +8,11 @@ package nationaltest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -130,4 +132,35 @@ func (c Cmp) Near(what, a, b string, tol model.Decimal) {
 	if errA != nil || errB != nil || x.Sub(y).Abs().Cmp(tol) > 0 {
 		c.T.Errorf("%s: reference %q, ours %q", what, a, b)
 	}
+}
+
+// GenerateRefusal fails t unless err, an error of a generator, is a
+// model.Problems whose every problem is located under "body" and one of
+// members ("invoice", "extras"): a generator refuses with located
+// problems, never with another error.
+func GenerateRefusal(t testing.TB, err error, members ...string) {
+	t.Helper()
+	var ps model.Problems
+	if !errors.As(err, &ps) {
+		t.Fatalf("unexpected error %T: %v", err, err)
+	}
+	for _, p := range ps {
+		if len(p.Loc) < 2 || p.Loc[0] != "body" || !slices.ContainsFunc(members, func(m string) bool { return p.Loc[1] == m }) {
+			t.Fatalf("bad loc %v", p.Loc)
+		}
+	}
+}
+
+// ReadJSON decodes the JSON file at path (a test request) into a T.
+func ReadJSON[T any](t testing.TB, path string) T {
+	t.Helper()
+	var v T
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return v
 }
