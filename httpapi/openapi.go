@@ -74,11 +74,10 @@ func (g *schemaGen) schema(t reflect.Type, tag reflect.StructTag) map[string]any
 		}
 	}
 	if d := tag.Get("doc"); d != "" {
-		if _, isRef := s["$ref"]; isRef {
-			s = map[string]any{"allOf": []any{s}, "description": d}
-		} else {
-			s["description"] = d
-		}
+		// OpenAPI 3.1 (JSON Schema 2020-12) allows keywords beside $ref, so a
+		// described reference stays a plain $ref: the allOf wrapper of 3.0
+		// made schema-driven generators (schemathesis) give up on the type.
+		s["description"] = d
 	}
 	return s
 }
