@@ -24,11 +24,7 @@ const fxBody = `{"invoice": {"id": "FX-2026-001", "issue_date": "2026-03-15", "t
 // generate/cii writes for profile facturx_en16931 and whose text shows the
 // invoice; a refused body is the same 422 as generate/cii's.
 func TestGenerateFacturXRoute(t *testing.T) {
-	v, err := lazyEngine()
-	if err != nil {
-		t.Fatalf("engine: %v", err)
-	}
-	s, _ := newTestServer(t, func(c *Config) { c.Ops = &ops.Service{Validator: v} })
+	s := engineServer(t)
 	jsonCT := withHeader("Content-Type", "application/json")
 	key := withHeader("x-api-key", goodKey)
 
@@ -73,11 +69,7 @@ func TestGenerateFacturXRoute(t *testing.T) {
 // TestConvertFacturXRoutes: ubl-to-facturx and cii-to-facturx through the
 // real routes; a non-Factur-X profile is a 422.
 func TestConvertFacturXRoutes(t *testing.T) {
-	v, err := lazyEngine()
-	if err != nil {
-		t.Fatalf("engine: %v", err)
-	}
-	s, _ := newTestServer(t, func(c *Config) { c.Ops = &ops.Service{Validator: v} })
+	s := engineServer(t)
 	xmlCT := withHeader("Content-Type", "application/xml")
 	key := withHeader("x-api-key", goodKey)
 	read := func(rel string) []byte {

@@ -14,6 +14,18 @@ import (
 // lazyEngine compiles only the FatturaPA XSD these tests use.
 var lazyEngine = sync.OnceValues(func() (*engineval.Validator, error) { return engineval.New(modelSharedDir(), engineval.Lazy()) })
 
+// engineServer is a test server whose operations validate with the real
+// rule sets (lazyEngine).
+func engineServer(t *testing.T) *Server {
+	t.Helper()
+	v, err := lazyEngine()
+	if err != nil {
+		t.Fatalf("engine: %v", err)
+	}
+	s, _ := newTestServer(t, func(c *Config) { c.Ops = &ops.Service{Validator: v} })
+	return s
+}
+
 const fpaBody = `{"invoice": {"id": "FT-9", "issue_date": "2024-05-02", "type_code": 381, "currency_code": "EUR",
   "seller": {"name": "Alpha SRL", "vat_id": "IT01234567890", "address": {"line1": "Viale Roma 543", "city": "Sassari", "post_code": "07100", "country_code": "IT"}},
   "buyer": {"name": "Beta SPA", "vat_id": "IT09876543210", "address": {"line1": "Via Torino 38", "city": "Roma", "post_code": "00145", "country_code": "IT"}},
@@ -21,11 +33,7 @@ const fpaBody = `{"invoice": {"id": "FT-9", "issue_date": "2024-05-02", "type_co
  "extras": {"trasmittente_id_codice": "01234567890", "progressivo_invio": "9", "codice_destinatario": "ABC1234"}}`
 
 func TestGenerateFatturaPARoute(t *testing.T) {
-	v, err := lazyEngine()
-	if err != nil {
-		t.Fatalf("engine: %v", err)
-	}
-	s, _ := newTestServer(t, func(c *Config) { c.Ops = &ops.Service{Validator: v} })
+	s := engineServer(t)
 	jsonCT := withHeader("Content-Type", "application/json")
 	key := withHeader("x-api-key", goodKey)
 

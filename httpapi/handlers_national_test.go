@@ -12,7 +12,6 @@ import (
 	"github.com/einvoice-dev/einvoice/formats/facturae"
 	"github.com/einvoice-dev/einvoice/formats/orderx"
 	"github.com/einvoice-dev/einvoice/formats/strictjson"
-	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
 )
 
@@ -26,11 +25,7 @@ func orderBody(t *testing.T) []byte {
 }
 
 func TestGenerateOrderXRoute(t *testing.T) {
-	v, err := lazyEngine()
-	if err != nil {
-		t.Fatalf("engine: %v", err)
-	}
-	s, _ := newTestServer(t, func(c *Config) { c.Ops = &ops.Service{Validator: v} })
+	s := engineServer(t)
 	jsonCT := withHeader("Content-Type", "application/json")
 	key := withHeader("x-api-key", goodKey)
 	body := orderBody(t)
@@ -127,35 +122,12 @@ func TestOrderWireMatchesDecoder(t *testing.T) {
 		t.Fatalf("wire types %d, decoder types %d", len(g.components), len(want))
 	}
 	for wn, c := range g.components {
-		m := c.(map[string]any)
-		req := map[string]bool{}
-		if r, ok := m["required"].([]string); ok {
-			for _, x := range r {
-				req[x] = true
-			}
-		}
-		var got []string
-		for k := range m["properties"].(map[string]any) {
-			if req[k] {
-				k += "*"
-			}
-			got = append(got, k)
-		}
-		exp := slices.Clone(want[names[wn]])
-		slices.Sort(got)
-		slices.Sort(exp)
-		if !slices.Equal(got, exp) {
-			t.Errorf("%s: wire %v, decoder %v", wn, got, exp)
-		}
+		sameMembers(t, wn, c, want[names[wn]])
 	}
 }
 
 func TestGenerateFacturaeRoute(t *testing.T) {
-	v, err := lazyEngine()
-	if err != nil {
-		t.Fatalf("engine: %v", err)
-	}
-	s, _ := newTestServer(t, func(c *Config) { c.Ops = &ops.Service{Validator: v} })
+	s := engineServer(t)
 	jsonCT := withHeader("Content-Type", "application/json")
 	key := withHeader("x-api-key", goodKey)
 	body, err := os.ReadFile("../formats/facturae/testdata/request.json")
@@ -188,35 +160,12 @@ func TestFacturaeWireMatchesDecoder(t *testing.T) {
 	g.ref(wire.FacturaeExtras{})
 	want := strictjson.Members(reflect.TypeFor[facturae.Extras]())
 	for wn, dn := range map[string]string{"FacturaeExtras": "Extras", "FacturaeCorrective": "Corrective"} {
-		m := g.components[wn].(map[string]any)
-		req := map[string]bool{}
-		if r, ok := m["required"].([]string); ok {
-			for _, x := range r {
-				req[x] = true
-			}
-		}
-		var got []string
-		for k := range m["properties"].(map[string]any) {
-			if req[k] {
-				k += "*"
-			}
-			got = append(got, k)
-		}
-		exp := slices.Clone(want[dn])
-		slices.Sort(got)
-		slices.Sort(exp)
-		if !slices.Equal(got, exp) {
-			t.Errorf("%s: wire %v, decoder %v", wn, got, exp)
-		}
+		sameMembers(t, wn, g.components[wn], want[dn])
 	}
 }
 
 func TestGenerateKSeFRoute(t *testing.T) {
-	v, err := lazyEngine()
-	if err != nil {
-		t.Fatalf("engine: %v", err)
-	}
-	s, _ := newTestServer(t, func(c *Config) { c.Ops = &ops.Service{Validator: v} })
+	s := engineServer(t)
 	jsonCT := withHeader("Content-Type", "application/json")
 	key := withHeader("x-api-key", goodKey)
 	body, err := os.ReadFile("../formats/ksef/testdata/request.json")
@@ -231,5 +180,31 @@ func TestGenerateKSeFRoute(t *testing.T) {
 	w = do(t, s, "POST", "/v1/generate/ksef", bad, jsonCT, key)
 	if w.Code != 422 || !strings.Contains(w.Body.String(), `"loc":["body","invoice","lines",0,"vat_rate"]`) {
 		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+}
+
+// sameMembers reports when the schema component c (of the wire type wn)
+// has other members than the decoder's want (required ones marked *).
+func sameMembers(t *testing.T, wn string, c any, want []string) {
+	t.Helper()
+	m := c.(map[string]any)
+	req := map[string]bool{}
+	if r, ok := m["required"].([]string); ok {
+		for _, x := range r {
+			req[x] = true
+		}
+	}
+	var got []string
+	for k := range m["properties"].(map[string]any) {
+		if req[k] {
+			k += "*"
+		}
+		got = append(got, k)
+	}
+	exp := slices.Clone(want)
+	slices.Sort(got)
+	slices.Sort(exp)
+	if !slices.Equal(got, exp) {
+		t.Errorf("%s: wire %v, decoder %v", wn, got, exp)
 	}
 }
