@@ -81,22 +81,8 @@ func (g *gen) write(w *xmlio.Writer, res *Result, seller, buyer *party, lines []
 
 	w.Start("InvoiceTotals")
 	w.Element("TotalGrossAmount", two(*t.LineNetTotal).String())
-	if len(inv.Allowances) > 0 {
-		w.Start("GeneralDiscounts")
-		for i := range inv.Allowances {
-			a := &inv.Allowances[i]
-			adjust(w, "Discount", a.Reason, a.ReasonCode, a.Percentage, a.Amount)
-		}
-		w.End()
-	}
-	if len(inv.Charges) > 0 {
-		w.Start("GeneralSurcharges")
-		for i := range inv.Charges {
-			a := &inv.Charges[i]
-			adjust(w, "Charge", a.Reason, a.ReasonCode, a.Percentage, a.Amount)
-		}
-		w.End()
-	}
+	adjustments(w, "GeneralDiscounts", "Discount", inv.Allowances, docAdjust)
+	adjustments(w, "GeneralSurcharges", "Charge", inv.Charges, docAdjust)
 	if len(inv.Allowances) > 0 {
 		w.Element("TotalGeneralDiscounts", two(*t.AllowanceTotal).String())
 	}
@@ -183,22 +169,8 @@ func (g *gen) writeLine(w *xmlio.Writer, ln *line) {
 	w.Element("UnitOfMeasure", ln.unit)
 	w.Element("UnitPriceWithoutTax", ln.price)
 	w.Element("TotalCost", ln.totalCost.String())
-	if len(l.Allowances) > 0 {
-		w.Start("DiscountsAndRebates")
-		for i := range l.Allowances {
-			a := &l.Allowances[i]
-			adjust(w, "Discount", a.Reason, a.ReasonCode, a.Percentage, a.Amount)
-		}
-		w.End()
-	}
-	if len(l.Charges) > 0 {
-		w.Start("Charges")
-		for i := range l.Charges {
-			a := &l.Charges[i]
-			adjust(w, "Charge", a.Reason, a.ReasonCode, a.Percentage, a.Amount)
-		}
-		w.End()
-	}
+	adjustments(w, "DiscountsAndRebates", "Discount", l.Allowances, lineAdjust)
+	adjustments(w, "Charges", "Charge", l.Charges, lineAdjust)
 	w.Element("GrossAmount", ln.gross.String())
 	if r := g.ex.IRPFRate; r != nil && ln.irpf {
 		w.Start("TaxesWithheld")
@@ -296,6 +268,29 @@ func tax(w *xmlio.Writer, code string, rate, base, amt model.Decimal) {
 
 // adjust writes an allowance (kind Discount) or a charge (kind Charge) of
 // the document or of a line.
+// adjustments writes the allowances or charges acs, when there are any,
+// under wrap (GeneralDiscounts, Charges, ...), each as an adjust of kind;
+// fields reads one of them.
+func adjustments[A any](w *xmlio.Writer, wrap, kind string, acs []A, fields func(*A) (reason, code string, pct, amount *model.Decimal)) {
+	if len(acs) == 0 {
+		return
+	}
+	w.Start(wrap)
+	for i := range acs {
+		reason, code, pct, amount := fields(&acs[i])
+		adjust(w, kind, reason, code, pct, amount)
+	}
+	w.End()
+}
+
+func docAdjust(a *model.AllowanceCharge) (reason, code string, pct, amount *model.Decimal) {
+	return a.Reason, a.ReasonCode, a.Percentage, a.Amount
+}
+
+func lineAdjust(a *model.LineAllowanceCharge) (reason, code string, pct, amount *model.Decimal) {
+	return a.Reason, a.ReasonCode, a.Percentage, a.Amount
+}
+
 func adjust(w *xmlio.Writer, kind, reason, code string, pct, amount *model.Decimal) {
 	w.Start(kind)
 	w.Element(kind+"Reason", reasonOf(reason, code))
