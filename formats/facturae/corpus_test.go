@@ -11,14 +11,11 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/internal/nationaltest"
-	"github.com/einvoice-dev/einvoice/internal/testshared"
 )
 
 type fxAmount struct {
@@ -246,41 +243,30 @@ var known = map[string]string{
 }
 
 func TestCorpusEquivalence(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(testshared.Path(), "corpus/facturae/3.2.2/gobl-generated/*.xml"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus examples (%v)", err)
-	}
-	for _, f := range files {
-		name := filepath.Base(f)
-		t.Run(name, func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			theirs := readFacturae(t, src)
-			invJ, exJ := requestJSON(theirs)
-			ib, _ := json.Marshal(invJ)
-			xb, _ := json.Marshal(exJ)
-			inv, _, _, err := model.DecodeInvoice(ib, "body", "invoice")
-			if err != nil {
-				t.Fatalf("re-expressed invoice: %v\n%s", err, ib)
-			}
-			ex, _, err := DecodeExtras(xb, "body", "extras")
-			if err != nil {
-				t.Fatalf("re-expressed extras: %v", err)
-			}
-			res, err := Generate(inv, ex, "body")
-			if err != nil {
-				t.Fatalf("generate: %v\n%s", err, ib)
-			}
-			xsdValid(t, res.XML)
-			ours := readFacturae(t, res.XML)
-			if k := known[name]; k != "" {
-				t.Logf("known: %s", k)
-			}
-			compareFacturae(t, name, theirs, ours)
-		})
-	}
+	nationaltest.Corpus(t, "corpus/facturae/3.2.2/gobl-generated/*.xml", func(t *testing.T, name string, src []byte) {
+		theirs := readFacturae(t, src)
+		invJ, exJ := requestJSON(theirs)
+		ib, _ := json.Marshal(invJ)
+		xb, _ := json.Marshal(exJ)
+		inv, _, _, err := model.DecodeInvoice(ib, "body", "invoice")
+		if err != nil {
+			t.Fatalf("re-expressed invoice: %v\n%s", err, ib)
+		}
+		ex, _, err := DecodeExtras(xb, "body", "extras")
+		if err != nil {
+			t.Fatalf("re-expressed extras: %v", err)
+		}
+		res, err := Generate(inv, ex, "body")
+		if err != nil {
+			t.Fatalf("generate: %v\n%s", err, ib)
+		}
+		xsdValid(t, res.XML)
+		ours := readFacturae(t, res.XML)
+		if k := known[name]; k != "" {
+			t.Logf("known: %s", k)
+		}
+		compareFacturae(t, name, theirs, ours)
+	})
 }
 
 func compareFacturae(t *testing.T, name string, theirs, ours *fxDoc) {

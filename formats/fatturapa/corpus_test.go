@@ -13,14 +13,11 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/internal/nationaltest"
-	"github.com/einvoice-dev/einvoice/internal/testshared"
 )
 
 type fpSede struct {
@@ -308,47 +305,36 @@ func goblGaps(d *fpDoc) []string {
 }
 
 func TestCorpusEquivalence(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(testshared.Path(), "corpus/fatturapa/1.2.2/gobl-generated/*.xml"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus examples (%v)", err)
-	}
-	for _, f := range files {
-		name := filepath.Base(f)
-		t.Run(name, func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			theirs := readFatturaPA(t, src)
-			gaps := goblGaps(theirs)
-			if len(gaps) > 0 {
-				t.Logf("not carried (left out of the comparison): %s", strings.Join(gaps, "; "))
-			}
-			if len(theirs.Doc.Sconti) > 0 {
-				// Known: GOBL's document-level sconto keeps DatiRiepilogo at the
-				// line amounts while lowering ImportoTotaleDocumento; the model
-				// has no term for a discount outside the VAT base.
-				t.Logf("ImportoTotaleDocumento not compared (document sconto)")
-			}
-			invJ, exJ := fpRequest(theirs)
-			ib, _ := json.Marshal(invJ)
-			xb, _ := json.Marshal(exJ)
-			inv, _, _, err := model.DecodeInvoice(ib, "body", "invoice")
-			if err != nil {
-				t.Fatalf("re-expressed invoice: %v\n%s", err, ib)
-			}
-			ex, _, err := DecodeExtras(xb, "body", "extras")
-			if err != nil {
-				t.Fatalf("re-expressed extras: %v\n%s", err, xb)
-			}
-			res, err := Generate(inv, ex, "body")
-			if err != nil {
-				t.Fatalf("generate: %v\n%s\n%s", err, ib, xb)
-			}
-			xsdValid(t, res.XML)
-			compareFatturaPA(t, theirs, readFatturaPA(t, res.XML))
-		})
-	}
+	nationaltest.Corpus(t, "corpus/fatturapa/1.2.2/gobl-generated/*.xml", func(t *testing.T, name string, src []byte) {
+		theirs := readFatturaPA(t, src)
+		gaps := goblGaps(theirs)
+		if len(gaps) > 0 {
+			t.Logf("not carried (left out of the comparison): %s", strings.Join(gaps, "; "))
+		}
+		if len(theirs.Doc.Sconti) > 0 {
+			// Known: GOBL's document-level sconto keeps DatiRiepilogo at the
+			// line amounts while lowering ImportoTotaleDocumento; the model
+			// has no term for a discount outside the VAT base.
+			t.Logf("ImportoTotaleDocumento not compared (document sconto)")
+		}
+		invJ, exJ := fpRequest(theirs)
+		ib, _ := json.Marshal(invJ)
+		xb, _ := json.Marshal(exJ)
+		inv, _, _, err := model.DecodeInvoice(ib, "body", "invoice")
+		if err != nil {
+			t.Fatalf("re-expressed invoice: %v\n%s", err, ib)
+		}
+		ex, _, err := DecodeExtras(xb, "body", "extras")
+		if err != nil {
+			t.Fatalf("re-expressed extras: %v\n%s", err, xb)
+		}
+		res, err := Generate(inv, ex, "body")
+		if err != nil {
+			t.Fatalf("generate: %v\n%s\n%s", err, ib, xb)
+		}
+		xsdValid(t, res.XML)
+		compareFatturaPA(t, theirs, readFatturaPA(t, res.XML))
+	})
 }
 
 // precise reports whether GOBL wrote a line total with more than 2

@@ -164,3 +164,23 @@ func ReadJSON[T any](t testing.TB, path string) T {
 	}
 	return v
 }
+
+// Corpus runs each as a subtest for every file of the shared directory
+// matching pattern (e.g. "corpus/facturae/3.2.2/gobl-generated/*.xml"),
+// with the file's base name and content; no file at all fails t.
+func Corpus(t *testing.T, pattern string, each func(t *testing.T, name string, src []byte)) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(testshared.Path(), filepath.FromSlash(pattern)))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus examples (%v)", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			each(t, filepath.Base(f), src)
+		})
+	}
+}
