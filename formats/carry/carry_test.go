@@ -50,3 +50,21 @@ func TestTrimZeros(t *testing.T) {
 		}
 	}
 }
+
+func TestUnitPrice(t *testing.T) {
+	dec := func(s string) *model.Decimal {
+		d, err := model.ParseDecimal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &d
+	}
+	p := NewProblems("body")
+	if got := p.UnitPrice(&model.Line{NetPrice: dec("12.50"), BaseQuantity: dec("4")}, 0, "X Price"); got != "3.125" || len(p.List) != 0 {
+		t.Fatalf("got %q, problems %v", got, p.List)
+	}
+	p.UnitPrice(&model.Line{NetPrice: dec("1"), BaseQuantity: dec("3")}, 2, "X Price")
+	if len(p.List) != 1 || model.LocString(p.List[0].Loc) != "body.invoice.lines[2].net_price" || p.List[0].Msg != "X Price (net_price / base_quantity) has at most 8 decimals" {
+		t.Fatalf("problems %v", p.List)
+	}
+}

@@ -35,6 +35,23 @@ func (p *Problems) Bad(loc []any, typ, msg string, input any) {
 	p.List = append(p.List, model.Problem{Loc: loc, Type: typ, Msg: msg, Input: input})
 }
 
+// UnitPrice returns the unit price of line i (net_price / base_quantity)
+// as the national formats write it: at most 8 decimals (more is a
+// value_error naming elem, e.g. "FA(3) P_9A"), trailing zeros dropped.
+func (p *Problems) UnitPrice(l *model.Line, i int, elem string) string {
+	price := *l.NetPrice
+	if l.BaseQuantity != nil {
+		var err error
+		if price, err = price.Div(*l.BaseQuantity, 20); err != nil {
+			p.Bad(p.IL("lines", i, "base_quantity"), model.ProblemCalculation, "the unit price cannot be computed: "+err.Error(), l.BaseQuantity.String())
+		}
+	}
+	if !price.Round(8).Equal(price) {
+		p.Bad(p.IL("lines", i, "net_price"), model.ProblemValueError, elem+" (net_price / base_quantity) has at most 8 decimals", price.String())
+	}
+	return TrimZeros(price.Round(8))
+}
+
 // MaxLen records a value_error when s has more than n characters, naming
 // the format's element (e.g. "Facturae InvoiceNumber").
 func (p *Problems) MaxLen(loc []any, s string, n int, elem string) {

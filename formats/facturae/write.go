@@ -294,17 +294,7 @@ func (g *gen) lines() []line {
 		if ln.taxCode, ok = taxCode(l.CategoryCode()); !ok {
 			g.bad(g.il("lines", i, "category"), model.ProblemValueError, "Facturae has no tax for this VAT category (split payment is Italian)", string(l.CategoryCode()))
 		}
-		price := *l.NetPrice
-		if l.BaseQuantity != nil {
-			var err error
-			if price, err = price.Div(*l.BaseQuantity, 20); err != nil {
-				g.bad(g.il("lines", i, "base_quantity"), model.ProblemCalculation, "the unit price cannot be computed: "+err.Error(), l.BaseQuantity.String())
-			}
-		}
-		if !price.Round(8).Equal(price) {
-			g.bad(g.il("lines", i, "net_price"), model.ProblemValueError, "Facturae UnitPriceWithoutTax (net_price / base_quantity) has at most 8 decimals", price.String())
-		}
-		ln.price = carry.TrimZeros(price.Round(8))
+		ln.price = g.UnitPrice(l, i, "Facturae UnitPriceWithoutTax")
 		ln.totalCost = ln.gross
 		for _, a := range l.Allowances {
 			ln.totalCost = ln.totalCost.Add(*a.Amount)

@@ -231,17 +231,7 @@ func (g *gen) lines() []lineRate {
 			g.bad(g.il("lines", i, "vat_rate"), model.ProblemValueError,
 				"FA(3) has no VAT rate field for this category and rate (S at 23, 22, 8, 7, 5, 4, 3; Z, E, AE, K, G, O)", string(l.CategoryCode())+" "+r.String())
 		}
-		price := *l.NetPrice
-		if l.BaseQuantity != nil {
-			var err error
-			if price, err = price.Div(*l.BaseQuantity, 20); err != nil {
-				g.bad(g.il("lines", i, "base_quantity"), model.ProblemCalculation, "the unit price cannot be computed: "+err.Error(), l.BaseQuantity.String())
-			}
-		}
-		if !price.Round(8).Equal(price) {
-			g.bad(g.il("lines", i, "net_price"), model.ProblemValueError, "FA(3) P_9A (net_price / base_quantity) has at most 8 decimals", price.String())
-		}
-		out[i].price = carry.TrimZeros(price.Round(8))
+		out[i].price = g.UnitPrice(l, i, "FA(3) P_9A")
 		if l.Quantity.Scale() > 6 {
 			g.bad(g.il("lines", i, "quantity"), model.ProblemValueError, "FA(3) P_8B has at most 6 decimals", l.Quantity.String())
 		}
