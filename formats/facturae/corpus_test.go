@@ -9,7 +9,6 @@ package facturae
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"strings"
 	"testing"
@@ -95,15 +94,6 @@ type fxDoc struct {
 		} `xml:"PaymentDetails>Installment"`
 		Note string `xml:"AdditionalData>InvoiceAdditionalInformation"`
 	} `xml:"Invoices>Invoice"`
-}
-
-func readFacturae(t *testing.T, b []byte) *fxDoc {
-	t.Helper()
-	var d fxDoc
-	if err := xml.Unmarshal(b, &d); err != nil {
-		t.Fatal(err)
-	}
-	return &d
 }
 
 var alpha2 = func() map[string]string {
@@ -244,7 +234,7 @@ var known = map[string]string{
 
 func TestCorpusEquivalence(t *testing.T) {
 	nationaltest.Corpus(t, "corpus/facturae/3.2.2/gobl-generated/*.xml", func(t *testing.T, name string, src []byte) {
-		theirs := readFacturae(t, src)
+		theirs := nationaltest.ReadXML[fxDoc](t, src)
 		invJ, exJ := requestJSON(theirs)
 		ib, _ := json.Marshal(invJ)
 		xb, _ := json.Marshal(exJ)
@@ -261,7 +251,7 @@ func TestCorpusEquivalence(t *testing.T) {
 			t.Fatalf("generate: %v\n%s", err, ib)
 		}
 		xsdValid(t, res.XML)
-		ours := readFacturae(t, res.XML)
+		ours := nationaltest.ReadXML[fxDoc](t, res.XML)
 		if k := known[name]; k != "" {
 			t.Logf("known: %s", k)
 		}

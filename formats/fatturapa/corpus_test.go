@@ -11,7 +11,6 @@ package fatturapa
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"strings"
 	"testing"
@@ -83,15 +82,6 @@ type fpDoc struct {
 	Pagamenti  []struct {
 		ModalitaPagamento, DataScadenzaPagamento, ImportoPagamento, IBAN, BIC, Beneficiario string
 	} `xml:"FatturaElettronicaBody>DatiPagamento>DettaglioPagamento"`
-}
-
-func readFatturaPA(t *testing.T, b []byte) *fpDoc {
-	t.Helper()
-	var d fpDoc
-	if err := xml.Unmarshal(b, &d); err != nil {
-		t.Fatal(err)
-	}
-	return &d
 }
 
 var meansOf = map[string]string{"MP01": "10", "MP02": "20", "MP05": "30", "MP08": "48", "MP19": "49"}
@@ -306,7 +296,7 @@ func goblGaps(d *fpDoc) []string {
 
 func TestCorpusEquivalence(t *testing.T) {
 	nationaltest.Corpus(t, "corpus/fatturapa/1.2.2/gobl-generated/*.xml", func(t *testing.T, name string, src []byte) {
-		theirs := readFatturaPA(t, src)
+		theirs := nationaltest.ReadXML[fpDoc](t, src)
 		gaps := goblGaps(theirs)
 		if len(gaps) > 0 {
 			t.Logf("not carried (left out of the comparison): %s", strings.Join(gaps, "; "))
@@ -333,7 +323,7 @@ func TestCorpusEquivalence(t *testing.T) {
 			t.Fatalf("generate: %v\n%s\n%s", err, ib, xb)
 		}
 		xsdValid(t, res.XML)
-		compareFatturaPA(t, theirs, readFatturaPA(t, res.XML))
+		compareFatturaPA(t, theirs, nationaltest.ReadXML[fpDoc](t, res.XML))
 	})
 }
 

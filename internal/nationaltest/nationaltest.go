@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"os"
 	"path/filepath"
@@ -183,4 +184,14 @@ func Corpus(t *testing.T, pattern string, each func(t *testing.T, name string, s
 			each(t, filepath.Base(f), src)
 		})
 	}
+}
+
+// ReadXML decodes doc (a reference or generated document) into a T.
+func ReadXML[T any](t testing.TB, doc []byte) *T {
+	t.Helper()
+	var v T
+	if err := xml.Unmarshal(doc, &v); err != nil {
+		t.Fatal(err)
+	}
+	return &v
 }
