@@ -51,10 +51,7 @@ func (s *Service) GenerateFacturae(ctx context.Context, body []byte) (_ *Factura
 	if err != nil {
 		return nil, err
 	}
-	res := &FacturaeResult{XML: gen.XML, Ignored: ignored, Report: rep,
+	res := &FacturaeResult{XML: gen.XML, Ignored: ignored, Computed: underInvoice(gen.Computed), Report: rep,
 		InvoiceTotal: gen.InvoiceTotal.String(), TotalExecutableAmount: gen.TotalExecutableAmount.String()}
-	for _, c := range gen.Computed {
-		res.Computed = append(res.Computed, "/invoice"+c)
-	}
 	return res, nil
 }

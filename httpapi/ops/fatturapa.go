@@ -44,11 +44,8 @@ func (s *Service) GenerateFatturaPA(ctx context.Context, body []byte) (_ *Fattur
 	if err != nil {
 		return nil, generated(err)
 	}
-	res := &FatturaPAResult{XML: gen.XML, Ignored: ignored, TipoDocumento: gen.TipoDocumento,
+	res := &FatturaPAResult{XML: gen.XML, Ignored: ignored, Computed: underInvoice(gen.Computed), TipoDocumento: gen.TipoDocumento,
 		ImportoTotaleDocumento: gen.ImportoTotaleDocumento.StringFixed(2)}
-	for _, c := range gen.Computed {
-		res.Computed = append(res.Computed, "/invoice"+c)
-	}
 	rep, err := s.Validate(ctx, ValidateRequest{Syntax: SyntaxFatturaPA, Body: gen.XML})
 	if err != nil {
 		return nil, err

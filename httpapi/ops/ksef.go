@@ -43,9 +43,6 @@ func (s *Service) GenerateKSeF(ctx context.Context, body []byte) (_ *KSeFResult,
 	if err != nil {
 		return nil, err
 	}
-	res := &KSeFResult{XML: gen.XML, Ignored: ignored, Report: rep, P15: gen.P15.String()}
-	for _, c := range gen.Computed {
-		res.Computed = append(res.Computed, "/invoice"+c)
-	}
+	res := &KSeFResult{XML: gen.XML, Ignored: ignored, Computed: underInvoice(gen.Computed), Report: rep, P15: gen.P15.String()}
 	return res, nil
 }

@@ -100,3 +100,13 @@ func generated(err error) error {
 	}
 	return err
 }
+
+// underInvoice returns a generator's computed members (JSON Pointers in
+// the invoice) as members of the request body ("/invoice/...").
+func underInvoice(computed []string) []string {
+	var out []string
+	for _, c := range computed {
+		out = append(out, "/invoice"+c)
+	}
+	return out
+}
