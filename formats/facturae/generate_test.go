@@ -37,11 +37,7 @@ func TestGenerateGolden(t *testing.T) {
 // TestRandomRequests: 500 random invoices within Facturae's scope are
 // written XSD-valid, with InvoiceTotal = before taxes + taxes - withheld.
 func TestRandomRequests(t *testing.T) {
-	n := 500
-	if testing.Short() {
-		n = 50
-	}
-	for seed := range uint64(n) {
+	for seed := range nationaltest.Seeds(500) {
 		inv, ex, err := RandomRequest(rand.New(rand.NewPCG(seed, 0xe5)))
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/formats/model"
+	"github.com/einvoice-dev/einvoice/internal/nationaltest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden.xml")
@@ -286,11 +287,7 @@ func TestFits(t *testing.T) {
 // TestRandomRequests: 500 random invoices within FatturaPA's scope
 // (RandomRequest, from model.RandomInvoice) are written XSD-valid.
 func TestRandomRequests(t *testing.T) {
-	n := 500
-	if testing.Short() {
-		n = 50
-	}
-	for seed := range uint64(n) {
+	for seed := range nationaltest.Seeds(500) {
 		inv, ex, err := RandomRequest(rand.New(rand.NewPCG(seed, 0x17)))
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)

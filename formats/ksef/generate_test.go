@@ -35,11 +35,7 @@ func TestGenerateGolden(t *testing.T) {
 // TestRandomInvoices: 500 random invoices within FA(3)'s scope are written
 // XSD-valid, with P_15 = Σ P_13_x + Σ P_14_x.
 func TestRandomInvoices(t *testing.T) {
-	n := 500
-	if testing.Short() {
-		n = 50
-	}
-	for seed := range uint64(n) {
+	for seed := range nationaltest.Seeds(500) {
 		inv, err := RandomInvoice(rand.New(rand.NewPCG(seed, 0x9f)))
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)

@@ -12,6 +12,7 @@ import (
 	"github.com/einvoice-dev/einvoice/formats/facturae"
 	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
+	"github.com/einvoice-dev/einvoice/internal/nationaltest"
 )
 
 // TestGenerateFacturaeProperty: 500 random invoices within Facturae's
@@ -19,11 +20,7 @@ import (
 // GenerateFacturae's gate, the official Facturae 3.2.2 XSD.
 func TestGenerateFacturaeProperty(t *testing.T) {
 	svc := fpaService(t)
-	n := 500
-	if testing.Short() {
-		n = 50
-	}
-	for seed := range uint64(n) {
+	for seed := range nationaltest.Seeds(500) {
 		inv, ex, err := facturae.RandomRequest(rand.New(rand.NewPCG(seed, 0x5e)))
 		if err != nil {
 			t.Fatal(err)

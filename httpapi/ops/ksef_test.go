@@ -11,6 +11,7 @@ import (
 	"github.com/einvoice-dev/einvoice/formats/ksef"
 	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
+	"github.com/einvoice-dev/einvoice/internal/nationaltest"
 )
 
 // TestGenerateKSeFProperty: 500 random invoices within FA(3)'s scope
@@ -18,11 +19,7 @@ import (
 // the official FA(3) XSD.
 func TestGenerateKSeFProperty(t *testing.T) {
 	svc := fpaService(t)
-	n := 500
-	if testing.Short() {
-		n = 50
-	}
-	for seed := range uint64(n) {
+	for seed := range nationaltest.Seeds(500) {
 		inv, err := ksef.RandomInvoice(rand.New(rand.NewPCG(seed, 0x4b)))
 		if err != nil {
 			t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/einvoice-dev/einvoice/formats/orderx"
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
+	"github.com/einvoice-dev/einvoice/internal/nationaltest"
 )
 
 // TestGenerateOrderXProperty: 500 random orders (orderx.RandomOrder, built
@@ -17,11 +18,7 @@ import (
 // oracle's verdict is conformance/orderx_property_test.go.
 func TestGenerateOrderXProperty(t *testing.T) {
 	svc := fpaService(t)
-	n := 500
-	if testing.Short() {
-		n = 50
-	}
-	for seed := range uint64(n) {
+	for seed := range nationaltest.Seeds(500) {
 		b, err := json.Marshal(orderx.RandomOrder(rand.New(rand.NewPCG(seed, 0x0da))))
 		if err != nil {
 			t.Fatal(err)

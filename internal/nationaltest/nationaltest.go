@@ -195,3 +195,12 @@ func ReadXML[T any](t testing.TB, doc []byte) *T {
 	}
 	return &v
 }
+
+// Seeds is how many random cases a property test tries: n, or a tenth
+// of n with -short.
+func Seeds(n uint64) uint64 {
+	if testing.Short() {
+		return n / 10
+	}
+	return n
+}
