@@ -23,6 +23,7 @@ import (
 	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
+	"github.com/einvoice-dev/einvoice/internal/pdftestgen"
 	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"github.com/einvoice-dev/einvoice/pdf/facturx"
 )
@@ -209,20 +210,7 @@ func minimalPDF(lines []string, files [][3]string, annots [][2]string) []byte {
 	objs[0] = fmt.Sprintf("<</Type /Catalog /Pages 2 0 R /Names <</EmbeddedFiles <</Names [%s]>>>> /AF [%s]>>", names.String(), af.String())
 	objs[1] = "<</Type /Pages /Kids [3 0 R] /Count 1>>"
 	objs[2] = fmt.Sprintf("<</Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents %d 0 R /Resources <</Font <</F1 %d 0 R>>>> /Annots [%s]>>", c, fnt, annotRefs.String())
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.7\n")
-	offs := make([]int, len(objs))
-	for i, o := range objs {
-		offs[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	x := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, o := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<</Size %d /Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, x)
-	return b.Bytes()
+	return pdftestgen.Classic(objs, "")
 }
 
 const bg24CII = `<?xml version="1.0" encoding="UTF-8"?>

@@ -60,27 +60,30 @@ func flate(data []byte) []byte {
 // bytes writes header, objects, xref and trailer (root is object 1, info
 // the last object when info is set).
 func (b *builder) bytes(info string) []byte {
+	var trailer string
+	if info != "" {
+		trailer = fmt.Sprintf(" /Info %d 0 R", b.add(info))
+	}
+	return Classic(b.objs, trailer+" /ID [<00112233445566778899AABBCCDDEEFF> <00112233445566778899AABBCCDDEEFF>]")
+}
+
+// Classic writes a PDF 1.7 with a classic cross-reference table from
+// object bodies (object i+1 is objs[i], object 1 the catalog); trailer is
+// appended verbatim to the trailer dictionary after /Size and /Root.
+func Classic(objs []string, trailer string) []byte {
 	var out bytes.Buffer
 	out.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-	infoRef := 0
-	if info != "" {
-		infoRef = b.add(info)
-	}
-	offs := make([]int, len(b.objs))
-	for i, o := range b.objs {
+	offs := make([]int, len(objs))
+	for i, o := range objs {
 		offs[i] = out.Len()
 		fmt.Fprintf(&out, "%d 0 obj\n%s\nendobj\n", i+1, o)
 	}
 	xref := out.Len()
-	fmt.Fprintf(&out, "xref\n0 %d\n0000000000 65535 f \n", len(b.objs)+1)
+	fmt.Fprintf(&out, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
 	for _, off := range offs {
 		fmt.Fprintf(&out, "%010d 00000 n \n", off)
 	}
-	fmt.Fprintf(&out, "trailer\n<< /Size %d /Root 1 0 R", len(b.objs)+1)
-	if infoRef > 0 {
-		fmt.Fprintf(&out, " /Info %d 0 R", infoRef)
-	}
-	fmt.Fprintf(&out, " /ID [<00112233445566778899AABBCCDDEEFF> <00112233445566778899AABBCCDDEEFF>] >>\nstartxref\n%d\n%%%%EOF\n", xref)
+	fmt.Fprintf(&out, "trailer\n<< /Size %d /Root 1 0 R%s >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, trailer, xref)
 	return out.Bytes()
 }
 

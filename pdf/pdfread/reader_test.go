@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/einvoice-dev/einvoice/internal/pdftestgen"
 	"github.com/einvoice-dev/einvoice/internal/testshared"
 )
 
@@ -72,20 +73,7 @@ func TestOpenCorpus(t *testing.T) {
 // buildPDF writes a classic-xref PDF from object bodies (object i+1 is
 // objs[i]); trailer extra entries are appended verbatim.
 func buildPDF(objs []string, trailerExtra string) []byte {
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-	offs := make([]int, len(objs))
-	for i, o := range objs {
-		offs[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	x := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, o := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<</Size %d /Root 1 0 R %s>>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, trailerExtra, x)
-	return b.Bytes()
+	return pdftestgen.Classic(objs, " "+trailerExtra)
 }
 
 func flateBytes(data []byte) []byte {
