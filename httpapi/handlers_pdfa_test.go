@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
+	"github.com/einvoice-dev/einvoice/internal/pdftestgen"
 	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"github.com/einvoice-dev/einvoice/internal/verapdftest"
 	"github.com/einvoice-dev/einvoice/pdf/verapdf"
@@ -135,17 +135,7 @@ func TestPDFAValidateBadInputHTTP(t *testing.T) {
 func TestPDFAValidateEncryptedHTTP(t *testing.T) {
 	ts := pdfaServer(t, verapdftest.Client(t))
 	src := filepath.Join(testshared.Dir(t), "corpus", "pdf", "mustang", "zugferd_invoice.pdf")
-	encrypt := func(user string) []byte {
-		out := filepath.Join(t.TempDir(), "enc.pdf")
-		if b, err := exec.Command("qpdf", "--encrypt", user, "owner", "256", "--", src, out).CombinedOutput(); err != nil {
-			t.Fatalf("qpdf (scripts/deps.sh installs it): %v %s", err, b)
-		}
-		b, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	encrypt := func(user string) []byte { return pdftestgen.Encrypt(t, src, user) }
 	code, body := postPDF(t, ts, "?flavour=3b", encrypt("secret"))
 	if code != http.StatusUnprocessableEntity || !strings.Contains(string(body), "encrypted") {
 		t.Fatalf("password-protected: %d %s", code, body)

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -187,17 +186,11 @@ func TestPDFAConvertRouteErrors(t *testing.T) {
 	s := newConvServer(t, nil)
 	plain := pdftestgen.Helvetica().PDF
 	dir := t.TempDir()
-	in, enc := filepath.Join(dir, "in.pdf"), filepath.Join(dir, "enc.pdf")
+	in := filepath.Join(dir, "in.pdf")
 	if err := os.WriteFile(in, plain, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if msg, err := exec.Command("qpdf", "--encrypt", "user", "owner", "256", "--", in, enc).CombinedOutput(); err != nil {
-		t.Fatalf("qpdf: %v %s", err, msg)
-	}
-	encrypted, err := os.ReadFile(enc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	encrypted := pdftestgen.Encrypt(t, in, "user")
 	pdfPart := func(b []byte) formFile { return formFile{"pdf", "in.pdf", mediaPDF, b} }
 	cases := []struct {
 		name   string

@@ -1,7 +1,9 @@
 package pdftestgen
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -14,4 +16,21 @@ func Need(t testing.TB, tools ...string) {
 			t.Fatalf("%s is required by this test (run scripts/deps.sh): %v", tool, err)
 		}
 	}
+}
+
+// Encrypt returns src (a PDF file) encrypted by qpdf with AES-256, the
+// user password user ("": it opens without one) and the owner password
+// "owner".
+func Encrypt(t testing.TB, src, user string) []byte {
+	t.Helper()
+	Need(t, "qpdf")
+	out := filepath.Join(t.TempDir(), "enc.pdf")
+	if msg, err := exec.Command("qpdf", "--encrypt", user, "owner", "256", "--", src, out).CombinedOutput(); err != nil {
+		t.Fatalf("qpdf --encrypt: %v: %s", err, msg)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,17 +81,7 @@ func TestConvertRefusals(t *testing.T) {
 	if err := os.WriteFile(in, plain, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	encrypt := func(user string) []byte {
-		out := filepath.Join(dir, "enc-"+user+".pdf")
-		if msg, err := exec.Command("qpdf", "--encrypt", user, "owner", "256", "--", in, out).CombinedOutput(); err != nil {
-			t.Fatalf("qpdf --encrypt: %v: %s", err, msg)
-		}
-		b, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	encrypt := func(user string) []byte { return pdftestgen.Encrypt(t, in, user) }
 	cases := []struct {
 		name string
 		pdf  []byte
