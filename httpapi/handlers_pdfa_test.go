@@ -14,6 +14,7 @@ import (
 
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
+	"github.com/einvoice-dev/einvoice/internal/golden"
 	"github.com/einvoice-dev/einvoice/internal/pdftestgen"
 	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"github.com/einvoice-dev/einvoice/internal/verapdftest"
@@ -250,17 +251,5 @@ func TestPDFAValidateGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = append(got, '\n')
-	golden := filepath.Join("testdata", "pdfa_validate_fail_a.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("answer differs from %s; if intended run: go test ./httpapi -run PDFAValidateGolden -update\ngot:\n%s", golden, got)
-	}
+	golden.Check(t, filepath.Join("testdata", "pdfa_validate_fail_a.golden.json"), got, *update)
 }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/einvoice-dev/einvoice/formats/model"
+	"github.com/einvoice-dev/einvoice/internal/golden"
 	"github.com/einvoice-dev/einvoice/internal/nationaltest"
 )
 
@@ -31,7 +32,7 @@ func TestGenerateGolden(t *testing.T) {
 	if res.InvoiceTotal.String() != "4454.20" || res.TotalTaxOutputs.String() != "864.20" || res.TotalTaxesWithheld.String() != "630.00" {
 		t.Errorf("totals %s %s %s", res.InvoiceTotal, res.TotalTaxOutputs, res.TotalTaxesWithheld)
 	}
-	nationaltest.Golden(t, "testdata/request.golden.xml", res.XML, *update)
+	golden.Check(t, "testdata/request.golden.xml", res.XML, *update)
 }
 
 // TestRandomRequests: 500 random invoices within Facturae's scope are

@@ -6,13 +6,13 @@ import (
 	"errors"
 	"flag"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/formats/model"
+	"github.com/einvoice-dev/einvoice/internal/golden"
 	"github.com/einvoice-dev/einvoice/internal/nationaltest"
 )
 
@@ -119,19 +119,7 @@ func TestGenerateGolden(t *testing.T) {
 				}
 			}
 			checkRiepilogo(t, res.XML)
-			golden := filepath.Join("testdata", c.name+".golden.xml")
-			if *update {
-				if err := os.WriteFile(golden, res.XML, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if !bytes.Equal(res.XML, want) {
-				t.Errorf("differs from %s (run with -update after checking):\n%s", golden, res.XML)
-			}
+			golden.Check(t, filepath.Join("testdata", c.name+".golden.xml"), res.XML, *update)
 		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/formats/model"
+	"github.com/einvoice-dev/einvoice/internal/golden"
 	"github.com/einvoice-dev/einvoice/internal/nationaltest"
 )
 
@@ -29,7 +30,7 @@ func TestGenerateGolden(t *testing.T) {
 	if res.P15.String() != "3099.83" || res.Buckets["P_13_1"].String() != "2366.48" || res.Buckets["P_13_3"].String() != "37.20" || res.Buckets["P_13_7"].String() != "150.00" {
 		t.Errorf("P_15 %s buckets %v", res.P15, res.Buckets)
 	}
-	nationaltest.Golden(t, "testdata/request.golden.xml", res.XML, *update)
+	golden.Check(t, "testdata/request.golden.xml", res.XML, *update)
 }
 
 // TestRandomInvoices: 500 random invoices within FA(3)'s scope are written

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/formats/model"
-	"github.com/einvoice-dev/einvoice/internal/nationaltest"
+	"github.com/einvoice-dev/einvoice/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden.xml")
@@ -38,7 +38,7 @@ func TestGenerateGolden(t *testing.T) {
 	if res.LineTotal.String() != "188.20" || len(res.LineTotals) != 2 || res.LineTotals[0].String() != "62.50" {
 		t.Errorf("totals %v %v", res.LineTotal, res.LineTotals)
 	}
-	nationaltest.Golden(t, "testdata/order.golden.xml", res.XML, *update)
+	golden.Check(t, "testdata/order.golden.xml", res.XML, *update)
 }
 
 func patchOrder(t *testing.T, edit func(m map[string]any)) []byte {

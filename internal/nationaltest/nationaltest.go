@@ -1,12 +1,12 @@
 // Package nationaltest holds what the national-format generators' tests
 // (formats/fatturapa, facturae, ksef, orderx) share: the official XSD of an
 // XSD-only format of rulesets.Schemas(), loaded once from the shared
-// directory (internal/testshared), and the golden-file check. It is
-// imported by tests only.
+// directory (internal/testshared), the refusal and field checks, the
+// corpus loop and the request readers (golden files: internal/golden).
+// It is imported by tests only.
 package nationaltest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"encoding/xml"
@@ -64,24 +64,6 @@ func Valid(t testing.TB, name string, doc []byte) {
 	t.Helper()
 	if errs := Errors(t, name, doc); len(errs) > 0 {
 		t.Fatalf("not valid against the %s XSD:\n%s\n%s", name, strings.Join(errs, "\n"), doc)
-	}
-}
-
-// Golden compares got with the file at path; with update it rewrites the
-// file first.
-func Golden(t testing.TB, path string, got []byte, update bool) {
-	t.Helper()
-	if update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Errorf("differs from %s (run with -update after checking):\n%s", path, got)
 	}
 }
 

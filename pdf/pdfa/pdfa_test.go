@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/einvoice-dev/einvoice/internal/golden"
 	"github.com/einvoice-dev/einvoice/internal/verapdftest"
 	"github.com/einvoice-dev/einvoice/pdf/pdfa"
 	"github.com/einvoice-dev/einvoice/pdf/pdfa/pdfatest"
@@ -74,22 +75,7 @@ func TestGolden(t *testing.T) {
 	if !bytes.Equal(got, sample(t)) {
 		t.Fatal("two runs with the same input differ")
 	}
-	golden := filepath.Join("testdata", "sample.pdf")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run with -update after checking the change)", golden)
-	}
+	golden.Check(t, filepath.Join("testdata", "sample.pdf"), got, *update)
 }
 
 // TestVeraPDF: the sample is PDF/A-3b according to veraPDF.
