@@ -4,7 +4,8 @@
 // member the caller gave is a located 422 problem naming it (never a silent
 // drop). Strip removes those members, for tests that feed random models to
 // a format. It also holds what those generators share besides: the located
-// problem collector (Problems) and the unit-price text (TrimZeros).
+// problem collector (Problems), the unit price (Problems.UnitPrice,
+// TrimZeros) and the 2-decimal amounts (Round2, Percent).
 package carry
 
 import (

@@ -68,3 +68,25 @@ func TestUnitPrice(t *testing.T) {
 		t.Fatalf("problems %v", p.List)
 	}
 }
+
+func TestRound2Percent(t *testing.T) {
+	d := func(s string) model.Decimal {
+		x, err := model.ParseDecimal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	if got := Round2(d("2.005")).String(); got != "2.01" {
+		t.Errorf("Round2(2.005) = %s", got)
+	}
+	if got := Round2(d("7")).String(); got != "7.00" {
+		t.Errorf("Round2(7) = %s", got)
+	}
+	if got := Percent(d("4020.00"), d("21")).String(); got != "844.20" {
+		t.Errorf("Percent(4020, 21) = %s", got)
+	}
+	if got := Percent(d("0.50"), d("5")).String(); got != "0.03" {
+		t.Errorf("Percent(0.50, 5) = %s (halves away from zero)", got)
+	}
+}

@@ -98,7 +98,7 @@ func Generate(inv *model.Invoice, ex *Extras, locPrefix ...any) (*Result, error)
 		return nil, g.List
 	}
 	t := inv.Totals
-	res := &Result{Computed: computed, TotalTaxOutputs: two(*t.TaxAmount), TotalTaxesWithheld: model.NewDecimal(0, 2)}
+	res := &Result{Computed: computed, TotalTaxOutputs: carry.Round2(*t.TaxAmount), TotalTaxesWithheld: model.NewDecimal(0, 2)}
 	irpfBase := model.NewDecimal(0, 2)
 	for _, ln := range lines {
 		if ln.irpf {
@@ -106,9 +106,9 @@ func Generate(inv *model.Invoice, ex *Extras, locPrefix ...any) (*Result, error)
 		}
 	}
 	if ex.IRPFRate != nil {
-		res.TotalTaxesWithheld = pct(irpfBase, *ex.IRPFRate)
+		res.TotalTaxesWithheld = carry.Percent(irpfBase, *ex.IRPFRate)
 	}
-	res.InvoiceTotal = two(*t.TaxExclusiveAmount).Add(res.TotalTaxOutputs).Sub(res.TotalTaxesWithheld)
+	res.InvoiceTotal = carry.Round2(*t.TaxExclusiveAmount).Add(res.TotalTaxOutputs).Sub(res.TotalTaxesWithheld)
 	res.TotalExecutableAmount = res.InvoiceTotal
 	var buf bytes.Buffer
 	w := xmlio.NewWriter(&buf, xmlio.Options{Indent: "  "})
@@ -122,13 +122,6 @@ func Generate(inv *model.Invoice, ex *Extras, locPrefix ...any) (*Result, error)
 
 // two writes an amount with 2 decimals (amounts the model computed are
 // already rounded to 2).
-func two(d model.Decimal) model.Decimal { return d.Round(2).WithScale(2) }
-
-// pct is base × rate / 100 rounded to 2 decimals (halves away from zero).
-func pct(base, rate model.Decimal) model.Decimal {
-	return base.Mul(rate).Mul(model.NewDecimal(1, 2)).Round(2).WithScale(2)
-}
-
 func (g *gen) header() {
 	inv := g.inv
 	if inv.CurrencyCode != "EUR" {
@@ -278,7 +271,7 @@ func (g *gen) lines() []line {
 	}
 	for i := range g.inv.Lines {
 		l := &g.inv.Lines[i]
-		ln := line{l: l, gross: two(*l.NetAmount), rate: model.DecimalFromInt(0)}
+		ln := line{l: l, gross: carry.Round2(*l.NetAmount), rate: model.DecimalFromInt(0)}
 		ln.irpf = g.ex.IRPFRate != nil && (len(g.ex.IRPFLines) == 0 || subject[l.ID])
 		if l.VATRate != nil {
 			ln.rate = *l.VATRate

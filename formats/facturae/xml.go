@@ -3,6 +3,7 @@ package facturae
 import (
 	"strings"
 
+	"github.com/einvoice-dev/einvoice/formats/carry"
 	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/formats/xmlio"
 )
@@ -80,16 +81,16 @@ func (g *gen) write(w *xmlio.Writer, res *Result, seller, buyer *party, lines []
 	}
 
 	w.Start("InvoiceTotals")
-	w.Element("TotalGrossAmount", two(*t.LineNetTotal).String())
+	w.Element("TotalGrossAmount", carry.Round2(*t.LineNetTotal).String())
 	adjustments(w, "GeneralDiscounts", "Discount", inv.Allowances, docAdjust)
 	adjustments(w, "GeneralSurcharges", "Charge", inv.Charges, docAdjust)
 	if len(inv.Allowances) > 0 {
-		w.Element("TotalGeneralDiscounts", two(*t.AllowanceTotal).String())
+		w.Element("TotalGeneralDiscounts", carry.Round2(*t.AllowanceTotal).String())
 	}
 	if len(inv.Charges) > 0 {
-		w.Element("TotalGeneralSurcharges", two(*t.ChargeTotal).String())
+		w.Element("TotalGeneralSurcharges", carry.Round2(*t.ChargeTotal).String())
 	}
-	w.Element("TotalGrossAmountBeforeTaxes", two(*t.TaxExclusiveAmount).String())
+	w.Element("TotalGrossAmountBeforeTaxes", carry.Round2(*t.TaxExclusiveAmount).String())
 	w.Element("TotalTaxOutputs", res.TotalTaxOutputs.String())
 	w.Element("TotalTaxesWithheld", res.TotalTaxesWithheld.String())
 	w.Element("InvoiceTotal", res.InvoiceTotal.String())
@@ -174,11 +175,11 @@ func (g *gen) writeLine(w *xmlio.Writer, ln *line) {
 	w.Element("GrossAmount", ln.gross.String())
 	if r := g.ex.IRPFRate; r != nil && ln.irpf {
 		w.Start("TaxesWithheld")
-		tax(w, "04", *r, ln.gross, pct(ln.gross, *r))
+		tax(w, "04", *r, ln.gross, carry.Percent(ln.gross, *r))
 		w.End()
 	}
 	w.Start("TaxesOutputs")
-	tax(w, ln.taxCode, ln.rate, ln.gross, pct(ln.gross, ln.rate))
+	tax(w, ln.taxCode, ln.rate, ln.gross, carry.Percent(ln.gross, ln.rate))
 	w.End()
 	if p := l.Period; p != nil {
 		period(w, "LineItemPeriod", *p.Start, *p.End)
@@ -246,7 +247,7 @@ func opt(w *xmlio.Writer, name, text string) {
 
 func amount(w *xmlio.Writer, name string, d model.Decimal) {
 	w.Start(name)
-	w.Element("TotalAmount", two(d).String())
+	w.Element("TotalAmount", carry.Round2(d).String())
 	w.End()
 }
 
@@ -297,7 +298,7 @@ func adjust(w *xmlio.Writer, kind, reason, code string, pct, amount *model.Decim
 	if pct != nil {
 		w.Element(kind+"Rate", pct.String())
 	}
-	w.Element(kind+"Amount", two(*amount).String())
+	w.Element(kind+"Amount", carry.Round2(*amount).String())
 	w.End()
 }
 

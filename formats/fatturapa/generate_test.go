@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/einvoice-dev/einvoice/formats/carry"
 	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/internal/golden"
 	"github.com/einvoice-dev/einvoice/internal/nationaltest"
@@ -139,7 +140,7 @@ func checkRiepilogo(t *testing.T, doc []byte) {
 		rate := model.MustParseDecimal(string(reField("AliquotaIVA").FindSubmatch(r)[1]))
 		imp := model.MustParseDecimal(string(reField("ImponibileImporto").FindSubmatch(r)[1]))
 		tax := model.MustParseDecimal(string(reField("Imposta").FindSubmatch(r)[1]))
-		if want := pct(imp, rate); !want.Equal(tax) {
+		if want := carry.Percent(imp, rate); !want.Equal(tax) {
 			t.Errorf("Imposta %s, want %s", tax, want)
 		}
 		sum = sum.Add(imp).Add(tax)

@@ -109,7 +109,7 @@ func Generate(inv *model.Invoice, ex *Extras, locPrefix ...any) (*Result, error)
 		if c.Imponibile != nil {
 			cassaBase = *c.Imponibile
 		}
-		cassaAmt = pct(cassaBase, c.Aliquota)
+		cassaAmt = carry.Percent(cassaBase, c.Aliquota)
 		res.ImportoContributoCassa = &cassaAmt
 	}
 	groups := g.riepilogo(lines, cassaAmt)
@@ -119,7 +119,7 @@ func Generate(inv *model.Invoice, ex *Extras, locPrefix ...any) (*Result, error)
 		if ex.Cassa != nil && ex.Cassa.Ritenuta {
 			base = base.Add(cassaAmt)
 		}
-		ritAmt = pct(base, r.Aliquota)
+		ritAmt = carry.Percent(base, r.Aliquota)
 		res.ImportoRitenuta = &ritAmt
 	}
 	total, taxSum := model.DecimalFromInt(0), model.DecimalFromInt(0)
@@ -150,11 +150,6 @@ func Generate(inv *model.Invoice, ex *Extras, locPrefix ...any) (*Result, error)
 	}
 	res.XML = buf.Bytes()
 	return res, nil
-}
-
-// pct is base × rate / 100 rounded to 2 decimals (halves away from zero).
-func pct(base, rate model.Decimal) model.Decimal {
-	return base.Mul(rate).Mul(model.NewDecimal(1, 2)).Round(2).WithScale(2)
 }
 
 func (g *gen) tipoDocumento() string {
@@ -390,7 +385,7 @@ func (g *gen) riepilogo(lines []line, cassaAmt model.Decimal) []*riepilogo {
 		r.imponibile = r.imponibile.Add(cassaAmt)
 	}
 	for _, r := range out {
-		r.imposta = pct(r.imponibile, r.rate)
+		r.imposta = carry.Percent(r.imponibile, r.rate)
 	}
 	return out
 }

@@ -141,7 +141,7 @@ func Generate(inv *model.Invoice, opts Options, locPrefix ...any) (*Result, erro
 	if len(g.List) > 0 {
 		return nil, g.List
 	}
-	res := &Result{P15: two(*inv.Totals.TaxInclusiveAmount), Computed: computed, Buckets: map[string]model.Decimal{}}
+	res := &Result{P15: carry.Round2(*inv.Totals.TaxInclusiveAmount), Computed: computed, Buckets: map[string]model.Decimal{}}
 	for _, b := range buckets {
 		res.Buckets[b.b.net] = b.net
 	}
@@ -154,8 +154,6 @@ func Generate(inv *model.Invoice, opts Options, locPrefix ...any) (*Result, erro
 	res.XML = buf.Bytes()
 	return res, nil
 }
-
-func two(d model.Decimal) model.Decimal { return d.Round(2).WithScale(2) }
 
 func (g *gen) header() {
 	inv := g.inv
@@ -272,8 +270,8 @@ func (g *gen) buckets() ([]*bucketSum, string) {
 			s = &bucketSum{b: rt.b, net: model.NewDecimal(0, 2), tax: model.NewDecimal(0, 2)}
 			out = append(out, s)
 		}
-		s.net = s.net.Add(two(*v.TaxableAmount))
-		s.tax = s.tax.Add(two(*v.TaxAmount))
+		s.net = s.net.Add(carry.Round2(*v.TaxableAmount))
+		s.tax = s.tax.Add(carry.Round2(*v.TaxAmount))
 		if v.CategoryCode() == model.VATExempt {
 			basis = v.ExemptionReason
 			if basis == "" {
@@ -439,7 +437,7 @@ func (g *gen) write(w *xmlio.Writer, opts Options, res *Result, nip string, rate
 		w.Element("P_8A", l.UnitCode)
 		w.Element("P_8B", l.Quantity.String())
 		w.Element("P_9A", rates[i].price)
-		w.Element("P_11", two(*l.NetAmount).String())
+		w.Element("P_11", carry.Round2(*l.NetAmount).String())
 		w.Element("P_12", rates[i].rate.p12)
 		w.End()
 	}
