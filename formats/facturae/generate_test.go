@@ -17,15 +17,7 @@ import (
 var update = flag.Bool("update", false, "rewrite testdata/*.golden.xml")
 
 func TestGenerateGolden(t *testing.T) {
-	inv, ex, ps := request(t, nil)
-	if ps != nil {
-		t.Fatal(ps)
-	}
-	res, err := Generate(inv, ex, "body")
-	if err != nil {
-		t.Fatal(err)
-	}
-	xsdValid(t, res.XML)
+	res := generated(t, nil)
 	// Lines 4000.00 + 200.00 (202 - 2), charge 20: base 4220.00; VAT
 	// 21% of 4020.00 = 844.20, 10% of 200.00 = 20.00; IRPF 15% of the lines 4200.00
 	// = 630.00; InvoiceTotal = 4220.00 + 864.20 - 630.00.
@@ -121,21 +113,13 @@ func TestGenerateRefusals(t *testing.T) {
 // TestCreditNote: a 381 with its corrective data is InvoiceClass OR with
 // the Corrective group, XSD-valid.
 func TestCreditNote(t *testing.T) {
-	inv, ex, ps := request(t, func(inv, ex map[string]any) {
+	res := generated(t, func(inv, ex map[string]any) {
 		inv["type_code"] = "381"
 		inv["preceding_invoices"] = []any{map[string]any{"id": "F2024-0001", "issue_date": "2024-02-01"}}
 		ex["corrective"] = map[string]any{"reason_code": "10", "correction_method": "02"}
 		ex["series_code"] = "R"
 		ex["language"] = "ca"
 	})
-	if ps != nil {
-		t.Fatal(ps)
-	}
-	res, err := Generate(inv, ex, "body")
-	if err != nil {
-		t.Fatal(err)
-	}
-	xsdValid(t, res.XML)
 	for _, want := range []string{"<InvoiceClass>OR</InvoiceClass>", "<ReasonDescription>Detalle Operación</ReasonDescription>",
 		"<CorrectionMethodDescription>Rectificación por diferencias</CorrectionMethodDescription>", "<StartDate>2024-02-01</StartDate>",
 		"<InvoiceSeriesCode>R</InvoiceSeriesCode>", "<LanguageName>ca</LanguageName>"} {

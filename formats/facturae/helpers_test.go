@@ -30,3 +30,19 @@ func request(t testing.TB, edit func(inv, ex map[string]any)) (*model.Invoice, *
 	ex, ps, _ := DecodeExtras(xb, "body", "extras")
 	return inv, ex, ps
 }
+
+// generated writes testdata/request.json, edited by edit, and fails t
+// unless it is accepted and XSD-valid.
+func generated(t testing.TB, edit func(inv, ex map[string]any)) *Result {
+	t.Helper()
+	inv, ex, ps := request(t, edit)
+	if ps != nil {
+		t.Fatal(ps)
+	}
+	res, err := Generate(inv, ex, "body")
+	if err != nil {
+		t.Fatal(err)
+	}
+	xsdValid(t, res.XML)
+	return res
+}

@@ -27,3 +27,19 @@ func request(t testing.TB, edit func(inv map[string]any)) (*model.Invoice, model
 	inv, _, ps, _ := model.DecodeInvoice(ib, "body", "invoice")
 	return inv, ps
 }
+
+// generated writes testdata/request.json's invoice, edited by edit, and
+// fails t unless it is accepted and XSD-valid.
+func generated(t testing.TB, edit func(inv map[string]any)) *Result {
+	t.Helper()
+	inv, ps := request(t, edit)
+	if ps != nil {
+		t.Fatal(ps)
+	}
+	res, err := Generate(inv, testOpts, "body")
+	if err != nil {
+		t.Fatal(err)
+	}
+	xsdValid(t, res.XML)
+	return res
+}
