@@ -22,13 +22,11 @@ func cmdConvert(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 	syntax := f.String("syntax", "", "", "syntax of XRechnung output: ubl or cii (default: the source's)")
 	out := f.String("o", "", "", "output file (default: stdout)")
 	shared := f.String("shared", "EINVOICE_SHARED", "../shared", "directory of the official rule sets and schemas")
-	pos, err := f.parse(args, stdout)
+	file, err := f.parseOne(args, stdout, "FILE.xml")
 	if err != nil {
 		return err
 	}
 	switch {
-	case len(pos) != 1:
-		return usagef("convert: want exactly one FILE.xml, got %d arguments", len(pos))
 	case *to != "ubl" && *to != "cii" && *to != "xrechnung":
 		return usagef("convert: --to %q: want cii, ubl or xrechnung", *to)
 	case *from != "" && *from != "ubl" && *from != "cii" && *from != "xrechnung":
@@ -36,7 +34,7 @@ func cmdConvert(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 	case *syntax != "" && *to != "xrechnung":
 		return usagef("convert: --syntax is only for --to xrechnung")
 	}
-	src, err := readInput("convert", pos[0])
+	src, err := readInput("convert", file)
 	if err != nil {
 		return err
 	}

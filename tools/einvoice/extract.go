@@ -23,19 +23,17 @@ func cmdExtract(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 	content := f.fs.Bool("include-content", false, "with --attachments: include each file's content as content_base64")
 	cons := f.fs.Bool("consistency", false, "compare the embedded XML's id, date, currency and amount with the page text (JSON; exit 1 when inconsistent)")
 	out := f.String("o", "", "", "output file (default: stdout)")
-	pos, err := f.parse(args, stdout)
+	file, err := f.parseOne(args, stdout, "FILE.pdf")
 	if err != nil {
 		return err
 	}
 	switch {
-	case len(pos) != 1:
-		return usagef("extract: want exactly one FILE.pdf, got %d arguments", len(pos))
 	case *atts && *cons:
 		return usagef("extract: --attachments and --consistency exclude each other")
 	case *content && !*atts:
 		return usagef("extract: --include-content needs --attachments")
 	}
-	pdf, err := readInput("extract", pos[0])
+	pdf, err := readInput("extract", file)
 	if err != nil {
 		return err
 	}

@@ -20,17 +20,15 @@ func cmdFacturX(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 	out := f.String("o", "", "", "output file (default: stdout)")
 	icc := f.String("icc-profile", "EINVOICE_ICC_PROFILE", "", "sRGB ICC profile of the PDF/A output intent (default /usr/share/color/icc/sRGB.icc)")
 	shared := f.String("shared", "EINVOICE_SHARED", "../shared", "directory of the official rule sets and schemas")
-	pos, err := f.parse(args, stdout)
+	file, err := f.parseOne(args, stdout, "input file")
 	if err != nil {
 		return err
 	}
 	switch {
-	case len(pos) != 1:
-		return usagef("facturx: want exactly one input file, got %d arguments", len(pos))
 	case *profile != "" && !*fromXML:
 		return usagef("facturx: --profile is only for --from-xml (JSON input is always facturx_en16931)")
 	}
-	data, err := readInput("facturx", pos[0])
+	data, err := readInput("facturx", file)
 	if err != nil {
 		return err
 	}

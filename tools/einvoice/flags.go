@@ -131,6 +131,19 @@ func (c *cmdFlags) parse(args []string, out io.Writer) ([]string, error) {
 	return pos, nil
 }
 
+// parseOne is parse for a subcommand that takes exactly one input file
+// (what names it in the usage error, e.g. "FILE.xml").
+func (c *cmdFlags) parseOne(args []string, out io.Writer, what string) (string, error) {
+	pos, err := c.parse(args, out)
+	if err != nil {
+		return "", err
+	}
+	if len(pos) != 1 {
+		return "", usagef("%s: want exactly one %s, got %d arguments", c.fs.Name(), what, len(pos))
+	}
+	return pos[0], nil
+}
+
 func (c *cmdFlags) printHelp(out io.Writer) {
 	fmt.Fprintf(out, "usage: %s\n\nflags:\n", c.usage)
 	c.fs.SetOutput(out)

@@ -31,14 +31,12 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer, g
 	noValidate := f.fs.Bool("no-validate", false, "ubl/cii: return the document even when it has fatal findings (their number goes to stderr)")
 	out := f.String("o", "", "", "output file (default: stdout)")
 	shared := f.String("shared", "EINVOICE_SHARED", "../shared", "directory of the official rule sets and schemas")
-	pos, err := f.parse(args, stdout)
+	file, err := f.parseOne(args, stdout, "FILE.json")
 	if err != nil {
 		return err
 	}
 	national, isNational := nationalFormats[*format]
 	switch {
-	case len(pos) != 1:
-		return usagef("generate: want exactly one FILE.json, got %d arguments", len(pos))
 	case *format == "" || *format == ops.SyntaxUBL || *format == ops.SyntaxCII:
 		if *format != "" {
 			if given(f, "syntax") && *syntax != *format {
@@ -54,7 +52,7 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer, g
 	case *profile != "" || *noValidate || given(f, "syntax"):
 		return usagef("generate: --format %s takes no --syntax, --profile or --no-validate (its document is always gated by its schema)", *format)
 	}
-	data, err := readInput("generate", pos[0])
+	data, err := readInput("generate", file)
 	if err != nil {
 		return err
 	}

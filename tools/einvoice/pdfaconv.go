@@ -32,14 +32,11 @@ func cmdPDFAConvert(ctx context.Context, args []string, stdout, stderr io.Writer
 	f.fs.Var(&attach, "attach", "a file to embed (repeatable); its MIME type comes from its extension")
 	out := f.String("o", "", "", "output file (default: stdout)")
 	conv, vf := addConvertFlags(f)
-	pos, err := f.parse(args, stdout)
+	file, err := f.parseOne(args, stdout, "FILE.pdf")
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usagef("pdfa convert: want exactly one FILE.pdf, got %d arguments", len(pos))
-	}
-	pdf, err := readInput("pdfa convert", pos[0])
+	pdf, err := readInput("pdfa convert", file)
 	if err != nil {
 		return err
 	}

@@ -17,19 +17,17 @@ func cmdRender(ctx context.Context, args []string, stdout, stderr io.Writer, get
 	style := f.String("style", "", "compact", "PDF style: compact (business invoice) or kosit (full auditor view)")
 	asHTML := f.fs.Bool("html", false, "write the HTML view instead of a PDF")
 	out := f.String("o", "", "", "output file (default: stdout)")
-	pos, err := f.parse(args, stdout)
+	file, err := f.parseOne(args, stdout, "FILE.xml")
 	if err != nil {
 		return err
 	}
 	switch {
-	case len(pos) != 1:
-		return usagef("render: want exactly one FILE.xml, got %d arguments", len(pos))
 	case *lang != "en" && *lang != "de":
 		return usagef("render: --lang %q: want en or de", *lang)
 	case *style != "compact" && *style != "kosit":
 		return usagef("render: --style %q: want compact or kosit", *style)
 	}
-	src, err := readInput("render", pos[0])
+	src, err := readInput("render", file)
 	if err != nil {
 		return err
 	}

@@ -20,14 +20,11 @@ func cmdRepair(ctx context.Context, args []string, stdout, stderr io.Writer, get
 	xmlOnly := f.fs.Bool("xml-only", false, "write only the repaired XML")
 	out := f.String("o", "", "", "output file (default: stdout)")
 	shared := f.String("shared", "EINVOICE_SHARED", "../shared", "directory of the official rule sets and schemas")
-	pos, err := f.parse(args, stdout)
+	file, err := f.parseOne(args, stdout, "FILE.xml")
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usagef("repair: want exactly one FILE.xml, got %d arguments", len(pos))
-	}
-	src, err := readInput("repair", pos[0])
+	src, err := readInput("repair", file)
 	if err != nil {
 		return err
 	}
