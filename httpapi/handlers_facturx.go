@@ -72,6 +72,15 @@ func setGeneratedLists(h http.Header, ignored, computed []string) {
 	}
 }
 
+// setReportHeaders sets the finding count and profile of a gate's report
+// (none without one).
+func setReportHeaders(h http.Header, rep *wire.Report) {
+	if rep != nil {
+		h.Set(HeaderValidationFindings, strconv.Itoa(len(rep.Findings)))
+		h.Set(HeaderProfile, rep.Profile)
+	}
+}
+
 // setConversionChanges sets X-Conversion-Changes, the JSON array of a
 // conversion's deliberate changes ([] for none), ASCII-escaped.
 func setConversionChanges(h http.Header, changes []convert.Change) error {

@@ -58,10 +58,7 @@ func (s *Server) handleGenerate(syntax string) handlerFunc {
 		}
 		h := w.Header()
 		setGeneratedLists(h, res.Ignored, res.Computed)
-		if res.Report != nil {
-			h.Set(HeaderValidationFindings, strconv.Itoa(len(res.Report.Findings)))
-			h.Set(HeaderProfile, res.Report.Profile)
-		}
+		setReportHeaders(h, res.Report)
 		writeXML(w, res.XML)
 		return nil
 	}

@@ -23,8 +23,7 @@ func (s *Server) handleGenerateOrderX(ctx context.Context, w http.ResponseWriter
 		return err
 	}
 	h := w.Header()
-	h.Set(HeaderValidationFindings, strconv.Itoa(len(res.Report.Findings)))
-	h.Set(HeaderProfile, res.Report.Profile)
+	setReportHeaders(h, res.Report)
 	h.Set(HeaderOrderXLineTotal, res.LineTotal)
 	writeXML(w, res.XML)
 	return nil
@@ -111,12 +110,7 @@ func (s *Server) handleGenerateFacturae(ctx context.Context, w http.ResponseWrit
 // modelHeaders sets the headers every generate operation on the invoice
 // model answers with: ignored members, computed values, findings.
 func modelHeaders(h http.Header, ignored, computed []string, findings int) {
-	if len(ignored) > 0 {
-		h.Set(HeaderIgnoredProperties, joinCapped(ignored))
-	}
-	if len(computed) > 0 {
-		h.Set(HeaderComputedFields, joinCapped(computed))
-	}
+	setGeneratedLists(h, ignored, computed)
 	h.Set(HeaderValidationFindings, strconv.Itoa(findings))
 }
 

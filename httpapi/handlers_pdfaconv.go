@@ -74,16 +74,8 @@ func (s *Server) handleEmbedFacturX(ctx context.Context, w http.ResponseWriter, 
 		return pdfaConvError(err)
 	}
 	h := w.Header()
-	if len(res.Ignored) > 0 {
-		h.Set(HeaderIgnoredProperties, joinCapped(res.Ignored))
-	}
-	if len(res.Computed) > 0 {
-		h.Set(HeaderComputedFields, joinCapped(res.Computed))
-	}
-	if res.Report != nil {
-		h.Set(HeaderValidationFindings, strconv.Itoa(len(res.Report.Findings)))
-		h.Set(HeaderProfile, res.Report.Profile)
-	}
+	setGeneratedLists(h, res.Ignored, res.Computed)
+	setReportHeaders(h, res.Report)
 	writePDFA(w, &res.PDFAResult)
 	return nil
 }
