@@ -5,7 +5,8 @@
 // drop). Strip removes those members, for tests that feed random models to
 // a format. It also holds what those generators share besides: the located
 // problem collector (Problems), the unit price (Problems.UnitPrice,
-// TrimZeros) and the 2-decimal amounts (Round2, Percent).
+// TrimZeros), the 2-decimal amounts (Round2, Percent) and the indented
+// document writer (WriteXML, also used by formats/orderx).
 package carry
 
 import (

@@ -1,8 +1,6 @@
 package facturae
 
 import (
-	"bytes"
-	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -110,18 +108,14 @@ func Generate(inv *model.Invoice, ex *Extras, locPrefix ...any) (*Result, error)
 	}
 	res.InvoiceTotal = carry.Round2(*t.TaxExclusiveAmount).Add(res.TotalTaxOutputs).Sub(res.TotalTaxesWithheld)
 	res.TotalExecutableAmount = res.InvoiceTotal
-	var buf bytes.Buffer
-	w := xmlio.NewWriter(&buf, xmlio.Options{Indent: "  "})
-	g.write(w, res, seller, buyer, lines, irpfBase)
-	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("facturae: write: %w", err)
+	doc, err := carry.WriteXML("facturae", func(w *xmlio.Writer) { g.write(w, res, seller, buyer, lines, irpfBase) })
+	if err != nil {
+		return nil, err
 	}
-	res.XML = buf.Bytes()
+	res.XML = doc
 	return res, nil
 }
 
-// two writes an amount with 2 decimals (amounts the model computed are
-// already rounded to 2).
 func (g *gen) header() {
 	inv := g.inv
 	if inv.CurrencyCode != "EUR" {

@@ -1,9 +1,7 @@
 package fatturapa
 
 import (
-	"bytes"
 	"encoding/base64"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -142,13 +140,11 @@ func Generate(inv *model.Invoice, ex *Extras, locPrefix ...any) (*Result, error)
 	if len(ex.CodiceDestinatario) == 6 {
 		res.FormatoTrasmissione = "FPA12"
 	}
-	var buf bytes.Buffer
-	w := xmlio.NewWriter(&buf, xmlio.Options{Indent: "  "})
-	g.write(w, res, lines, groups, cassaBase, ritAmt)
-	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("fatturapa: write: %w", err)
+	doc, err := carry.WriteXML("fatturapa", func(w *xmlio.Writer) { g.write(w, res, lines, groups, cassaBase, ritAmt) })
+	if err != nil {
+		return nil, err
 	}
-	res.XML = buf.Bytes()
+	res.XML = doc
 	return res, nil
 }
 

@@ -1,8 +1,6 @@
 package ksef
 
 import (
-	"bytes"
-	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -145,13 +143,11 @@ func Generate(inv *model.Invoice, opts Options, locPrefix ...any) (*Result, erro
 	for _, b := range buckets {
 		res.Buckets[b.b.net] = b.net
 	}
-	var buf bytes.Buffer
-	w := xmlio.NewWriter(&buf, xmlio.Options{Indent: "  "})
-	g.write(w, opts, res, nip, rates, buckets, basis)
-	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("ksef: write: %w", err)
+	doc, err := carry.WriteXML("ksef", func(w *xmlio.Writer) { g.write(w, opts, res, nip, rates, buckets, basis) })
+	if err != nil {
+		return nil, err
 	}
-	res.XML = buf.Bytes()
+	res.XML = doc
 	return res, nil
 }
 

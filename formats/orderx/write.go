@@ -1,9 +1,9 @@
 package orderx
 
 import (
-	"bytes"
 	"fmt"
 
+	"github.com/einvoice-dev/einvoice/formats/carry"
 	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/formats/xmlio"
 )
@@ -55,13 +55,11 @@ func Generate(o *Order, locPrefix ...any) (*Result, error) {
 	if len(ps) > 0 {
 		return nil, ps
 	}
-	var buf bytes.Buffer
-	w := xmlio.NewWriter(&buf, xmlio.Options{Indent: "  "})
-	write(w, o, res)
-	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("orderx: write: %w", err)
+	doc, err := carry.WriteXML("orderx", func(w *xmlio.Writer) { write(w, o, res) })
+	if err != nil {
+		return nil, err
 	}
-	res.XML = buf.Bytes()
+	res.XML = doc
 	return res, nil
 }
 
