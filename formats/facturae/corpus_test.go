@@ -8,7 +8,6 @@ package facturae
 // named per example (known), never silently skipped.
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -236,19 +235,10 @@ func TestCorpusEquivalence(t *testing.T) {
 	nationaltest.Corpus(t, "corpus/facturae/3.2.2/gobl-generated/*.xml", func(t *testing.T, name string, src []byte) {
 		theirs := nationaltest.ReadXML[fxDoc](t, src)
 		invJ, exJ := requestJSON(theirs)
-		ib, _ := json.Marshal(invJ)
-		xb, _ := json.Marshal(exJ)
-		inv, _, _, err := model.DecodeInvoice(ib, "body", "invoice")
-		if err != nil {
-			t.Fatalf("re-expressed invoice: %v\n%s", err, ib)
-		}
-		ex, _, err := DecodeExtras(xb, "body", "extras")
-		if err != nil {
-			t.Fatalf("re-expressed extras: %v", err)
-		}
+		inv, ex := nationaltest.Reexpressed(t, invJ, exJ, DecodeExtras)
 		res, err := Generate(inv, ex, "body")
 		if err != nil {
-			t.Fatalf("generate: %v\n%s", err, ib)
+			t.Fatalf("generate: %v\n%v", err, invJ)
 		}
 		xsdValid(t, res.XML)
 		ours := nationaltest.ReadXML[fxDoc](t, res.XML)

@@ -10,7 +10,6 @@ package fatturapa
 // out - each one stated.
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -308,19 +307,10 @@ func TestCorpusEquivalence(t *testing.T) {
 			t.Logf("ImportoTotaleDocumento not compared (document sconto)")
 		}
 		invJ, exJ := fpRequest(theirs)
-		ib, _ := json.Marshal(invJ)
-		xb, _ := json.Marshal(exJ)
-		inv, _, _, err := model.DecodeInvoice(ib, "body", "invoice")
-		if err != nil {
-			t.Fatalf("re-expressed invoice: %v\n%s", err, ib)
-		}
-		ex, _, err := DecodeExtras(xb, "body", "extras")
-		if err != nil {
-			t.Fatalf("re-expressed extras: %v\n%s", err, xb)
-		}
+		inv, ex := nationaltest.Reexpressed(t, invJ, exJ, DecodeExtras)
 		res, err := Generate(inv, ex, "body")
 		if err != nil {
-			t.Fatalf("generate: %v\n%s\n%s", err, ib, xb)
+			t.Fatalf("generate: %v\n%v\n%v", err, invJ, exJ)
 		}
 		xsdValid(t, res.XML)
 		compareFatturaPA(t, theirs, nationaltest.ReadXML[fpDoc](t, res.XML))

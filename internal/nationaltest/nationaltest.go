@@ -186,3 +186,22 @@ func Seeds(n uint64) uint64 {
 	}
 	return n
 }
+
+// Reexpressed decodes a reference document re-expressed as a request (its
+// invoice and extras as JSON values) as the API would: the invoice with
+// model.DecodeInvoice, the extras with the format's decodeExtras. A
+// problem fails t: the re-expression must be a valid request.
+func Reexpressed[E any](t testing.TB, invJ, exJ any, decodeExtras func([]byte, ...any) (*E, model.Problems, error)) (*model.Invoice, *E) {
+	t.Helper()
+	ib, _ := json.Marshal(invJ)
+	xb, _ := json.Marshal(exJ)
+	inv, _, _, err := model.DecodeInvoice(ib, "body", "invoice")
+	if err != nil {
+		t.Fatalf("re-expressed invoice: %v\n%s", err, ib)
+	}
+	ex, _, err := decodeExtras(xb, "body", "extras")
+	if err != nil {
+		t.Fatalf("re-expressed extras: %v\n%s", err, xb)
+	}
+	return inv, ex
+}
