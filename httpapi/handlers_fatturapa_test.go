@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
+	"net/http/httptest"
 	"reflect"
 	"sync"
 	"testing"
@@ -26,6 +27,21 @@ func engineServer(t *testing.T) *Server {
 	return s
 }
 
+// keyedOK posts the JSON body to target: without an API key the answer
+// must be a 401, with one a 200, which is returned.
+func keyedOK(t *testing.T, s *Server, target string, body []byte) *httptest.ResponseRecorder {
+	t.Helper()
+	jsonCT := withHeader("Content-Type", "application/json")
+	if w := do(t, s, "POST", target, body, jsonCT); w.Code != 401 {
+		t.Fatalf("without a key: %d %s", w.Code, w.Body)
+	}
+	w := do(t, s, "POST", target, body, jsonCT, withHeader("x-api-key", goodKey))
+	if w.Code != 200 {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	return w
+}
+
 const fpaBody = `{"invoice": {"id": "FT-9", "issue_date": "2024-05-02", "type_code": 381, "currency_code": "EUR",
   "seller": {"name": "Alpha SRL", "vat_id": "IT01234567890", "address": {"line1": "Viale Roma 543", "city": "Sassari", "post_code": "07100", "country_code": "IT"}},
   "buyer": {"name": "Beta SPA", "vat_id": "IT09876543210", "address": {"line1": "Via Torino 38", "city": "Roma", "post_code": "00145", "country_code": "IT"}},
@@ -37,13 +53,7 @@ func TestGenerateFatturaPARoute(t *testing.T) {
 	jsonCT := withHeader("Content-Type", "application/json")
 	key := withHeader("x-api-key", goodKey)
 
-	if w := do(t, s, "POST", "/v1/generate/facturapa", []byte(fpaBody), jsonCT); w.Code != 401 {
-		t.Fatalf("without a key: %d %s", w.Code, w.Body)
-	}
-	w := do(t, s, "POST", "/v1/generate/facturapa", []byte(fpaBody), jsonCT, key)
-	if w.Code != 200 {
-		t.Fatalf("%d %s", w.Code, w.Body)
-	}
+	w := keyedOK(t, s, "/v1/generate/facturapa", []byte(fpaBody))
 	if !bytes.Contains(w.Body.Bytes(), []byte("<TipoDocumento>TD04</TipoDocumento>")) || w.Header().Get(HeaderTipoDocumento) != "TD04" ||
 		w.Header().Get(HeaderImportoTotale) != "36.60" || w.Header().Get(HeaderValidationFindings) != "0" {
 		t.Fatalf("headers %v body %s", w.Header(), w.Body)
