@@ -157,6 +157,18 @@ func (bd *builder) yes(v bool) string {
 	return ""
 }
 
+// addPeriod adds the period p (when given) to parent as the block bg with
+// its start and end terms.
+func (bd *builder) addPeriod(parent *Block, p *model.Period, bg, start, end string) {
+	if p == nil {
+		return
+	}
+	per := bd.block(bg)
+	bd.add(per, start, bd.date(p.Start))
+	bd.add(per, end, bd.date(p.End))
+	bd.addBlock(parent, per)
+}
+
 func (bd *builder) date(d *model.Date) string      { return FormatDate(bd.lang, d) }
 func (bd *builder) num(d *model.Decimal) string    { return FormatNumber(bd.lang, d) }
 func (bd *builder) amount(d *model.Decimal) string { return FormatAmount(bd.lang, d) }
@@ -249,12 +261,7 @@ func (bd *builder) overview(inv *model.Invoice) *Section {
 	bd.add(data, "BT-8", inv.TaxPointDateCode)
 	bd.add(data, "BT-9", bd.date(inv.DueDate))
 	bd.add(data, "BT-10", inv.BuyerReference)
-	if p := inv.InvoicingPeriod; p != nil {
-		per := bd.block("BG-14")
-		bd.add(per, "BT-73", bd.date(p.Start))
-		bd.add(per, "BT-74", bd.date(p.End))
-		bd.addBlock(data, per)
-	}
+	bd.addPeriod(data, inv.InvoicingPeriod, "BG-14", "BT-73", "BT-74")
 	objID, objScheme := idParts(inv.InvoicedObjectID)
 	bd.addBlock(data, bd.pairs("blk.references", "BT-11", inv.ProjectReference, "x.projectname", inv.ProjectName,
 		"BT-12", inv.ContractReference, "BT-13", inv.PurchaseOrderReference, "BT-14", inv.SalesOrderReference,
@@ -374,12 +381,7 @@ func (bd *builder) line(l *model.Line) *Block {
 	bd.addNum(b, "BT-131", bd.amount(l.NetAmount))
 	bd.add(b, "BT-132", l.OrderLineReference)
 	bd.add(b, "BT-133", l.BuyerAccountingReference)
-	if p := l.Period; p != nil {
-		per := bd.block("BG-26")
-		bd.add(per, "BT-134", bd.date(p.Start))
-		bd.add(per, "BT-135", bd.date(p.End))
-		bd.addBlock(b, per)
-	}
+	bd.addPeriod(b, l.Period, "BG-26", "BT-134", "BT-135")
 	price := bd.block("BG-29")
 	bd.addNum(price, "BT-146", bd.num(l.NetPrice))
 	bd.addNum(price, "BT-147", bd.num(l.PriceDiscount))
