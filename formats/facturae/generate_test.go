@@ -9,7 +9,6 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/internal/golden"
 	"github.com/einvoice-dev/einvoice/internal/nationaltest"
 )
@@ -138,12 +137,8 @@ func FuzzGenerate(f *testing.F) {
 	f.Add([]byte(`{"id":"1","issue_date":"2024-01-01","type_code":381,"currency_code":"EUR","seller":{"name":"s","vat_id":"ESB1","address":{"country_code":"ES"}},"buyer":{"name":"b","address":{"country_code":"FR"}},"lines":[{"id":"01","quantity":1,"unit_code":"C62","net_price":"0.000000001","category":"EXEMPT","vat_rate":0,"item":{"name":"x"}}]}`),
 		[]byte(`{"corrective":{"reason_code":"01","correction_method":"01"},"irpf_rate":"7"}`))
 	f.Fuzz(func(t *testing.T, invJSON, exJSON []byte) {
-		inv, _, _, err := model.DecodeInvoice(invJSON, "body", "invoice")
-		if err != nil {
-			return
-		}
-		ex, _, err := DecodeExtras(exJSON, "body", "extras")
-		if err != nil {
+		inv, ex, ok := nationaltest.DecodeRequest(invJSON, exJSON, DecodeExtras)
+		if !ok {
 			return
 		}
 		res, err := Generate(inv, ex, "body")

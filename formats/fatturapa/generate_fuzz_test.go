@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/internal/nationaltest"
 )
 
@@ -17,12 +16,8 @@ func FuzzGenerate(f *testing.F) {
 	f.Add([]byte(patch(f, baseInvoice, map[string]any{"lines": []any{zeroLine("1", "EXEMPT"), zeroLine("x", "REVERSE_CHARGE")}})),
 		[]byte(`{"trasmittente_id_codice": "X", "progressivo_invio": "1", "pec": "a@b.it", "natura": {"x": "N6.1"}, "cassa": {"tipo": "TC01", "aliquota": 4, "aliquota_iva": 22, "ritenuta": true}, "ritenuta": {"tipo": "RT01", "aliquota": 20, "causale": "A"}}`))
 	f.Fuzz(func(t *testing.T, invJSON, exJSON []byte) {
-		inv, _, _, err := model.DecodeInvoice(invJSON, "body", "invoice")
-		if err != nil {
-			return
-		}
-		ex, _, err := DecodeExtras(exJSON, "body", "extras")
-		if err != nil {
+		inv, ex, ok := nationaltest.DecodeRequest(invJSON, exJSON, DecodeExtras)
+		if !ok {
 			return
 		}
 		res, err := Generate(inv, ex, "body")

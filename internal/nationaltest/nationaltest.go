@@ -205,3 +205,18 @@ func Reexpressed[E any](t testing.TB, invJ, exJ any, decodeExtras func([]byte, .
 	}
 	return inv, ex
 }
+
+// DecodeRequest decodes a fuzzed request as the API would: the invoice
+// with model.DecodeInvoice, the extras with the format's decodeExtras;
+// false when either is refused (the fuzz case ends there).
+func DecodeRequest[E any](invJSON, exJSON []byte, decodeExtras func([]byte, ...any) (*E, model.Problems, error)) (*model.Invoice, *E, bool) {
+	inv, _, _, err := model.DecodeInvoice(invJSON, "body", "invoice")
+	if err != nil {
+		return nil, nil, false
+	}
+	ex, _, err := decodeExtras(exJSON, "body", "extras")
+	if err != nil {
+		return nil, nil, false
+	}
+	return inv, ex, true
+}
