@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Every profile against the reference, in the same run (issue 4): for each profile of DECISIONS.md,
+# on its example document (httpapi/ops/engineval/profiles_bench_test.go, profileCases), runs
+#   1. ours: BenchmarkProfiles/<profile>/{Schematron,Whole} (-cpu 1, CPU time per op), then
+#   2. the reference: the same .sch stages, in order, through `oracle.jar bench` (Saxon-HE, warm,
+#      median of N transforms, parse excluded),
+# one profile after the other, so both sides of a row ran in the same minute. Prints a Markdown
+# table (ratio = reference median / our CPU per op; the target is 30x) and the load average.
+#
+#   scripts/profilebench.sh                  BENCHTIME=300x COUNT=3 N=500 WARMUP=500
+#   ONLY='cii_xrechnung|ubl_peppol' scripts/profilebench.sh
+#
+# Needs the generated rule tables (make generate), ../shared (or EINVOICE_SHARED) and the oracle
+# jar (make oracle). Raw outputs are kept in $OUT (default a new temp directory).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+SHARED=$(cd "${EINVOICE_SHARED:-../shared}" && pwd)
+export EINVOICE_SHARED=$SHARED
+BENCHTIME=${BENCHTIME:-300x}
+COUNT=${COUNT:-3}
+N=${N:-500}
+WARMUP=${WARMUP:-500}
+ONLY=${ONLY:-.}
+JAR=$root/conformance/oracle/target/oracle.jar
+CACHE=$root/conformance/oracle/target/cache
+[ -f "$JAR" ] || { echo "profilebench: $JAR missing: run make oracle" >&2; exit 1; }
+OUT=${OUT:-$(mktemp -d)}
+mkdir -p "$OUT"
+
+go test -c -o "$OUT/engineval.test" ./httpapi/ops/engineval
+pkg=$root/httpapi/ops/engineval
+# The cases and the .sch stages our profile ran on each document (the test fails if a document
+# has not the verdict the case declares).
+(cd "$pkg" && PROFILEBENCH_LIST=1 "$OUT/engineval.test" -test.run '^TestProfileBenchCases$') |
+  grep '^PROFILE ' | grep -E "^PROFILE ($ONLY) " >"$OUT/cases"
+
+# median of the numbers on stdin
+median() { sort -g | awk '{v[NR]=$1} END {if (NR) print v[int((NR+1)/2)]}'; }
+# metric BENCH FILE UNIT: the values of UNIT for sub-benchmark BENCH, one per count
+metric() {
+  awk -v b="BenchmarkProfiles/$1" -v u="$3" '$1 ~ "^"b"(-[0-9]+)?$" {for (i = 2; i <= NF; i++) if ($(i+1) == u) print $i}' "$2"
+}
+ms() { awk '{printf "%.3f", $1 / 1e6}'; }
+
+load_before=$(uptime)
+started=$(date -u +%H:%M:%S)
+rows=()
+while read -r _ name version doc stages; do
+  # Ours, then the reference, for this profile.
+  (cd "$pkg" && "$OUT/engineval.test" -test.run '^$' -test.bench "^BenchmarkProfiles\$/^${name}\$/" \
+    -test.cpu 1 -test.benchtime "$BENCHTIME" -test.count "$COUNT") >"$OUT/$name.go.txt"
+  sch=()
+  for s in $stages; do sch+=(--sch "$s"); done
+  (cd "$SHARED" && java -jar "$JAR" bench --cache "$CACHE" "${sch[@]}" --n "$N" --warmup "$WARMUP" "$doc") \
+    >"$OUT/$name.ref.json"
+  sch_cpu=$(metric "$name/Schematron" "$OUT/$name.go.txt" cpu-ns/op | median)
+  sch_min=$(metric "$name/Schematron" "$OUT/$name.go.txt" min-ns/op | median)
+  whole_cpu=$(metric "$name/Whole" "$OUT/$name.go.txt" cpu-ns/op | median)
+  ref_med=$(sed -E 's/.*"median_ms":([0-9.]+).*/\1/' "$OUT/$name.ref.json")
+  ref_min=$(sed -E 's/.*"min_ms":([0-9.]+).*/\1/' "$OUT/$name.ref.json")
+  ratio=$(awk -v r="$ref_med" -v o="$sch_cpu" 'BEGIN {printf "%.1f", r * 1e6 / o}')
+  ratio_whole=$(awk -v r="$ref_med" -v o="$whole_cpu" 'BEGIN {printf "%.1f", r * 1e6 / o}')
+  meets=$(awk -v x="$ratio" 'BEGIN {print (x >= 30) ? "yes" : "**no**"}')
+  nstages=$(wc -w <<<"$stages")
+  rows+=("| ${name/_//} $version | \`${doc#corpus/}\` | $nstages | $(ms <<<"$sch_cpu") (min $(ms <<<"$sch_min")) | $(ms <<<"$whole_cpu") | $ref_med (min $ref_min) | **${ratio}×** | ${ratio_whole}× | $meets |")
+  echo "profilebench: $name done ($(date -u +%H:%M:%S), $(uptime | sed 's/.*load/load/'))" >&2
+done <"$OUT/cases"
+load_after=$(uptime)
+
+echo "Run $(date -u +%F) $started–$(date -u +%H:%M:%S) UTC; BENCHTIME=$BENCHTIME COUNT=$COUNT N=$N WARMUP=$WARMUP; raw outputs in $OUT"
+echo "Load before: $load_before"
+echo "Load after:  $load_after"
+echo
+echo "| profile | document (shared/corpus) | .sch stages | ours: Schematron step, CPU ms/op | ours: whole validation, CPU ms/op | reference: Schematron stages, median ms | ratio (Schematron) | ratio (our whole vs their Schematron) | ≥ 30× |"
+echo "|---|---|---|---|---|---|---|---|---|"
+printf '%s\n' "${rows[@]}"
