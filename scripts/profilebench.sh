@@ -21,7 +21,7 @@ BENCHTIME=${BENCHTIME:-300x}
 COUNT=${COUNT:-3}
 N=${N:-500}
 WARMUP=${WARMUP:-500}
-ONLY=${ONLY:-.}
+ONLY=${ONLY:-.*}
 JAR=$root/conformance/oracle/target/oracle.jar
 CACHE=$root/conformance/oracle/target/cache
 [ -f "$JAR" ] || { echo "profilebench: $JAR missing: run make oracle" >&2; exit 1; }
