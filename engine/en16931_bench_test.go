@@ -12,6 +12,8 @@ import (
 	"github.com/einvoice-dev/einvoice/compiler"
 	"github.com/einvoice-dev/einvoice/engine"
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
+
+	"github.com/einvoice-dev/einvoice/internal/benchcpu"
 )
 
 // The EN 16931 benchmarks compile the official modular sources in-process
@@ -62,7 +64,7 @@ func BenchmarkEN16931UBLSchematron(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	cpuLoop(b, func() {
+	benchcpu.Loop(b, func() {
 		fs, err := rs.Validate(ctx, doc)
 		if err != nil || len(fs) != 0 {
 			b.Fatalf("%v %v", fs, err)
@@ -89,7 +91,7 @@ func BenchmarkEN16931UBLSchematronFresh(b *testing.B) {
 	}
 	ctx := context.Background()
 	i := 0
-	cpuLoop(b, func() {
+	benchcpu.Loop(b, func() {
 		i++
 		fs, err := rs.Validate(ctx, docs[i&1])
 		if err != nil || len(fs) != 0 {
@@ -102,7 +104,7 @@ func BenchmarkEN16931UBLSchematronFresh(b *testing.B) {
 func BenchmarkEN16931UBLParse(b *testing.B) {
 	data := readExample(b)
 	b.SetBytes(int64(len(data)))
-	cpuLoop(b, func() {
+	benchcpu.Loop(b, func() {
 		if _, err := xmltree.Parse(data, xmltree.DefaultLimits()); err != nil {
 			b.Fatal(err)
 		}
@@ -115,7 +117,7 @@ func BenchmarkEN16931UBLParseValidate(b *testing.B) {
 	data := readExample(b)
 	ctx := context.Background()
 	b.SetBytes(int64(len(data)))
-	cpuLoop(b, func() {
+	benchcpu.Loop(b, func() {
 		doc, err := xmltree.Parse(data, xmltree.DefaultLimits())
 		if err != nil {
 			b.Fatal(err)
@@ -176,7 +178,7 @@ func BenchmarkEN16931UBLScaling(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(fmt.Sprintf("lines=%d", n), func(b *testing.B) {
-			cpuLoop(b, func() {
+			benchcpu.Loop(b, func() {
 				if _, err := rs.Validate(ctx, doc); err != nil {
 					b.Fatal(err)
 				}

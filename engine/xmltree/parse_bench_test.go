@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/einvoice-dev/einvoice/internal/benchcpu"
 )
 
 // genInvoice builds a UBL-like invoice with the given number of lines.
@@ -47,7 +49,7 @@ func benchParse(b *testing.B, data []byte) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(data)))
 	lim := DefaultLimits()
-	cpu0 := processCPU()
+	cpu0 := benchcpu.Process()
 	fastest := time.Duration(math.MaxInt64)
 	for b.Loop() {
 		start := time.Now()
@@ -56,7 +58,7 @@ func benchParse(b *testing.B, data []byte) {
 		}
 		fastest = min(fastest, time.Since(start))
 	}
-	if cpu := processCPU() - cpu0; cpu > 0 {
+	if cpu := benchcpu.Process() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 	// The fastest single parse approximates an uncontended core on a

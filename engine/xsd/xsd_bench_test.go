@@ -2,20 +2,10 @@ package xsd
 
 import (
 	"context"
-	"syscall"
 	"testing"
-	"time"
-)
 
-// cpuTime is the process's user+system CPU time. On a shared machine it is
-// a steadier figure than wall time; reported as cpu-ns/op.
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+	"github.com/einvoice-dev/einvoice/internal/benchcpu"
+)
 
 // BenchmarkValidateUBLExample1: parse + validate the reference UBL invoice
 // (21.5 KB) against the compiled UBL 2.1 Invoice schema.
@@ -25,14 +15,14 @@ func BenchmarkValidateUBLExample1(b *testing.B) {
 	ctx := context.Background()
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
-	start := cpuTime(b)
+	start := benchcpu.Process()
 	for b.Loop() {
 		errs, err := s.Validate(ctx, doc)
 		if err != nil || len(errs) != 0 {
 			b.Fatal(errs, err)
 		}
 	}
-	b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(benchcpu.Process()-start)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkValidateUBLExample1Parallel: the same from GOMAXPROCS goroutines
@@ -57,7 +47,7 @@ func BenchmarkValidateUBLExample1Parallel(b *testing.B) {
 func BenchmarkLoadUBLInvoice(b *testing.B) {
 	path := sharedPath(b, ublInvoiceRel)
 	b.ReportAllocs()
-	start := cpuTime(b)
+	start := benchcpu.Process()
 	for b.Loop() {
 		s, err := Load(path, Options{})
 		if err != nil {
@@ -65,7 +55,7 @@ func BenchmarkLoadUBLInvoice(b *testing.B) {
 		}
 		s.Close()
 	}
-	b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(benchcpu.Process()-start)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkLoadCII: compile the CII D16B uncoupled schema.

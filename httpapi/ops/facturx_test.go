@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -18,6 +17,8 @@ import (
 	"github.com/einvoice-dev/einvoice/internal/verapdftest"
 	"github.com/einvoice-dev/einvoice/pdf/facturx"
 	"github.com/einvoice-dev/einvoice/pdf/pdfa/pdfatest"
+
+	"github.com/einvoice-dev/einvoice/internal/benchcpu"
 )
 
 // scripts are party and item names in the scripts the property test mixes
@@ -283,24 +284,15 @@ func BenchmarkGenerateFacturX(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
-			cpu0 := cpuTime()
+			cpu0 := benchcpu.Process()
 			for b.Loop() {
 				if err := op(); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+			benchcpu.ReportMS(b, cpu0)
 		})
 	}
-}
-
-// cpuTime is the process's user and system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkFacturXPDF is the PDF part alone (layout and serialization of a
@@ -309,11 +301,11 @@ func BenchmarkFacturXPDF(b *testing.B) {
 	inv := model.RandomInvoice(rand.New(rand.NewPCG(42, 7)), model.RandomOptions{Lines: 10})
 	xml := []byte("<rsm:CrossIndustryInvoice/>")
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0 := benchcpu.Process()
 	for b.Loop() {
 		if _, err := ops.FacturXPDF(context.Background(), inv, xml, facturx.EN16931, time.Time{}); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+	benchcpu.ReportMS(b, cpu0)
 }

@@ -8,13 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/rulesets"
+
+	"github.com/einvoice-dev/einvoice/internal/benchcpu"
 )
 
 // profileCase is one profile of DECISIONS.md with one valid example
@@ -130,7 +130,7 @@ func BenchmarkProfiles(b *testing.B) {
 		b.Run(c.name()+"/Schematron", func(b *testing.B) {
 			p, docs := profileFor(b, c)
 			i := 0
-			cpuLoop(b, func() {
+			benchcpu.Loop(b, func() {
 				i++
 				if res, err := p.Validate(ctx, docs[i&1]); err != nil || !res.Complete {
 					b.Fatal(err, res)
@@ -141,36 +141,11 @@ func BenchmarkProfiles(b *testing.B) {
 			req := ops.ValidateRequest{Syntax: c.syntax, Profile: c.profile, Body: corpus(b, c.doc)}
 			s := svc()
 			b.SetBytes(int64(len(req.Body)))
-			cpuLoop(b, func() {
+			benchcpu.Loop(b, func() {
 				if rep, err := s.Validate(ctx, req); err != nil || !rep.Complete || rep.Valid != (c.findings == "") {
 					b.Fatal(err, rep)
 				}
 			})
 		})
 	}
-}
-
-// processCPU returns the user+system CPU time of this process.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// cpuLoop runs fn b.N times and reports cpu-ns/op and min-ns/op.
-func cpuLoop(b *testing.B, fn func()) {
-	b.ReportAllocs()
-	cpu0 := processCPU()
-	best := time.Duration(1<<63 - 1)
-	for b.Loop() {
-		t0 := time.Now()
-		fn()
-		best = min(best, time.Since(t0))
-	}
-	if cpu := processCPU() - cpu0; cpu > 0 {
-		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
-	}
-	b.ReportMetric(float64(best.Nanoseconds()), "min-ns/op")
 }
