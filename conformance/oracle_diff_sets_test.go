@@ -10,7 +10,6 @@ package conformance
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,7 +22,6 @@ import (
 	"github.com/einvoice-dev/einvoice/conformance/mutate"
 	"github.com/einvoice-dev/einvoice/conformance/oracle"
 	"github.com/einvoice-dev/einvoice/engine"
-	"github.com/einvoice-dev/einvoice/engine/xmltree"
 	"github.com/einvoice-dev/einvoice/rulesets"
 )
 
@@ -169,9 +167,8 @@ func setCorpus(t testing.TB, shared string, s oracleSet) (docs []corpusDoc, unit
 // stagedValidator runs our catalog's compiled rule sets stage by stage, in
 // the oracle's shape (stage = the .sch file name).
 type stagedValidator struct {
-	rs     []*engine.Ruleset
-	stages []string
-	xslt1  bool
+	ourValidator
+	xslt1 bool
 }
 
 func newStagedValidator(t testing.TB, c *rulesets.Catalog, s oracleSet) *stagedValidator {
@@ -190,29 +187,6 @@ func newStagedValidator(t testing.TB, c *rulesets.Catalog, s oracleSet) *stagedV
 		v.stages = append(v.stages, filepath.Base(st))
 	}
 	return v
-}
-
-func (v *stagedValidator) validate(ctx context.Context, data []byte) (fired []oracle.Finding, parseErr string) {
-	doc, err := xmltree.Parse(data, xmltree.DefaultLimits())
-	if err != nil {
-		return nil, err.Error()
-	}
-	for i, rs := range v.rs {
-		fs, err := rs.Validate(ctx, doc)
-		if err != nil {
-			code := "ERROR"
-			var ee *engine.EvalError
-			if errors.As(err, &ee) && ee.Code() != "" {
-				code = ee.Code()
-			}
-			fired = append(fired, oracle.Finding{ID: code, Kind: "stage-error", Text: err.Error(), Stage: v.stages[i]})
-			continue
-		}
-		for _, f := range fs {
-			fired = append(fired, oracle.Finding{ID: f.RuleID, Flag: f.Flag, Kind: f.Kind, Loc: f.Location, Text: f.Message, Stage: v.stages[i]})
-		}
-	}
-	return fired, ""
 }
 
 var (

@@ -211,8 +211,8 @@ func corpusDocs(t testing.TB, shared string, s oracleSyntax) (examples, units []
 // touches the engine, rulesets and xmltree packages. It answers in the
 // oracle's shape (stage = the .sch file name).
 type ourValidator struct {
-	rs    []*engine.Ruleset
-	stage string
+	rs     []*engine.Ruleset
+	stages []string // the reference's stage (.sch file name) of each rule set
 }
 
 func newOurValidator(t testing.TB, s oracleSyntax) *ourValidator {
@@ -225,7 +225,11 @@ func newOurValidator(t testing.TB, s oracleSyntax) *ourValidator {
 	if !ok {
 		t.Fatalf("our engine: no en16931 profile for %s", s.name)
 	}
-	return &ourValidator{rs: p.Rulesets, stage: s.stage()}
+	v := &ourValidator{rs: p.Rulesets}
+	for range p.Rulesets {
+		v.stages = append(v.stages, s.stage())
+	}
+	return v
 }
 
 // validate returns our findings, or a non-empty parse error (the oracle's
@@ -235,7 +239,7 @@ func (v *ourValidator) validate(ctx context.Context, data []byte) (fired []oracl
 	if err != nil {
 		return nil, err.Error()
 	}
-	for _, rs := range v.rs {
+	for i, rs := range v.rs {
 		fs, err := rs.Validate(ctx, doc)
 		if err != nil {
 			code := "ERROR"
@@ -243,11 +247,11 @@ func (v *ourValidator) validate(ctx context.Context, data []byte) (fired []oracl
 			if errors.As(err, &ee) && ee.Code() != "" {
 				code = ee.Code()
 			}
-			fired = append(fired, oracle.Finding{ID: code, Kind: "stage-error", Text: err.Error(), Stage: v.stage})
+			fired = append(fired, oracle.Finding{ID: code, Kind: "stage-error", Text: err.Error(), Stage: v.stages[i]})
 			continue
 		}
 		for _, f := range fs {
-			fired = append(fired, oracle.Finding{ID: f.RuleID, Flag: f.Flag, Kind: f.Kind, Loc: f.Location, Text: f.Message, Stage: v.stage})
+			fired = append(fired, oracle.Finding{ID: f.RuleID, Flag: f.Flag, Kind: f.Kind, Loc: f.Location, Text: f.Message, Stage: v.stages[i]})
 		}
 	}
 	return fired, ""
