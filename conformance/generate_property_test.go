@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/einvoice-dev/einvoice/conformance/oracle"
 	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/httpapi/ops/engineval"
@@ -88,12 +89,9 @@ func TestGenerateProperty(t *testing.T) {
 				if d := disagreement(name, fired, parseErr, r); d != "" {
 					problems = append(problems, "ours != reference: "+d)
 				}
-				for _, f := range r.Fired {
-					findings++
-					if f.Flag == "fatal" || f.Kind == "stage-error" {
-						problems = append(problems, "reference: "+fmtFinding(f))
-					}
-				}
+				var nf int
+				problems, nf = referenceFatals(r, problems)
+				findings += nf
 				if len(problems) > 0 {
 					failures++
 					if failures <= 5 {
@@ -107,4 +105,15 @@ func TestGenerateProperty(t *testing.T) {
 			}
 		})
 	}
+}
+
+// referenceFatals appends to problems every fatal finding and stage error the
+// reference reported in r, and returns how many findings r has in all.
+func referenceFatals(r *oracle.Result, problems []string) ([]string, int) {
+	for _, f := range r.Fired {
+		if f.Flag == "fatal" || f.Kind == "stage-error" {
+			problems = append(problems, "reference: "+fmtFinding(f))
+		}
+	}
+	return problems, len(r.Fired)
 }

@@ -89,12 +89,9 @@ func TestOrderXProperty(t *testing.T) {
 		if r.Error != "" {
 			problems = append(problems, "reference could not read it: "+r.Error)
 		}
-		for _, f := range r.Fired {
-			findings++
-			if f.Flag == "fatal" || f.Kind == "stage-error" {
-				problems = append(problems, "reference: "+fmtFinding(f))
-			}
-		}
+		var nf int
+		problems, nf = referenceFatals(r, problems)
+		findings += nf
 		if len(problems) > 0 {
 			failures++
 			if failures <= 5 {
