@@ -99,7 +99,7 @@ func normaliseCategory(code *VATCategoryCode, name *VATCategory) {
 func (c *calc) run(inv *Invoice) {
 	lineOK := true
 	for i := range inv.Lines {
-		if !c.line(&inv.Lines[i], i) {
+		if !c.line(&inv.Lines[i], []any{"lines", i}) {
 			lineOK = false
 		}
 	}
@@ -134,16 +134,27 @@ func (c *calc) run(inv *Invoice) {
 	c.totals(inv)
 }
 
-// line completes one line; it reports whether the line has a net amount.
-func (c *calc) line(l *Line, i int) bool {
+// at returns loc followed by more, in a new slice.
+func at(loc []any, more ...any) []any {
+	return append(append(make([]any, 0, len(loc)+len(more)), loc...), more...)
+}
+
+// line completes one line (loc is its JSON path, "lines", i); it reports
+// whether the line has a net amount. Its sub-lines (BG-DEX-01) are
+// completed by the same rules, each on its own: they are detail of the
+// line and never enter its amount or the totals.
+func (c *calc) line(l *Line, loc []any) bool {
+	for j := range l.SubLines {
+		c.line(&l.SubLines[j], at(loc, "sub_lines", j))
+	}
 	normaliseCategory(&l.VATCategoryCode, &l.Category)
 	for j := range l.Allowances {
 		a := &l.Allowances[j]
-		c.allowanceAmount(&a.Amount, a.BaseAmount, a.Percentage, "lines", i, "allowances", j)
+		c.allowanceAmount(&a.Amount, a.BaseAmount, a.Percentage, at(loc, "allowances", j)...)
 	}
 	for j := range l.Charges {
 		a := &l.Charges[j]
-		c.allowanceAmount(&a.Amount, a.BaseAmount, a.Percentage, "lines", i, "charges", j)
+		c.allowanceAmount(&a.Amount, a.BaseAmount, a.Percentage, at(loc, "charges", j)...)
 	}
 	for _, xs := range [][]LineAllowanceCharge{l.Allowances, l.Charges} {
 		for j := range xs {
@@ -159,20 +170,20 @@ func (c *calc) line(l *Line, i int) bool {
 		base = *l.BaseQuantity
 	}
 	if base.IsZero() {
-		c.fail("base quantity (BT-149) is zero", map[string]any{"bt": "BT-149"}, "lines", i, "base_quantity")
+		c.fail("base quantity (BT-149) is zero", map[string]any{"bt": "BT-149"}, at(loc, "base_quantity")...)
 		return l.NetAmount != nil
 	}
 	if l.NetAmount == nil {
 		if l.NetPrice == nil {
 			c.fail("no net price (BT-146) and no net amount (BT-131): the line net amount cannot be computed",
-				map[string]any{"bt": "BT-146"}, "lines", i, "net_price")
+				map[string]any{"bt": "BT-146"}, at(loc, "net_price")...)
 			return false
 		}
 		gross := l.Quantity.Mul(*l.NetPrice)
 		if !base.Equal(decOne) {
 			q, err := gross.Div(base, AmountScale)
 			if err != nil {
-				c.fail("base quantity (BT-149) is zero", map[string]any{"bt": "BT-149"}, "lines", i, "base_quantity")
+				c.fail("base quantity (BT-149) is zero", map[string]any{"bt": "BT-149"}, at(loc, "base_quantity")...)
 				return false
 			}
 			gross = q
@@ -181,23 +192,23 @@ func (c *calc) line(l *Line, i int) bool {
 		}
 		v := gross.Add(adjust).Round(AmountScale)
 		l.NetAmount = &v
-		c.note("lines", i, "net_amount")
+		c.note(at(loc, "net_amount")...)
 	}
 	if l.NetPrice == nil {
 		if l.Quantity.IsZero() {
 			c.fail("quantity (BT-129) is zero: the net price (BT-146) cannot be derived; give net_price",
-				map[string]any{"bt": "BT-146"}, "lines", i, "net_price")
+				map[string]any{"bt": "BT-146"}, at(loc, "net_price")...)
 			return true
 		}
 		x := l.NetAmount.Sub(adjust).Mul(base)
 		p, err := x.Div(l.Quantity, priceDerivationScale)
 		if err != nil || !p.Mul(l.Quantity).Equal(x) {
 			c.fail(fmt.Sprintf("net price (BT-146) is not an exact quotient of net amount %s and quantity %s; give net_price",
-				l.NetAmount, l.Quantity), map[string]any{"bt": "BT-146"}, "lines", i, "net_price")
+				l.NetAmount, l.Quantity), map[string]any{"bt": "BT-146"}, at(loc, "net_price")...)
 			return true
 		}
 		l.NetPrice = &p
-		c.note("lines", i, "net_price")
+		c.note(at(loc, "net_price")...)
 	}
 	return true
 }

@@ -402,9 +402,8 @@ func checkInvoice(inv *Invoice, d *decoder) {
 		checkCategory(d, &inv.VATBreakdown[i].VATCategoryCode, &inv.VATBreakdown[i].Category, "BT-118")
 		done()
 	}
-	for i := range inv.Lines {
-		l := &inv.Lines[i]
-		done := at("lines", i)
+	WalkLines(inv.Lines, func(l *Line, loc []any) {
+		done := at(loc...)
 		checkCategory(d, &l.VATCategoryCode, &l.Category, "BT-151")
 		if l.NetPrice == nil && l.NetAmount == nil && !d.hasProblem("net_price") && !d.hasProblem("net_amount") {
 			d.add(ProblemMissing, "Field required: give net_price (BT-146) or net_amount (BT-131)", nil,
@@ -423,7 +422,7 @@ func checkInvoice(inv *Invoice, d *decoder) {
 			done()
 		}
 		done()
-	}
+	})
 }
 
 func checkCategory(d *decoder, code *VATCategoryCode, name *VATCategory, bt string) {

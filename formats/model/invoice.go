@@ -477,6 +477,44 @@ type Line struct {
 
 	// BG-31 Item information, 1..1.
 	Item Item `json:"item" bt:"BG-31" card:"1..1" doc:"Item information"`
+
+	// BG-DEX-01 Sub invoice lines, 0..n: the XRechnung extension's
+	// breakdown of this line (UBL cac:SubInvoiceLine / cac:SubCreditNoteLine,
+	// an invoice line type of its own, nested to any depth). A sub-line
+	// has the terms of an invoice line under the extension's group ids
+	// (BG-DEX-02 item, BG-DEX-03/04 allowances and charges, BG-DEX-05
+	// period, BG-DEX-06 VAT, BG-DEX-07 price, BG-DEX-08 attributes). Sub-lines
+	// are detail of their parent: they never enter the document totals
+	// (BR-DEX-02 wants the parent's BT-131 to be the sum of its sub-lines'
+	// BT-131, as a warning). CII cannot hold them (its writer refuses).
+	SubLines []Line `json:"sub_lines,omitempty" bt:"BG-DEX-01" card:"0..n" doc:"Sub invoice lines (XRechnung extension; each has the terms of an invoice line and may have sub-lines of its own; informational detail of this line, not part of the document totals; UBL only)"`
+}
+
+// WalkLines calls fn for every line of lines and, right after each, its
+// sub-lines (BG-DEX-01), depth first. loc is the line's JSON path below
+// the invoice ("lines", 0, "sub_lines", 1); fn must not keep it.
+func WalkLines(lines []Line, fn func(l *Line, loc []any)) {
+	walkLines(lines, []any{"lines"}, fn)
+}
+
+func walkLines(lines []Line, loc []any, fn func(l *Line, loc []any)) {
+	for i := range lines {
+		at := append(loc, i)
+		fn(&lines[i], at)
+		if len(lines[i].SubLines) > 0 {
+			walkLines(lines[i].SubLines, append(at, "sub_lines"), fn)
+		}
+	}
+}
+
+// HasSubLines reports whether any line of inv has sub-lines (BG-DEX-01).
+func (inv *Invoice) HasSubLines() bool {
+	for i := range inv.Lines {
+		if len(inv.Lines[i].SubLines) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Item is BG-31 Item information.

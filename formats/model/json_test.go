@@ -112,13 +112,17 @@ func TestInvoiceSchemaContent(t *testing.T) {
 	if !reflect.DeepEqual(toStrings(dec["type"]), []string{"string", "number"}) || dec["pattern"] != DecimalPattern {
 		t.Errorf("Decimal = %v", dec)
 	}
+	// Sub-lines (BG-DEX-01) are lines: the definition refers to itself.
+	if sub := lp["sub_lines"].(map[string]any); sub["type"] != "array" || sub["items"].(map[string]any)["$ref"] != "#/$defs/Line" {
+		t.Errorf("sub_lines = %v", sub)
+	}
 	lines := props["lines"].(map[string]any)
 	if lines["minItems"] != float64(1) || lines["type"] != "array" {
 		t.Errorf("lines = %v", lines)
 	}
 	// Every property of every definition has a description; every one
 	// generated from a bt tag starts with its id.
-	btRe := regexp.MustCompile(`^(BT|BG)-[0-9]+`)
+	btRe := regexp.MustCompile(`^(BT|BG)-(DEX-)?[0-9]+`)
 	for name, def := range defs {
 		ps, _ := def.(map[string]any)["properties"].(map[string]any)
 		for pn, p := range ps {

@@ -317,7 +317,7 @@ func typeDoc(name string) string {
 	case "Attachment":
 		return "BT-125 Attached document."
 	case "Line":
-		return "BG-25 Invoice line, with BG-29 Price details and BG-30 Line VAT information flattened into it."
+		return "BG-25 Invoice line, with BG-29 Price details and BG-30 Line VAT information flattened into it; also a BG-DEX-01 sub invoice line (XRechnung extension) in sub_lines."
 	case "Item":
 		return "BG-31 Item information."
 	case "Classification":

@@ -136,6 +136,7 @@ var Bindings = []Binding{
 	{"BT-149", "Item price base quantity", "cac:InvoiceLine/cac:Price/cbc:BaseQuantity", "BT-150: @unitCode"},
 	{"BT-147", "Item price discount", "cac:InvoiceLine/cac:Price/cac:AllowanceCharge/cbc:Amount", "cbc:ChargeIndicator false; read without BT-148, BT-148 = BT-146 + BT-147 (model.Line.PriceParts)"},
 	{"BT-148", "Item gross price", "cac:InvoiceLine/cac:Price/cac:AllowanceCharge/cbc:BaseAmount", "Write refuses BT-148 without BT-147 (cbc:Amount is mandatory)"},
+	{"BG-DEX-01", "Sub invoice line (XRechnung extension)", "cac:InvoiceLine/cac:SubInvoiceLine", "CreditNote: cac:SubCreditNoteLine; the invoice line type again (every line term at the same relative path, BG-DEX-02..08 for the line's groups), nested to any depth; model Line.SubLines; the CII writer refuses it"},
 }
 
 // matchKey reduces a binding XPath or a node path to local names without
@@ -170,10 +171,21 @@ func matchKey(p string) string {
 			s = "InvoiceLine"
 		case "CreditedQuantity":
 			s = "InvoicedQuantity"
+		case "SubCreditNoteLine":
+			s = "SubInvoiceLine"
 		}
 		out = append(out, s)
 	}
-	return strings.Join(out, "/")
+	// A sub-line is the line type again: its content has the line's
+	// bindings, the sub-line element itself (and its attributes) is
+	// BG-DEX-01.
+	sub := out[:0]
+	for i, s := range out {
+		if s != "SubInvoiceLine" || i == len(out)-1 || strings.HasPrefix(out[i+1], "@") {
+			sub = append(sub, s)
+		}
+	}
+	return strings.Join(sub, "/")
 }
 
 // sharedBTIndex is the index of Bindings, built on first use and read-only

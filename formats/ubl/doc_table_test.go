@@ -86,13 +86,18 @@ func TestBindingsAttribute(t *testing.T) {
 func TestBTForContainers(t *testing.T) {
 	ix := newBTIndex()
 	for path, want := range map[string]string{
-		"/Invoice[1]/TaxTotal[2]":                                       "BT-110",
-		"/CreditNote[1]/ContractDocumentReference[1]/DocumentType[1]":   "BT-12",
-		"/Invoice[1]/AccountingSupplierParty[1]/Party[1]/Person[1]":     "BG-4",
-		"/Invoice[1]/AccountingSupplierParty[1]":                        "BG-4",
-		"/Invoice[1]/InvoiceLine[1]/Price[1]/AllowanceCharge[1]/Foo[1]": "BT-147",
-		"/Invoice[1]/PrepaidPayment[1]":                                 "",
-		"/Invoice[1]/UBLVersionID[1]":                                   "",
+		"/Invoice[1]/TaxTotal[2]":                                                                "BT-110",
+		"/CreditNote[1]/ContractDocumentReference[1]/DocumentType[1]":                            "BT-12",
+		"/Invoice[1]/AccountingSupplierParty[1]/Party[1]/Person[1]":                              "BG-4",
+		"/Invoice[1]/AccountingSupplierParty[1]":                                                 "BG-4",
+		"/Invoice[1]/InvoiceLine[1]/Price[1]/AllowanceCharge[1]/Foo[1]":                          "BT-147",
+		"/Invoice[1]/PrepaidPayment[1]":                                                          "",
+		"/Invoice[1]/InvoiceLine[1]/SubInvoiceLine[2]":                                           "BG-DEX-01",
+		"/Invoice[1]/InvoiceLine[1]/SubInvoiceLine[2]/SubInvoiceLine[1]":                         "BG-DEX-01",
+		"/CreditNote[1]/CreditNoteLine[1]/SubCreditNoteLine[1]/@foo":                             "BG-DEX-01",
+		"/Invoice[1]/InvoiceLine[1]/SubInvoiceLine[2]/Item[1]/Name[1]":                           "BT-153",
+		"/Invoice[1]/InvoiceLine[1]/SubInvoiceLine[1]/SubInvoiceLine[3]/Price[1]/PriceAmount[1]": "BT-146",
+		"/Invoice[1]/UBLVersionID[1]":                                                            "",
 	} {
 		if got := ix.BTFor(path); got != want {
 			t.Errorf("BTFor(%s) = %q, want %q", path, got, want)

@@ -359,12 +359,8 @@ func (r *reader) invoice(root xmltree.NodeID) *model.Invoice {
 		}
 		inv.Totals.TaxAmount, inv.Totals.TaxAmountInTaxCurrency = r.totalTax, r.totalTaxInTaxCur
 	}
-	lineName, qtyName := "InvoiceLine", "InvoicedQuantity"
-	if r.credit {
-		lineName, qtyName = "CreditNoteLine", "CreditedQuantity"
-	}
-	for l := range r.t.Children(root, NSCAC, lineName) {
-		inv.Lines = append(inv.Lines, r.line(l, qtyName))
+	for l := range r.t.Children(root, NSCAC, r.lineNames().line) {
+		inv.Lines = append(inv.Lines, r.line(l))
 	}
 	return inv
 }
@@ -882,8 +878,24 @@ func (r *reader) subtotal(st xmltree.NodeID) model.VATBreakdown {
 	return v
 }
 
-func (r *reader) line(l xmltree.NodeID, qtyName string) model.Line {
+// lineNames are the local names of the line elements of the document
+// kind (Invoice or CreditNote).
+type lineNames struct{ line, sub, qty string }
+
+func (r *reader) lineNames() lineNames {
+	if r.credit {
+		return lineNames{"CreditNoteLine", "SubCreditNoteLine", "CreditedQuantity"}
+	}
+	return lineNames{"InvoiceLine", "SubInvoiceLine", "InvoicedQuantity"}
+}
+
+// line reads an invoice line (cac:InvoiceLine, cac:CreditNoteLine) or a
+// sub-line (BG-DEX-01: cac:SubInvoiceLine, cac:SubCreditNoteLine, the
+// same type) with its sub-lines, recursively.
+func (r *reader) line(l xmltree.NodeID) model.Line {
 	r.mark(l)
+	names := r.lineNames()
+	qtyName := names.qty
 	ln := model.Line{ID: r.text(l, "ID"), Note: r.text(l, "Note")}
 	if q := r.single(l, NSCBC, qtyName); q != xmltree.None {
 		if d := r.decimal(q); d != nil {
@@ -951,6 +963,9 @@ func (r *reader) line(l xmltree.NodeID, qtyName string) model.Line {
 			}
 		}
 		ln.PriceParts() // BT-148 = BT-146 + BT-147 when only the discount is given
+	}
+	for sub := range r.t.Children(l, NSCAC, names.sub) {
+		ln.SubLines = append(ln.SubLines, r.line(sub))
 	}
 	return ln
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/formats/xmlio"
@@ -51,12 +52,16 @@ func Write(out io.Writer, inv *model.Invoice, opts WriteOptions) (err error) {
 		// model.Invoice.TotalVATFromBreakdown completes it.
 		return fmt.Errorf("BG-23 without BT-110 (cac:TaxTotal needs cbc:TaxAmount): %w", ErrNotWritable)
 	}
-	for i := range inv.Lines {
-		if l := &inv.Lines[i]; l.GrossPrice != nil && l.PriceDiscount == nil {
+	var lineErr error
+	model.WalkLines(inv.Lines, func(l *model.Line, loc []any) {
+		if l.GrossPrice != nil && l.PriceDiscount == nil && lineErr == nil {
 			// cac:Price/cac:AllowanceCharge requires cbc:Amount (BT-147);
 			// model.Line.PriceParts derives it where EN 16931 allows.
-			return fmt.Errorf("line %d: BT-148 without BT-147 (cac:Price/cac:AllowanceCharge needs cbc:Amount): %w", i+1, ErrNotWritable)
+			lineErr = fmt.Errorf("%s: BT-148 without BT-147 (cac:Price/cac:AllowanceCharge needs cbc:Amount): %w", lineLabel(loc), ErrNotWritable)
 		}
+	})
+	if lineErr != nil {
+		return lineErr
 	}
 	w := &writer{x: xmlio.NewWriter(out, xmlio.Options{Indent: opts.Indent}), inv: inv, credit: credit, cur: inv.CurrencyCode}
 	w.invoice(opts)
@@ -213,7 +218,7 @@ func (w *writer) invoice(opts WriteOptions) {
 	w.taxTotals()
 	w.monetaryTotal()
 	for i := range inv.Lines {
-		w.line(&inv.Lines[i])
+		w.line(&inv.Lines[i], false)
 	}
 	w.end()
 }
@@ -604,10 +609,37 @@ func (w *writer) lineAllowanceCharge(charge bool, a *model.LineAllowanceCharge) 
 	w.end()
 }
 
-func (w *writer) line(l *model.Line) {
+// lineLabel names a line by its model path (model.WalkLines):
+// "line 2", "line 2 sub-line 1", "line 2 sub-line 1.3".
+func lineLabel(loc []any) string {
+	var b strings.Builder
+	for i, seg := range loc {
+		n, ok := seg.(int)
+		if !ok {
+			continue
+		}
+		switch {
+		case i == 1:
+			fmt.Fprintf(&b, "line %d", n+1)
+		case i == 3:
+			fmt.Fprintf(&b, " sub-line %d", n+1)
+		default:
+			fmt.Fprintf(&b, ".%d", n+1)
+		}
+	}
+	return b.String()
+}
+
+// line writes an invoice line and, after its cac:Price, its sub-lines
+// (BG-DEX-01) as cac:SubInvoiceLine / cac:SubCreditNoteLine of the same
+// type, recursively (sub is false for a document level line).
+func (w *writer) line(l *model.Line, sub bool) {
 	lineName, qtyName := "cac:InvoiceLine", "cbc:InvoicedQuantity"
 	if w.credit {
 		lineName, qtyName = "cac:CreditNoteLine", "cbc:CreditedQuantity"
+	}
+	if sub {
+		lineName = "cac:Sub" + strings.TrimPrefix(lineName, "cac:")
 	}
 	w.start(lineName)
 	w.x.Element("cbc:ID", l.ID)
@@ -690,6 +722,9 @@ func (w *writer) line(l *model.Line) {
 		w.end()
 	}
 	w.end()
+	for i := range l.SubLines {
+		w.line(&l.SubLines[i], true)
+	}
 	w.end()
 }
 
@@ -711,10 +746,14 @@ func syntaxDetails(inv *model.Invoice) error {
 			return fmt.Errorf("%s: the contact point is a department (cac:Contact/cbc:Name cannot say so): %w", c.bt, ErrNotWritable)
 		}
 	}
-	for i := range inv.Lines {
-		if l := &inv.Lines[i]; l.GrossBaseQuantity != nil || l.GrossBaseQuantityUnitCode != "" {
-			return fmt.Errorf("line %d: BT-148 on its own base quantity (cac:Price has one cbc:BaseQuantity, BT-149): %w", i+1, ErrNotWritable)
+	var lineErr error
+	model.WalkLines(inv.Lines, func(l *model.Line, loc []any) {
+		if (l.GrossBaseQuantity != nil || l.GrossBaseQuantityUnitCode != "") && lineErr == nil {
+			lineErr = fmt.Errorf("%s: BT-148 on its own base quantity (cac:Price has one cbc:BaseQuantity, BT-149): %w", lineLabel(loc), ErrNotWritable)
 		}
+	})
+	if lineErr != nil {
+		return lineErr
 	}
 	if pi := inv.PaymentInstructions; pi != nil {
 		for i := range pi.CreditTransfers {
