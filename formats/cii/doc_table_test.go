@@ -192,6 +192,9 @@ func TestMappingCoversModel(t *testing.T) {
 		if id == "BG-19" {
 			continue // no element of its own in CII: BT-89, BT-90, BT-91 sit in three places
 		}
+		if id == "BG-DEX-01" {
+			continue // sub invoice lines: UBL only, the writer refuses them (docs/CONVERSION.md)
+		}
 		if !strings.Contains(table, "| "+id+" |") {
 			t.Errorf("%s is not in the CII mapping table", id)
 		}

@@ -76,6 +76,9 @@ func TestWriteRefusesWhatCIICannotCarry(t *testing.T) {
 		"BT-111": func(inv *model.Invoice) { inv.TaxCurrencyCode = "" },
 		"BT-150": func(inv *model.Invoice) { inv.Lines[0].BaseQuantity = nil },
 		"BT-147": func(inv *model.Invoice) { inv.Lines[0].GrossPrice = nil },
+		"BG-DEX-01": func(inv *model.Invoice) {
+			inv.Lines[0].SubLines = []model.Line{inv.Lines[0]}
+		},
 	}
 	for bt, mutate := range cases {
 		inv := fullInvoice()

@@ -76,6 +76,13 @@ func representable(inv *model.Invoice) error {
 	}
 	for i := range inv.Lines {
 		l := &inv.Lines[i]
+		if len(l.SubLines) > 0 {
+			// Factur-X EXTENDED flattens sub-lines into lines with
+			// ram:ParentLineID, but EN 16931 CII and XRechnung CII have
+			// no such lines (XRechnung's BR-DEX-15 flags ParentLineID):
+			// written flat they would enter the totals.
+			return fmt.Errorf("line %d: %d sub invoice lines (BG-DEX-01, XRechnung extension; CII has no nested lines): %w", i+1, len(l.SubLines), ErrNotRepresentable)
+		}
 		if l.BaseQuantityUnitCode != "" && l.BaseQuantity == nil {
 			return fmt.Errorf("line %d: BT-150 without BT-149 (it is the unitCode of ram:BasisQuantity): %w", i+1, ErrNotRepresentable)
 		}

@@ -199,7 +199,7 @@ func Convert(ctx context.Context, d Direction, src []byte, opts Options) (*Resul
 	if err != nil {
 		return nil, nil, err
 	}
-	inv, losses, err := read(srcSyntax, doc, "")
+	inv, losses, subLines, err := read(srcSyntax, doc, "")
 	if err != nil {
 		return nil, nil, fmt.Errorf("convert %s: reading source: %w", d, err)
 	}
@@ -207,9 +207,6 @@ func Convert(ctx context.Context, d Direction, src []byte, opts Options) (*Resul
 		if bt24 := specID(inv); !strings.HasPrefix(bt24, XRechnungPrefix) {
 			return nil, nil, fmt.Errorf("%w: BT-24 is %q, which does not start with %s", ErrNotXRechnung, bt24, XRechnungPrefix)
 		}
-	}
-	if len(losses) > 0 {
-		return nil, losses, nil
 	}
 
 	target := d.Target
@@ -224,6 +221,12 @@ func Convert(ctx context.Context, d Direction, src []byte, opts Options) (*Resul
 		}
 	} else if profile == "" {
 		profile = "en16931"
+	}
+	if target == CII {
+		losses = append(losses, subLineLosses(subLines)...)
+	}
+	if len(losses) > 0 {
+		return nil, losses, nil
 	}
 	changes := applyChanges(d, srcSyntax, target, inv)
 
@@ -241,7 +244,7 @@ func Convert(ctx context.Context, d Direction, src []byte, opts Options) (*Resul
 	if err != nil {
 		return nil, nil, fmt.Errorf("convert %s: the written %s does not parse: %w", d, target, err)
 	}
-	inv2, backLoss, err := read(target, back, "target:")
+	inv2, backLoss, _, err := read(target, back, "target:")
 	if err != nil {
 		return nil, nil, fmt.Errorf("convert %s: reading the written %s back: %w", d, target, err)
 	}
@@ -278,11 +281,25 @@ func sourceSyntax(d Direction, doc *xmltree.Document) (string, error) {
 		doc.NameSpace(doc.Name(root)), doc.NameLocal(doc.Name(root)))
 }
 
+// subLineReason is the loss reason of a sub-invoice line converted to CII.
+const subLineReason = "sub invoice line (XRechnung extension): CII has no nested invoice lines " +
+	"(EN 16931 CII and XRechnung CII, see BR-DEX-15); written as a line it would enter the totals"
+
+// subLineLosses names each outermost sub-invoice line of the source as a
+// loss (a target without sub-lines).
+func subLineLosses(nodes []ubl.Node) []Loss {
+	out := make([]Loss, len(nodes))
+	for i, n := range nodes {
+		out[i] = Loss{Path: n.Path, Line: n.Line, BT: n.BT, Reason: subLineReason}
+	}
+	return out
+}
+
 // read reads doc in syntax and turns what was not consumed into losses
-// (paths prefixed by prefix).
-func read(syntax string, doc *xmltree.Document, prefix string) (*model.Invoice, []Loss, error) {
+// (paths prefixed by prefix); subLines are the outermost sub-invoice lines
+// read into the model (UBL only).
+func read(syntax string, doc *xmltree.Document, prefix string) (inv *model.Invoice, losses []Loss, subLines []ubl.Node, err error) {
 	var (
-		inv      *model.Invoice
 		nodes    []ubl.Node
 		warnings []string
 	)
@@ -290,17 +307,16 @@ func read(syntax string, doc *xmltree.Document, prefix string) (*model.Invoice, 
 	case UBL:
 		r, err := ubl.Read(doc)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%w: %w", ErrSourceSyntax, err)
+			return nil, nil, nil, fmt.Errorf("%w: %w", ErrSourceSyntax, err)
 		}
-		inv, nodes, warnings = r.Invoice, r.Unconsumed, r.Warnings
+		inv, nodes, warnings, subLines = r.Invoice, r.Unconsumed, r.Warnings, r.SubLines
 	default:
 		r, err := cii.Read(doc)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%w: %w", ErrSourceSyntax, err)
+			return nil, nil, nil, fmt.Errorf("%w: %w", ErrSourceSyntax, err)
 		}
 		inv, nodes, warnings = r.Invoice, r.Unconsumed, r.Warnings
 	}
-	var losses []Loss
 	for _, n := range nodes {
 		reason := "not carried by the " + strings.ToUpper(syntax) + " mapping of the EN 16931 model"
 		for _, w := range warnings {
@@ -313,7 +329,7 @@ func read(syntax string, doc *xmltree.Document, prefix string) (*model.Invoice, 
 		}
 		losses = append(losses, Loss{Path: prefix + n.Path, Line: n.Line, BT: n.BT, Reason: reason})
 	}
-	return inv, losses, nil
+	return inv, losses, subLines, nil
 }
 
 // btInError finds the business term an error of a writer names first.

@@ -28,6 +28,11 @@ type ReadResult struct {
 	// Warnings explain values that could not be carried (unparseable
 	// amounts and dates, foreign currencies, conflicting repetitions).
 	Warnings []string
+	// SubLines lists the outermost sub-invoice lines (BG-DEX-01,
+	// cac:SubInvoiceLine / cac:SubCreditNoteLine directly under a line),
+	// which the model carries in Line.SubLines: a conversion to a syntax
+	// without sub-lines names each as a loss.
+	SubLines []Node
 }
 
 // ErrNotUBL is returned by Read for a document whose root is not a UBL 2.1
@@ -70,6 +75,7 @@ type reader struct {
 	warnings []string
 
 	totalTax, totalTaxInTaxCur *model.Decimal // BT-110, BT-111 from cac:TaxTotal
+	subLines                   []Node         // ReadResult.SubLines
 
 	// btOf names the business term of a subtree where the path alone
 	// cannot (a cac:PartyTaxScheme is BT-31 or BT-32 by its content).
@@ -111,7 +117,7 @@ func Read(doc *xmltree.Document) (res *ReadResult, err error) {
 	r := &reader{t: xmlio.NewTracker(doc), doc: doc, credit: credit}
 	inv := r.invoice(doc.Root())
 	unc := r.t.Report(r.btFor)
-	return &ReadResult{Invoice: inv, CreditNote: credit, Unconsumed: unc, Warnings: r.warnings}, nil
+	return &ReadResult{Invoice: inv, CreditNote: credit, Unconsumed: unc, Warnings: r.warnings, SubLines: r.subLines}, nil
 }
 
 func (r *reader) warn(n xmltree.NodeID, format string, args ...any) {
@@ -359,8 +365,12 @@ func (r *reader) invoice(root xmltree.NodeID) *model.Invoice {
 		}
 		inv.Totals.TaxAmount, inv.Totals.TaxAmountInTaxCurrency = r.totalTax, r.totalTaxInTaxCur
 	}
-	for l := range r.t.Children(root, NSCAC, r.lineNames().line) {
+	names := r.lineNames()
+	for l := range r.t.Children(root, NSCAC, names.line) {
 		inv.Lines = append(inv.Lines, r.line(l))
+		for sub := range r.t.Children(l, NSCAC, names.sub) {
+			r.subLines = append(r.subLines, xmlio.Node{Path: r.doc.Path(sub), Line: r.doc.Line(sub), BT: "BG-DEX-01"})
+		}
 	}
 	return inv
 }

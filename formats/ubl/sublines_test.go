@@ -3,12 +3,15 @@ package ubl
 import (
 	"bytes"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
 	"github.com/einvoice-dev/einvoice/formats/model"
 )
+
+var positionRE = regexp.MustCompile(`\[[0-9]+\]`)
 
 // subLineFiles are the XRechnung test instances with sub-invoice lines
 // (BG-DEX-01).
@@ -93,6 +96,18 @@ func TestSubLinesRoundTrip(t *testing.T) {
 			}
 			if strings.Contains(u.Path, "SubInvoiceLine") && !warned {
 				t.Errorf("%s: sub-line node not consumed: %s (%s)", name, u.Path, u.BT)
+			}
+		}
+		outer := 0
+		for _, l := range res.Invoice.Lines {
+			outer += len(l.SubLines)
+		}
+		if len(res.SubLines) != outer {
+			t.Errorf("%s: ReadResult.SubLines %v, the model has %d outermost sub-lines", name, res.SubLines, outer)
+		}
+		for _, n := range res.SubLines {
+			if n.BT != "BG-DEX-01" || n.Line == 0 || !strings.HasSuffix(positionRE.ReplaceAllString(n.Path, ""), "/InvoiceLine/SubInvoiceLine") {
+				t.Errorf("%s: sub-line node %+v", name, n)
 			}
 		}
 		want := countElements(doc, "SubInvoiceLine")
