@@ -33,7 +33,7 @@ func setOf(s string) map[string]bool {
 // rest returns a copy of b without the fields and tables the compact part
 // shows, or nil when nothing is left.
 func rest(b *Block) *Block {
-	out := &Block{ID: b.ID, Badge: b.Badge, Title: b.Title}
+	out := &Block{ID: b.ID, Badge: b.Badge, Title: b.Title, Level: b.Level}
 	for _, f := range b.Fields {
 		if f.BT == "" || !compactShown[f.BT] {
 			out.Fields = append(out.Fields, f)
@@ -106,13 +106,12 @@ func (w *pdfWriter) compact(ctx context.Context, inv *model.Invoice) error {
 			{Text: text(lang, "compact.net") + cur}}}},
 		Style: stSmall, HeaderStyle: stHead, HeaderFill: &colFill, Border: layout.BorderRows, BorderColor: colLine, Padding: 2.5,
 	}
-	for i := range inv.Lines {
-		if i%512 == 511 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+	var ctxErr error
+	n := 0
+	model.WalkLines(inv.Lines, func(l *model.Line, loc []any) {
+		if n++; n%512 == 0 && ctxErr == nil {
+			ctxErr = ctx.Err()
 		}
-		l := &inv.Lines[i]
 		desc := layout.Cell{Text: l.Item.Name}
 		if l.Item.SellerID != "" {
 			desc.More = append(desc.More, layout.Para{Text: text(lang, "BT-155") + ": " + l.Item.SellerID, Style: layout.Style{Size: 7.5, Color: colMuted}})
@@ -121,9 +120,17 @@ func (w *pdfWriter) compact(ctx context.Context, inv *model.Invoice) error {
 			desc.More = append(desc.More, layout.Para{Text: l.Item.Description, Style: layout.Style{Size: 7.5, Color: colMuted}})
 		}
 		vat := strings.TrimSpace(string(l.CategoryCode()) + " " + FormatPercent(lang, l.VATRate))
-		lt.Rows = append(lt.Rows, layout.Row{Cells: []layout.Cell{{Text: l.ID}, desc,
+		row := layout.Row{Cells: []layout.Cell{{Text: subLineMark(subLineLevel(loc), l.ID)}, desc,
 			{Text: strings.TrimSpace(FormatNumber(lang, &l.Quantity) + " " + l.UnitCode)}, {Text: FormatNumber(lang, l.NetPrice)},
-			{Text: vat}, {Text: FormatAmount(lang, l.NetAmount)}}})
+			{Text: vat}, {Text: FormatAmount(lang, l.NetAmount)}}}
+		if subLineLevel(loc) > 0 {
+			// A sub-line is detail of its line: muted, not summed.
+			row.Style = &layout.Style{Size: 7.5, Color: colMuted}
+		}
+		lt.Rows = append(lt.Rows, row)
+	})
+	if ctxErr != nil {
+		return ctxErr
 	}
 	d.Table(lt)
 	d.Space(10)
@@ -223,7 +230,7 @@ func (w *pdfWriter) compact(ctx context.Context, inv *model.Invoice) error {
 	for _, s := range w.doc.Sections {
 		for _, b := range s.Blocks {
 			if r := rest(b); r != nil {
-				more = append(more, flatten(r))
+				more = append(more, flatten(r)...)
 			}
 		}
 	}
@@ -231,7 +238,7 @@ func (w *pdfWriter) compact(ctx context.Context, inv *model.Invoice) error {
 		return nil
 	}
 	d.Space(10)
-	w.heading(text(lang, "compact.more"), "", stBlock)
+	w.heading(text(lang, "compact.more"), "", stBlock, 0)
 	d.Rule(0.5, colLine)
 	for i, b := range more {
 		if i%checkEvery == checkEvery-1 {
@@ -239,7 +246,7 @@ func (w *pdfWriter) compact(ctx context.Context, inv *model.Invoice) error {
 				return err
 			}
 		}
-		w.block(b, 1)
+		w.block(b, 1, 0)
 		d.Space(4)
 	}
 	return nil
@@ -247,15 +254,23 @@ func (w *pdfWriter) compact(ctx context.Context, inv *model.Invoice) error {
 
 // flatten merges the fields and tables of b's nested blocks into b (the
 // compact list names each value by its BT id and label, so the group
-// headings are left out).
-func flatten(b *Block) *Block {
-	out := &Block{ID: b.ID, Badge: b.Badge, Title: b.Title, Fields: append([]Field(nil), b.Fields...), Tables: append([]*Table(nil), b.Tables...)}
+// headings are left out). A sub invoice line (Level > 0) is not merged
+// into its line: it follows as a block of its own (its terms have the
+// line's BT ids), and so do its sub-lines.
+func flatten(b *Block) []*Block {
+	out := &Block{ID: b.ID, Badge: b.Badge, Title: b.Title, Level: b.Level, Fields: append([]Field(nil), b.Fields...), Tables: append([]*Table(nil), b.Tables...)}
+	var subs []*Block
 	for _, c := range b.Blocks {
+		if c.Level > b.Level {
+			subs = append(subs, flatten(c)...)
+			continue
+		}
 		f := flatten(c)
-		out.Fields = append(out.Fields, f.Fields...)
-		out.Tables = append(out.Tables, f.Tables...)
+		out.Fields = append(out.Fields, f[0].Fields...)
+		out.Tables = append(out.Tables, f[0].Tables...)
+		subs = append(subs, f[1:]...)
 	}
-	return out
+	return append([]*Block{out}, subs...)
 }
 
 // plain returns the non-empty lines as paragraphs in st.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"strconv"
 
 	"github.com/einvoice-dev/einvoice/formats/model"
 )
@@ -19,6 +20,14 @@ var htmlCSS string
 var htmlTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"css":   func() template.CSS { return template.CSS(htmlCSS) },
 	"isnum": func(t *Table, i int) bool { return i < len(t.Cols) && t.Cols[i].Num },
+	// rowclass is the class of a sub-line row (indented by its level,
+	// deeper than maxCSSLevel like maxCSSLevel).
+	"rowclass": func(t *Table, i int) string {
+		if l := t.Level(i); l > 0 {
+			return "sub" + strconv.Itoa(min(l, maxCSSLevel))
+		}
+		return ""
+	},
 }).Parse(`<!DOCTYPE html>
 <html lang="{{.Lang}}">
 <head>
@@ -44,7 +53,7 @@ var htmlTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 <h3>{{.Title}}{{with .Badge}} <span class="bt">{{.}}</span>{{end}}</h3>
 {{template "content" .}}</section>
 {{end}}
-{{define "sub"}}<section class="sub">
+{{define "sub"}}<section class="sub{{if .Level}} subline{{end}}">
 <h4>{{.Title}}{{with .Badge}} <span class="bt">{{.}}</span>{{end}}</h4>
 {{template "content" .}}</section>
 {{end}}
@@ -55,9 +64,12 @@ var htmlTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 {{define "table"}}{{$t := .}}<div class="scroll"><table class="list"><caption>{{.Caption}}</caption>
 <thead><tr>{{range .Cols}}<th scope="col"{{if .Num}} class="num"{{end}}>{{.Label}}{{if .BT}} <span class="bt">{{.BT}}</span>{{end}}</th>{{end}}</tr></thead>
 <tbody>
-{{range .Rows}}<tr>{{range $i, $v := .}}<td dir="auto"{{if isnum $t $i}} class="num"{{end}}>{{$v}}</td>{{end}}</tr>
+{{range $r, $row := .Rows}}<tr{{with rowclass $t $r}} class="{{.}}"{{end}}>{{range $i, $v := $row}}<td dir="auto"{{if isnum $t $i}} class="num"{{end}}>{{$v}}</td>{{end}}</tr>
 {{end}}</tbody></table></div>
 {{end}}`))
+
+// maxCSSLevel is the deepest sub-line level html.css indents further.
+const maxCSSLevel = 4
 
 // WriteHTML writes doc as a self-contained HTML page.
 func WriteHTML(w io.Writer, doc *Document) error {

@@ -138,6 +138,16 @@ var labels = map[string]label{
 	"BG-30": {"Line VAT information", "Umsatzsteuerinformationen der Position"},
 	"BG-31": {"Item information", "Artikelinformationen"},
 	"BG-32": {"Item attributes", "Eigenschaften des Artikels"},
+	// The XRechnung extension's sub invoice line (BG-DEX-01) and its
+	// groups, the counterparts of BG-25 .. BG-32.
+	"BG-DEX-01": {"Sub invoice line", "Unterposition"},
+	"BG-DEX-02": {"Sub invoice line item information", "Artikelinformationen der Unterposition"},
+	"BG-DEX-03": {"Sub invoice line allowances", "Nachlässe auf Ebene der Unterposition"},
+	"BG-DEX-04": {"Sub invoice line charges", "Zuschläge auf Ebene der Unterposition"},
+	"BG-DEX-05": {"Sub invoice line period", "Abrechnungszeitraum der Unterposition"},
+	"BG-DEX-06": {"Sub invoice line VAT information", "Umsatzsteuerinformationen der Unterposition"},
+	"BG-DEX-07": {"Sub invoice line price details", "Preiseinzelheiten der Unterposition"},
+	"BG-DEX-08": {"Sub invoice line item attributes", "Eigenschaften des Artikels der Unterposition"},
 
 	// Business terms.
 	"BT-1":     {"Invoice number", "Rechnungsnummer"},

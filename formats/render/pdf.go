@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -125,19 +126,45 @@ var (
 )
 
 // heading writes a title with its BG id (if any) to its right, kept with
-// the first lines below it.
-func (w *pdfWriter) heading(title, id string, st layout.Style) {
+// the first lines below it, indented by indent points.
+func (w *pdfWriter) heading(title, id string, st layout.Style, indent float64) {
 	w.d.KeepTogether(w.d.LineHeight(st)*3 + 20)
 	if id != "" {
 		title += "  [" + id + "]"
 	}
-	w.d.Paragraph(title, st)
+	w.d.TextAt(title, st, w.d.Left()+indent, w.d.Width()-indent)
 	w.d.Space(2)
+}
+
+// subIndent is the indentation (points) of one sub-line level.
+const subIndent = 14
+
+// indented prepends an empty column of indent points to t (a sub-line's
+// tables sit under its indented heading).
+func indented(t *layout.Table, indent float64) {
+	if indent <= 0 {
+		return
+	}
+	t.Columns = append([]layout.Column{{Width: indent}}, t.Columns...)
+	for _, rows := range [][]layout.Row{t.Header, t.Rows} {
+		for i := range rows {
+			rows[i].Cells = append([]layout.Cell{{}}, rows[i].Cells...)
+		}
+	}
+}
+
+// subLineMark prefixes the first cell of a sub-line row: one "›" per
+// level (the PDF text cannot be indented by spaces).
+func subLineMark(level int, v string) string {
+	if level <= 0 {
+		return v
+	}
+	return strings.Repeat("›", level) + " " + v
 }
 
 // fields writes labelled values as a three-column table: BT id, label,
 // value.
-func (w *pdfWriter) fields(fs []Field) {
+func (w *pdfWriter) fields(fs []Field, indent float64) {
 	if len(fs) == 0 {
 		return
 	}
@@ -153,12 +180,13 @@ func (w *pdfWriter) fields(fs []Field) {
 			{Text: f.BT, Style: &stBT}, {Text: f.Label, Style: &stLabel}, {Text: f.Value},
 		}})
 	}
+	indented(t, indent)
 	w.d.Table(t)
 }
 
 // table writes a Table with its header (label over BT id) repeated on
-// every page.
-func (w *pdfWriter) table(tb *Table) {
+// every page; sub-line rows are marked by subLineMark.
+func (w *pdfWriter) table(tb *Table, indent float64) {
 	t := &layout.Table{
 		Style:       stSmall,
 		HeaderStyle: stHead,
@@ -187,13 +215,17 @@ func (w *pdfWriter) table(tb *Table) {
 	// pdf/layout keeps a header with one line of the first row; keep
 	// room for a few lines so a short first row is not split from it.
 	w.d.KeepTogether(tableKeep)
-	for _, r := range tb.Rows {
+	for i, r := range tb.Rows {
 		row := layout.Row{}
-		for _, v := range r {
+		for j, v := range r {
+			if j == 0 {
+				v = subLineMark(tb.Level(i), v)
+			}
 			row.Cells = append(row.Cells, layout.Cell{Text: v})
 		}
 		t.Rows = append(t.Rows, row)
 	}
+	indented(t, indent)
 	w.d.Table(t)
 }
 
@@ -205,20 +237,24 @@ const tableKeep = 110
 var wideColumns = setOf("BT-153 BT-22 BT-97 BT-104 BT-120 BT-123 BT-124 BT-139 BT-144 BT-161")
 
 // block writes a block: heading, fields, tables, nested blocks.
-func (w *pdfWriter) block(b *Block, depth int) {
+// A sub invoice line (Level > 0) and everything in it is indented by
+// its level (level is the enclosing block's).
+func (w *pdfWriter) block(b *Block, depth, level int) {
 	st := stBlock
 	if depth > 0 {
 		st = stSub
 	}
-	w.heading(b.Title, b.Badge, st)
-	w.fields(b.Fields)
+	level = max(level, b.Level)
+	indent := float64(level) * subIndent
+	w.heading(b.Title, b.Badge, st, indent)
+	w.fields(b.Fields, indent)
 	for _, t := range b.Tables {
-		w.table(t)
+		w.table(t, indent)
 		w.d.Space(3)
 	}
 	for _, c := range b.Blocks {
 		w.d.Space(3)
-		w.block(c, depth+1)
+		w.block(c, depth+1, level)
 	}
 }
 
@@ -240,7 +276,7 @@ func (w *pdfWriter) kosit(ctx context.Context) error {
 			w.d.PageBreak()
 		}
 		first = false
-		w.heading(s.Title, "", stSection)
+		w.heading(s.Title, "", stSection, 0)
 		w.d.Rule(0.5, colLine)
 		for _, b := range s.Blocks {
 			if n++; n%checkEvery == 0 {
@@ -248,7 +284,7 @@ func (w *pdfWriter) kosit(ctx context.Context) error {
 					return err
 				}
 			}
-			w.block(b, 0)
+			w.block(b, 0, 0)
 			w.d.Space(8)
 		}
 	}

@@ -41,6 +41,7 @@ type Block struct {
 	ID     string // the BG id ("BG-4") or a view key
 	Badge  string // the BG id shown next to the title ("" for view keys)
 	Title  string
+	Level  int // sub-line nesting: 1 for a sub invoice line (BG-DEX-01), 2 for its sub-lines, ...
 	Fields []Field
 	Tables []*Table
 	Blocks []*Block
@@ -61,6 +62,17 @@ type Table struct {
 	Caption string
 	Cols    []Column
 	Rows    [][]string
+	// Levels is each row's sub-line nesting (0 for an invoice line, 1
+	// for its sub-lines, ...); nil when no row is a sub-line.
+	Levels []int
+}
+
+// Level returns the sub-line nesting of row i (0 for most rows).
+func (t *Table) Level(i int) int {
+	if i < len(t.Levels) {
+		return t.Levels[i]
+	}
+	return 0
 }
 
 // Column is one column of a Table.
@@ -270,11 +282,16 @@ func (bd *builder) overview(inv *model.Invoice) *Section {
 
 	lines := bd.block("blk.lines")
 	lt := bd.table("blk.lines", "BT-126", "BT-153", "#BT-129", "BT-130", "#BT-146", "#BT-131", "BT-151", "#BT-152")
-	for i := range inv.Lines {
-		l := &inv.Lines[i]
+	model.WalkLines(inv.Lines, func(l *model.Line, loc []any) {
 		lt.Rows = append(lt.Rows, []string{l.ID, l.Item.Name, bd.num(&l.Quantity), l.UnitCode, bd.num(l.NetPrice),
 			bd.amount(l.NetAmount), string(l.CategoryCode()), bd.pct(l.VATRate)})
-	}
+		if level := subLineLevel(loc); level > 0 || lt.Levels != nil {
+			if lt.Levels == nil {
+				lt.Levels = make([]int, len(lt.Rows)-1, len(lt.Rows))
+			}
+			lt.Levels = append(lt.Levels, level)
+		}
+	})
 	if len(lt.Rows) > 0 {
 		lines.Tables = append(lines.Tables, lt)
 	}
@@ -362,16 +379,36 @@ func (bd *builder) payment(inv *model.Invoice) *Block {
 	return b
 }
 
+// subLineLevel is the sub-line nesting of the line at loc (a
+// model.WalkLines path): 0 for an invoice line, 1 for its sub-lines, ...
+func subLineLevel(loc []any) int { return (len(loc) - 2) / 2 }
+
 func (bd *builder) details(inv *model.Invoice) *Section {
 	s := &Section{ID: "sec.details", Title: text(bd.lang, "sec.details")}
 	for i := range inv.Lines {
-		s.Blocks = append(s.Blocks, bd.line(&inv.Lines[i]))
+		s.Blocks = append(s.Blocks, bd.line(&inv.Lines[i], 0))
 	}
 	return s
 }
 
-func (bd *builder) line(l *model.Line) *Block {
-	b := bd.block("BG-25")
+// lineGroups are the group ids of an invoice line (BG-25 .. BG-32) and of
+// a sub invoice line (the XRechnung extension's BG-DEX-01 .. BG-DEX-08).
+type lineGroups struct{ line, period, allowances, charges, price, vat, item, attributes string }
+
+var (
+	invoiceLineGroups = lineGroups{"BG-25", "BG-26", "BG-27", "BG-28", "BG-29", "BG-30", "BG-31", "BG-32"}
+	subLineGroups     = lineGroups{"BG-DEX-01", "BG-DEX-05", "BG-DEX-03", "BG-DEX-04", "BG-DEX-07", "BG-DEX-06", "BG-DEX-02", "BG-DEX-08"}
+)
+
+// line is the block of an invoice line (level 0) or of a sub invoice line
+// (level 1, 2, ...), with the blocks of its sub-lines nested at its end.
+func (bd *builder) line(l *model.Line, level int) *Block {
+	g := invoiceLineGroups
+	if level > 0 {
+		g = subLineGroups
+	}
+	b := bd.block(g.line)
+	b.Level = level
 	b.Title += " " + l.ID
 	bd.add(b, "BT-126", l.ID)
 	bd.add(b, "BT-127", l.Note)
@@ -381,8 +418,8 @@ func (bd *builder) line(l *model.Line) *Block {
 	bd.addNum(b, "BT-131", bd.amount(l.NetAmount))
 	bd.add(b, "BT-132", l.OrderLineReference)
 	bd.add(b, "BT-133", l.BuyerAccountingReference)
-	bd.addPeriod(b, l.Period, "BG-26", "BT-134", "BT-135")
-	price := bd.block("BG-29")
+	bd.addPeriod(b, l.Period, g.period, "BT-134", "BT-135")
+	price := bd.block(g.price)
 	bd.addNum(price, "BT-146", bd.num(l.NetPrice))
 	bd.addNum(price, "BT-147", bd.num(l.PriceDiscount))
 	bd.addNum(price, "BT-148", bd.num(l.GrossPrice))
@@ -391,16 +428,16 @@ func (bd *builder) line(l *model.Line) *Block {
 	bd.addNum(price, "x.grossbaseqty", bd.num(l.GrossBaseQuantity))
 	bd.add(price, "x.grossbaseqtyunit", l.GrossBaseQuantityUnitCode)
 	bd.addBlock(b, price)
-	vat := bd.block("BG-30")
+	vat := bd.block(g.vat)
 	bd.add(vat, "BT-151", codeText(bd.lang, "5305", string(l.CategoryCode())))
 	bd.addNum(vat, "BT-152", bd.pct(l.VATRate))
 	bd.addBlock(b, vat)
-	bd.addBlock(b, bd.lineAllowances("BG-27", l.Allowances, [5]string{"#BT-136", "#BT-137", "#BT-138", "BT-139", "BT-140"}))
-	bd.addBlock(b, bd.lineAllowances("BG-28", l.Charges, [5]string{"#BT-141", "#BT-142", "#BT-143", "BT-144", "BT-145"}))
+	bd.addBlock(b, bd.lineAllowances(g.allowances, l.Allowances, [5]string{"#BT-136", "#BT-137", "#BT-138", "BT-139", "BT-140"}))
+	bd.addBlock(b, bd.lineAllowances(g.charges, l.Charges, [5]string{"#BT-141", "#BT-142", "#BT-143", "BT-144", "BT-145"}))
 
 	it := &l.Item
 	stdID, stdScheme := idParts(it.StandardID)
-	item := bd.pairs("BG-31", "BT-153", it.Name, "BT-154", it.Description, "BT-155", it.SellerID, "BT-156", it.BuyerID,
+	item := bd.pairs(g.item, "BT-153", it.Name, "BT-154", it.Description, "BT-155", it.SellerID, "BT-156", it.BuyerID,
 		"BT-157", stdID, "BT-157-1", stdScheme, "BT-159", it.OriginCountryCode)
 	if len(it.Classifications) > 0 {
 		ct := bd.table("blk.classification", "BT-158", "BT-158-1", "BT-158-2")
@@ -410,8 +447,8 @@ func (bd *builder) line(l *model.Line) *Block {
 		item.Tables = append(item.Tables, ct)
 	}
 	if len(it.Attributes) > 0 {
-		ab := bd.block("BG-32")
-		at := bd.table("BG-32", "BT-160", "BT-161")
+		ab := bd.block(g.attributes)
+		at := bd.table(g.attributes, "BT-160", "BT-161")
 		for _, a := range it.Attributes {
 			at.Rows = append(at.Rows, []string{a.Name, a.Value})
 		}
@@ -419,6 +456,9 @@ func (bd *builder) line(l *model.Line) *Block {
 		bd.addBlock(item, ab)
 	}
 	bd.addBlock(b, item)
+	for i := range l.SubLines {
+		bd.addBlock(b, bd.line(&l.SubLines[i], level+1))
+	}
 	return b
 }
 
