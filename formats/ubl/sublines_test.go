@@ -119,6 +119,11 @@ func TestSubLinesRoundTrip(t *testing.T) {
 		if got := countElements(back, "SubInvoiceLine"); got != want {
 			t.Errorf("%s: %d cac:SubInvoiceLine written, want %d", name, got, want)
 		}
+		// XSD: cac:Price needs cbc:PriceAmount; a sub-line without a
+		// price has no cac:Price.
+		if p, a := countElements(back, "Price"), countElements(back, "PriceAmount"); p != a {
+			t.Errorf("%s: %d cac:Price written, %d with cbc:PriceAmount", name, p, a)
+		}
 
 		cn := *res.Invoice
 		cn.TypeCode = "381"

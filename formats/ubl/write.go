@@ -709,19 +709,23 @@ func (w *writer) line(l *model.Line, sub bool) {
 		w.end()
 	}
 	w.end()
-	w.start("cac:Price")
-	w.amount("cbc:PriceAmount", l.NetPrice)
-	if l.BaseQuantity != nil {
-		w.x.Element("cbc:BaseQuantity", l.BaseQuantity.String(), nonEmpty("unitCode", l.BaseQuantityUnitCode)...)
-	}
-	if l.PriceDiscount != nil || l.GrossPrice != nil {
-		w.start("cac:AllowanceCharge")
-		w.x.Element("cbc:ChargeIndicator", "false")
-		w.amount("cbc:Amount", l.PriceDiscount)
-		w.amount("cbc:BaseAmount", l.GrossPrice)
+	// cac:Price is optional but needs cbc:PriceAmount: a line without
+	// price details (a sub-line may have none) has no cac:Price.
+	if l.NetPrice != nil || l.BaseQuantity != nil || l.PriceDiscount != nil || l.GrossPrice != nil {
+		w.start("cac:Price")
+		w.amount("cbc:PriceAmount", l.NetPrice)
+		if l.BaseQuantity != nil {
+			w.x.Element("cbc:BaseQuantity", l.BaseQuantity.String(), nonEmpty("unitCode", l.BaseQuantityUnitCode)...)
+		}
+		if l.PriceDiscount != nil || l.GrossPrice != nil {
+			w.start("cac:AllowanceCharge")
+			w.x.Element("cbc:ChargeIndicator", "false")
+			w.amount("cbc:Amount", l.PriceDiscount)
+			w.amount("cbc:BaseAmount", l.GrossPrice)
+			w.end()
+		}
 		w.end()
 	}
-	w.end()
 	for i := range l.SubLines {
 		w.line(&l.SubLines[i], true)
 	}
