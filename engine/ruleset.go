@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/einvoice-dev/einvoice/engine/vm"
@@ -48,6 +49,10 @@ type Ruleset struct {
 	// (vm.Pattern.MatchesName), its index into state.gates; -1 otherwise.
 	gate   []int32
 	nGates int
+	// parents[ri] is rule ri's necessary condition on the parent of the
+	// element or attribute it is tried on (vm.Pattern.ParentNames), or nil
+	// when it has none.
+	parents []*parentGate
 
 	// absNames are the names of the checks' absence verdicts; absIdx maps
 	// them back to their index.
@@ -55,6 +60,26 @@ type Ruleset struct {
 	absIdx   map[xdm.QName]int32
 
 	pool sync.Pool // *state
+}
+
+// parentGate: a node can match the rule only when its parent is the
+// document node (root) or an element whose name is one of names (indexes
+// into Ruleset.names).
+type parentGate struct {
+	root  bool
+	names []int32
+}
+
+// allows reports whether a node whose parent is p may match.
+func (g *parentGate) allows(doc *xmltree.Document, nameMap []int32, p xmltree.NodeID) bool {
+	if doc.Kind(p) == xmltree.KindDocument {
+		return g.root
+	}
+	id := doc.Name(p)
+	if id < 0 || int(id) >= len(nameMap) || nameMap[id] == 0 {
+		return false // a name no rule context mentions
+	}
+	return slices.Contains(g.names, nameMap[id]-1)
 }
 
 type compiledCheck struct {
@@ -300,9 +325,26 @@ func (r *Ruleset) absenceIndexes(names []xdm.QName) []int32 {
 func (r *Ruleset) buildIndex() {
 	t := r.tables
 	qidx := map[xdm.QName]int{}
+	intern := func(q xdm.QName) int {
+		i, ok := qidx[q]
+		if !ok {
+			i = len(r.names)
+			qidx[q] = i
+			r.names = append(r.names, q)
+		}
+		return i
+	}
 	ruleNames := make([][]int, len(t.Rules))
 	anyRule := make([]bool, len(t.Rules))
+	r.parents = make([]*parentGate, len(t.Rules))
 	for ri, pat := range r.rules {
+		if pn, root, ok := pat.ParentNames(); ok {
+			g := &parentGate{root: root}
+			for _, q := range pn {
+				g.names = append(g.names, int32(intern(q)))
+			}
+			r.parents[ri] = g
+		}
 		names, any := pat.ElementNames()
 		if any || len(names) == 0 {
 			// A pattern that names nothing (e.g. "/") is treated as "any":
@@ -311,13 +353,7 @@ func (r *Ruleset) buildIndex() {
 			continue
 		}
 		for _, q := range names {
-			i, ok := qidx[q]
-			if !ok {
-				i = len(r.names)
-				qidx[q] = i
-				r.names = append(r.names, q)
-			}
-			ruleNames[ri] = append(ruleNames[ri], i)
+			ruleNames[ri] = append(ruleNames[ri], intern(q))
 		}
 	}
 	r.byName = make([][][]int32, len(r.names))

@@ -194,7 +194,8 @@ func (v *validation) run(ctx context.Context) error {
 			}
 			cands := anyRules
 			var sure []bool // see Ruleset.sure; nil: none is sure
-			switch kind := doc.Kind(node); kind {
+			kind := doc.Kind(node)
+			switch kind {
 			case xmltree.KindElement, xmltree.KindAttribute:
 				if id := doc.Name(node); id >= 0 && int(id) < len(nameMap) && nameMap[id] != 0 {
 					cands = r.byName[nameMap[id]-1][pi]
@@ -212,6 +213,9 @@ func (v *validation) run(ctx context.Context) error {
 						return err
 					}
 					break
+				}
+				if pg := r.parents[ri]; pg != nil && kind != xmltree.KindDocument && !pg.allows(doc, nameMap, doc.Parent(node)) {
+					continue
 				}
 				if g := r.gate[ri]; g >= 0 && !v.mayMatch(ctx, ri, g, node) {
 					continue

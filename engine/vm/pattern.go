@@ -2,6 +2,7 @@ package vm
 
 import (
 	"context"
+	"slices"
 
 	"github.com/einvoice-dev/einvoice/engine/xdm"
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
@@ -355,4 +356,49 @@ func (pt *Pattern) MatchesEveryElement(q xdm.QName) bool {
 		}
 	}
 	return false
+}
+
+// ParentNames is a necessary condition on the parent of an element or
+// attribute for Matches: the node can match only when its parent is an
+// element named one of names, or (root) the document node. ok is false when
+// some branch constrains nothing (a single relative step "x", "//x",
+// "a//x", a wildcard or kind test before the final step), and the caller
+// must then evaluate Matches. Branches that can match no element or
+// attribute ("/", a step below an attribute) add nothing.
+//
+// A caller that skips Matches when the condition fails gets the verdict
+// Matches would give, including for a predicate that would raise an error
+// (the recovery of the reference treats such a node as not matching).
+func (pt *Pattern) ParentNames() (names []xdm.QName, root, ok bool) {
+	for i := range pt.alts {
+		a := &pt.alts[i]
+		n := len(a.Steps)
+		if n == 0 {
+			continue // "/": the document node, which has no parent
+		}
+		last := &a.Steps[n-1]
+		if last.Desc {
+			return nil, false, false
+		}
+		if n == 1 {
+			if !a.Absolute {
+				return nil, false, false
+			}
+			root = true // "/x": x's parent is the document node
+			continue
+		}
+		prev := &a.Steps[n-2]
+		switch {
+		case prev.Attr:
+			continue // an attribute has no children
+		case prev.Test.Kind == TestName:
+			q := xdm.QName{Space: prev.Test.Space, Local: prev.Test.Local}
+			if !slices.Contains(names, q) {
+				names = append(names, q)
+			}
+		default:
+			return nil, false, false
+		}
+	}
+	return names, root, true
 }
