@@ -67,6 +67,11 @@ func (f *frame) matcher(t *NodeTest, axis Axis) matcher {
 // rather than walking the children.
 const childIndexMax = 16
 
+// childWalkMax is the subtree size (in nodes: elements, attributes, text)
+// up to which a named child step walks the children instead of asking the
+// name index.
+const childWalkMax = 64
+
 // named reports whether the test selects the principal node kind with one
 // expanded name (QName, element(N), attribute(N)), so the document's name
 // index can answer it.
@@ -147,6 +152,20 @@ func (f *frame) axis(axis Axis, t *NodeTest, n xmltree.NodeID, out []xdm.Item, f
 	}
 	switch axis {
 	case AxisChild:
+		if m.named() && d.SubtreeEnd(n)-n <= childWalkMax {
+			// A small subtree (a line's party, item, price): its children
+			// are compared by name id, cheaper than the index's two
+			// binary searches.
+			for c := d.FirstChild(n); c != xmltree.None; c = d.NextSibling(c) {
+				if d.Name(c) == m.name && d.Kind(c) == xmltree.KindElement {
+					out = append(out, f.node(c))
+					if first {
+						break
+					}
+				}
+			}
+			break
+		}
 		if m.named() {
 			// Few elements of this name below n (the usual case for the
 			// UBL/CII structure): test their parents instead of walking all
