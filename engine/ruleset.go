@@ -70,16 +70,18 @@ type parentGate struct {
 	names []int32
 }
 
-// allows reports whether a node whose parent is p may match.
-func (g *parentGate) allows(doc *xmltree.Document, nameMap []int32, p xmltree.NodeID) bool {
-	if doc.Kind(p) == xmltree.KindDocument {
+// allows reports whether a node whose parent is parent (visitNode.parent)
+// may match.
+func (g *parentGate) allows(parent int32) bool {
+	switch parent {
+	case parentNone:
+		return true // the document node: the gate does not apply
+	case parentRoot:
 		return g.root
+	case parentOther:
+		return false
 	}
-	id := doc.Name(p)
-	if id < 0 || int(id) >= len(nameMap) || nameMap[id] == 0 {
-		return false // a name no rule context mentions
-	}
-	return slices.Contains(g.names, nameMap[id]-1)
+	return slices.Contains(g.names, parent)
 }
 
 type compiledCheck struct {

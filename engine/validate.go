@@ -34,6 +34,8 @@ type state struct {
 	spelled map[spellKey]uint8
 	// present[i] tells whether Ruleset.absNames[i] occurs in the document.
 	present []bool
+	// visit is the document's visitList.
+	visit []visitNode
 }
 
 // spellKey identifies a gate verdict: gate, kind (attribute or not) and the
@@ -47,6 +49,9 @@ type spellKey struct {
 // maxSpelled bounds state.spelled (a document with many distinct names
 // must not grow it without limit).
 const maxSpelled = 1 << 12
+
+// maxKeptVisit bounds the visit list a pooled state keeps between documents.
+const maxKeptVisit = 1 << 16
 
 // EvalError is a dynamic error that aborted a validation.
 type EvalError struct {
@@ -94,6 +99,9 @@ func (r *Ruleset) Validate(ctx context.Context, doc *xmltree.Document) ([]Findin
 
 func (r *Ruleset) release(st *state) {
 	st.env.Doc = nil
+	if cap(st.visit) > maxKeptVisit {
+		st.visit = nil // one huge document does not pin its list
+	}
 	for i := range st.vars {
 		st.vars[i] = nil
 	}
@@ -181,31 +189,25 @@ func (v *validation) run(ctx context.Context) error {
 			v.evalLet(ctx, int(i), 0)
 		}
 	}
-	n := xmltree.NodeID(doc.Len())
-	nameMap := v.st.nameMap
+	visit := v.st.visitList(doc)
 	for pi := range t.Patterns {
 		v.pattern = pi
 		anyRules := r.anyRules[pi]
-		for node := xmltree.NodeID(0); node < n; node++ {
-			if node%ctxCheckEvery == 0 {
+		for vi := range visit {
+			if vi%ctxCheckEvery == 0 {
 				if err := ctx.Err(); err != nil {
 					return v.fail("cancelled", -1, err)
 				}
 			}
+			vn := &visit[vi]
+			node := vn.node
 			cands := anyRules
 			var sure []bool // see Ruleset.sure; nil: none is sure
-			kind := doc.Kind(node)
-			switch kind {
-			case xmltree.KindElement, xmltree.KindAttribute:
-				if id := doc.Name(node); id >= 0 && int(id) < len(nameMap) && nameMap[id] != 0 {
-					cands = r.byName[nameMap[id]-1][pi]
-					if kind == xmltree.KindElement && doc.Parent(node) != xmltree.None {
-						sure = r.sure[nameMap[id]-1][pi]
-					}
+			if vn.q >= 0 {
+				cands = r.byName[vn.q][pi]
+				if vn.sureOK {
+					sure = r.sure[vn.q][pi]
 				}
-			case xmltree.KindDocument:
-			default:
-				continue
 			}
 			for k, ri := range cands {
 				if sure != nil && sure[k] {
@@ -214,7 +216,7 @@ func (v *validation) run(ctx context.Context) error {
 					}
 					break
 				}
-				if pg := r.parents[ri]; pg != nil && kind != xmltree.KindDocument && !pg.allows(doc, nameMap, doc.Parent(node)) {
+				if pg := r.parents[ri]; pg != nil && !pg.allows(vn.parent) {
 					continue
 				}
 				if g := r.gate[ri]; g >= 0 && !v.mayMatch(ctx, ri, g, node) {
@@ -243,6 +245,63 @@ func (v *validation) run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// visitNode is a node the rule contexts are tried on (element, attribute
+// or the document node) with what the context index needs of it.
+type visitNode struct {
+	node xmltree.NodeID
+	// q is the node's index into Ruleset.names, or -1 (not a name any
+	// rule context mentions, or the document node).
+	q int32
+	// parent is the parent's index into Ruleset.names, parentRoot for the
+	// document node, parentNone for none (the document node) and
+	// parentOther for an element no rule context mentions.
+	parent int32
+	// sureOK: an element with a parent (Ruleset.sure applies).
+	sureOK bool
+}
+
+const (
+	parentNone  = -1
+	parentOther = -2
+	parentRoot  = -3
+)
+
+// visitList lists, in document order, the nodes of doc the patterns visit
+// (computed once per document for all patterns; nameMap must be ready).
+func (st *state) visitList(doc *xmltree.Document) []visitNode {
+	index := func(n xmltree.NodeID) int32 {
+		if id := doc.Name(n); id >= 0 && int(id) < len(st.nameMap) && st.nameMap[id] != 0 {
+			return st.nameMap[id] - 1
+		}
+		return -1
+	}
+	out := st.visit[:0]
+	for node := xmltree.NodeID(0); int(node) < doc.Len(); node++ {
+		vn := visitNode{node: node, q: -1, parent: parentNone}
+		switch kind := doc.Kind(node); kind {
+		case xmltree.KindElement, xmltree.KindAttribute:
+			vn.q = index(node)
+			if p := doc.Parent(node); p != xmltree.None {
+				vn.sureOK = kind == xmltree.KindElement
+				switch {
+				case doc.Kind(p) == xmltree.KindDocument:
+					vn.parent = parentRoot
+				default:
+					if vn.parent = index(p); vn.parent < 0 {
+						vn.parent = parentOther
+					}
+				}
+			}
+		case xmltree.KindDocument:
+		default:
+			continue
+		}
+		out = append(out, vn)
+	}
+	st.visit = out
+	return out
 }
 
 // mayMatch is rule ri's name-only condition (vm.Pattern.MatchesName) on
