@@ -53,24 +53,31 @@ func TestSubLineCoverage(t *testing.T) {
 			t.Errorf("%s: no consumed sub-line value", name)
 		}
 		for _, lang := range []Lang{English, German} {
-			page, err := HTML(ctx, src.Invoice, lang)
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			if m := missing(lang, leaves, htmlText(page)); len(m) > 0 {
-				t.Errorf("%s: HTML (%s) lacks %d values:\n  %s", name, lang, len(m), strings.Join(m, "\n  "))
-			}
-			for _, style := range []string{StyleCompact, StyleKosit} {
-				pdf, err := PDF(ctx, src.Invoice, Options{Lang: lang, Style: style})
-				if err != nil {
-					t.Fatalf("%s: PDF %s: %v", name, style, err)
-				}
-				if m := missing(lang, leaves, pdfText(t, pdf)); len(m) > 0 {
-					t.Errorf("%s: PDF %s (%s) lacks %d values:\n  %s", name, style, lang, len(m), strings.Join(m, "\n  "))
+			for _, view := range []string{"html", StyleCompact, StyleKosit} {
+				if m := missing(lang, leaves, viewText(t, ctx, src, lang, view)); len(m) > 0 {
+					t.Errorf("%s: %s (%s) lacks %d values:\n  %s", name, view, lang, len(m), strings.Join(m, "\n  "))
 				}
 			}
 		}
 	}
+}
+
+// viewText renders src in lang as view ("html" or a PDF style) and
+// returns the view's text.
+func viewText(t *testing.T, ctx context.Context, src *Source, lang Lang, view string) string {
+	t.Helper()
+	if view == "html" {
+		page, err := HTML(ctx, src.Invoice, lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return htmlText(page)
+	}
+	pdf, err := PDF(ctx, src.Invoice, Options{Lang: lang, Style: view})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pdfText(t, pdf)
 }
 
 const dexSums = "corpus/xrechnung/test/instances/ubl-inv/ubl-inv-br-dex-02-check-correct-sums-sub-invoice-line.xml"
