@@ -23,7 +23,7 @@ BENCHTIME    ?= 1s
 FUZZTIME     ?= 60s
 ORACLE_TIME  ?= 10m
 
-.PHONY: schemathesis reliability all deps deps-test generate build run test lint vet bench fuzz fuzz-oracle oracle verapdf clean loadtest
+.PHONY: schemathesis reliability all deps deps-test generate build run test lint vet bench fuzz fuzz-oracle oracle verapdf clean loadtest govulncheck
 
 all: build
 
@@ -61,7 +61,7 @@ $(VERAPDF_JAR): tools/verapdf-worker/pom.xml $(shell find tools/verapdf-worker/s
 	mv -f tools/verapdf-worker/target/verapdf-worker.jar.new $@
 
 # Every test, with PostgreSQL and the reference oracle required (no skipping in CI).
-test: deps-test generate lint oracle verapdf
+test: deps-test generate lint govulncheck oracle verapdf
 	@set -euo pipefail; \
 	url=$$(scripts/pgtest.sh start $(PGDIR) | tail -n 1); \
 	trap 'scripts/pgtest.sh stop $(PGDIR) >/dev/null 2>&1 || true' EXIT; \
@@ -83,6 +83,11 @@ reliability: build verapdf
 	scripts/schemathesis.sh $(BIN) $(SHARED) 200 1800
 	BIN=$(BIN) SHARED=$(SHARED) scripts/reliability/soak.sh $(SOAK)
 	EINVOICE_SHARED=$(SHARED) $(GO) test -count=1 -v -timeout 30m -run 'Test(PostgresOutage|SQLite|VeraPDF|ScaleOut)' ./reliability/
+
+# govulncheck (symbol level) with its database built from golang.org/x/vulndb, fetched through
+# the Go module proxy like govulncheck itself; pins and how to bump them in the script.
+govulncheck: generate
+	scripts/govulncheck.sh
 
 lint: vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
