@@ -87,7 +87,7 @@ reliability: build verapdf
 # govulncheck (symbol level) with its database built from golang.org/x/vulndb, fetched through
 # the Go module proxy like govulncheck itself; pins and how to bump them in the script.
 govulncheck: generate
-	scripts/govulncheck.sh
+	GO=$(GO) scripts/govulncheck.sh
 
 lint: vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
