@@ -136,8 +136,13 @@ func (w *pdfWriter) heading(title, id string, st layout.Style, indent float64) {
 	w.d.Space(2)
 }
 
-// subIndent is the indentation (points) of one sub-line level.
-const subIndent = 14
+// subIndent is the indentation (points) of one sub-line level; levels
+// deeper than maxSubLevel are set like maxSubLevel (the page stays wide
+// enough for the values however deep the nesting).
+const (
+	subIndent   = 14
+	maxSubLevel = 8
+)
 
 // indented prepends an empty column of indent points to t (a sub-line's
 // tables sit under its indented heading).
@@ -159,7 +164,7 @@ func subLineMark(level int, v string) string {
 	if level <= 0 {
 		return v
 	}
-	return strings.Repeat("›", level) + " " + v
+	return strings.Repeat("›", min(level, maxSubLevel)) + " " + v
 }
 
 // fields writes labelled values as a three-column table: BT id, label,
@@ -245,7 +250,7 @@ func (w *pdfWriter) block(b *Block, depth, level int) {
 		st = stSub
 	}
 	level = max(level, b.Level)
-	indent := float64(level) * subIndent
+	indent := float64(min(level, maxSubLevel)) * subIndent
 	w.heading(b.Title, b.Badge, st, indent)
 	w.fields(b.Fields, indent)
 	for _, t := range b.Tables {

@@ -2,10 +2,12 @@ package render
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/einvoice-dev/einvoice/formats/model"
 	"github.com/einvoice-dev/einvoice/internal/testshared"
 )
 
@@ -172,5 +174,28 @@ func TestSubLineCompactFlatten(t *testing.T) {
 	}
 	if s := strings.Join(got, " | "); s != "Line 1:n,2 | Sub 1.1:s,3 | Sub 1.1.1:ss" {
 		t.Errorf("flatten = %s", s)
+	}
+}
+
+// TestSubLinesDeep: sub-lines nested 200 deep (about what the XML depth
+// limit allows) render in every view, the indentation capped.
+func TestSubLinesDeep(t *testing.T) {
+	ctx := context.Background()
+	inv := mustRead(filepath.Join(testshared.Dir(t), dexSums))
+	l := &inv.Lines[0]
+	for i := range 200 {
+		l.SubLines = []model.Line{{ID: fmt.Sprintf("d%d", i), Quantity: l.Quantity, UnitCode: "C62", Item: model.Item{Name: fmt.Sprintf("deep item %d", i)}}}
+		l = &l.SubLines[0]
+	}
+	for _, view := range []string{"html", StyleCompact, StyleKosit} {
+		txt := squash(viewText(t, ctx, &Source{Invoice: inv}, English, view))
+		for _, want := range []string{"deepitem0", "deepitem199"} {
+			if !strings.Contains(txt, want) {
+				t.Errorf("%s lacks %s", view, want)
+			}
+		}
+	}
+	if got := subLineMark(200, "x"); got != strings.Repeat("›", maxSubLevel)+" x" {
+		t.Errorf("subLineMark(200) = %q", got)
 	}
 }

@@ -21,6 +21,14 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Add([]byte(`<Invoice xmlns="` + NSInvoice + `"/>`))
 	f.Add([]byte(`<CreditNote xmlns="` + NSCreditNote + `" xmlns:cbc="` + NSCBC + `"><cbc:ID>1</cbc:ID></CreditNote>`))
+	// Sub invoice lines (BG-DEX-01), nested, with and without a price.
+	sub := `<cac:SubInvoiceLine><cbc:ID>1.1</cbc:ID><cbc:InvoicedQuantity unitCode="C62">2</cbc:InvoicedQuantity>` +
+		`<cbc:LineExtensionAmount currencyID="EUR">3</cbc:LineExtensionAmount><cac:Item><cbc:Name>a</cbc:Name></cac:Item>` +
+		`<cac:SubInvoiceLine><cbc:ID>1.1.1</cbc:ID><cbc:LineExtensionAmount currencyID="EUR">3</cbc:LineExtensionAmount>` +
+		`<cac:Item><cbc:Name>b</cbc:Name></cac:Item><cac:Price><cbc:PriceAmount currencyID="EUR">3</cbc:PriceAmount></cac:Price></cac:SubInvoiceLine></cac:SubInvoiceLine>`
+	f.Add([]byte(`<Invoice xmlns="` + NSInvoice + `" xmlns:cbc="` + NSCBC + `" xmlns:cac="` + NSCAC + `"><cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode>` +
+		`<cac:InvoiceLine><cbc:ID>1</cbc:ID><cbc:LineExtensionAmount currencyID="EUR">3</cbc:LineExtensionAmount><cac:Item><cbc:Name>x</cbc:Name></cac:Item>` +
+		sub + `</cac:InvoiceLine></Invoice>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := xmltree.Parse(data, xmltree.DefaultLimits())
 		if err != nil {
