@@ -129,6 +129,9 @@ func (c *Catalog) prepare(e *Expr) {
 		e.setMemo(c.memoPoints(e))
 		c.prepareNodePath(e)
 	}
+	if c != nil && e.Op == OpCall {
+		c.prepareNodeCall(e)
+	}
 }
 
 // PathKillers returns name tests of a path that, if their name does not

@@ -182,6 +182,19 @@ func (f *frame) eval(e *Expr, fc focus) (xdm.Sequence, error) {
 		}
 		return f.one(r), nil
 	case OpCall:
+		if e.NodeSlot > 0 {
+			v, found, use := f.nodePathLookup(e, fc)
+			if found {
+				return v, nil
+			}
+			if use {
+				v, err := f.call(e, fc)
+				if err == nil {
+					f.nodePathStore(e, fc, v)
+				}
+				return v, err
+			}
+		}
 		return f.call(e, fc)
 	case OpExtCall:
 		return f.extCall(e, fc)

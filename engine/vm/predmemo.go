@@ -148,6 +148,41 @@ func (c *Catalog) prepareNodePath(e *Expr) {
 	e.NodeSlot = s
 }
 
+// prepareNodeCall gives a built-in function call whose value depends only
+// on the focus node and that reads the document (an argument walks a
+// path, e.g. normalize-space(cbc:ID), upper-case(cbc:ID)) a slot in the same
+// per-node memo: the nine VAT-category rule contexts of EN 16931
+// cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'X'] then compute the
+// normalized code of a line once instead of nine times.
+func (c *Catalog) prepareNodeCall(e *Expr) {
+	if e.Builtin == nil || !closedExpr(e) || usesFocusPosition(e) || !readsDocument(e) {
+		return
+	}
+	c.fp = fingerprint(c.fp[:0], e)
+	s, ok := c.nodes[string(c.fp)]
+	if !ok {
+		c.nodeUses = append(c.nodeUses, 0)
+		s = int32(len(c.nodeUses))
+		c.nodes[string(c.fp)] = s
+	}
+	c.nodeUses[s-1]++
+	e.NodeSlot = s
+}
+
+// readsDocument reports whether an argument of e takes an axis step.
+func readsDocument(e *Expr) bool {
+	for _, a := range e.Args {
+		switch a.Op {
+		case OpPath, OpStep, OpFilter:
+			return true
+		}
+		if readsDocument(a) {
+			return true
+		}
+	}
+	return false
+}
+
 // nodePathLookup returns the memoised value of path e on the focus node;
 // use reports whether e is memoised for this focus at all.
 func (f *frame) nodePathLookup(e *Expr, fc focus) (val xdm.Sequence, found, use bool) {
