@@ -122,3 +122,45 @@ func TestMemoAcrossCatalogs(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeCallMemo: a built-in call that reads the document from the focus
+// node (normalize-space(b)), used twice in the catalog, is memoised per
+// focus node; from different nodes and documents with one Env the values
+// must stay apart, and a call of the position is never memoised.
+func TestNodeCallMemo(t *testing.T) {
+	cat := vm.NewCatalog()
+	sc := &xpath.StaticContext{Catalog: cat}
+	p1 := compile(t, "normalize-space(b) = 'x'", sc)
+	p2 := compile(t, "concat(normalize-space(b), '|', position())", sc)
+	if p1.Root().Args[0].NodeSlot == 0 {
+		t.Fatalf("normalize-space(b) has no node memo slot")
+	}
+	ctx := context.Background()
+	env := &vm.Env{}
+	for _, c := range []struct {
+		doc  string
+		want []string // p1 then p2, per a element
+	}{
+		{`<r><a><b> x </b></a><a><b>y</b></a></r>`, []string{"true", "x|1", "false", "y|1"}},
+		{`<r><a><b>y </b></a><a><b>x</b></a></r>`, []string{"false", "y|1", "true", "x|1"}},
+	} {
+		d := parse(t, c.doc)
+		env.Doc = d
+		var got []string
+		for n := xmltree.NodeID(0); int(n) < d.Len(); n++ {
+			if d.Kind(n) != xmltree.KindElement || d.NameLocal(d.Name(n)) != "a" {
+				continue
+			}
+			for _, p := range []*vm.Program{p1, p2} {
+				s, err := p.EvalString(ctx, env, n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, s)
+			}
+		}
+		if strings.Join(got, ";") != strings.Join(c.want, ";") {
+			t.Errorf("%s: got %v, want %v", c.doc, got, c.want)
+		}
+	}
+}
