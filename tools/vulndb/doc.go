@@ -5,8 +5,11 @@
 // never linked into the product: vuln.go.dev does not resolve where we build,
 // the module proxy does.
 //
-//	go run ./tools/vulndb -src $(go mod download -json golang.org/x/vulndb@V | jq -r .Dir) \
-//	    -version V -out ~/.cache/einvoice-vulndb/V
+//	go mod download -json golang.org/x/vulndb@V        # "Dir": the module directory
+//	go run ./tools/vulndb -osv DIR/data/osv -version V -out ~/.cache/einvoice-vulndb/db-V
+//
+// (scripts/govulncheck.sh does this, checks the result with vulndb's
+// cmd/checkdb and runs govulncheck; exit status 0, 1 on failure, 2 on usage.)
 //
 // It owns the layout (https://go.dev/security/vuln/database#api):
 //
