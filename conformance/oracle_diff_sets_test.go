@@ -90,6 +90,27 @@ var oracleSets = []oracleSet{
 	{name: "order-x-extended", stages: []string{orderxDir + "extended/SCRDMCCBDACIOMessageStructure_100pD20B_EXTENDED.sch"}, expected: []string{"order-x-extended/examples.jsonl"}, xslt1: true},
 }
 
+// en16931Sets are the EN 16931 rule sets alone as the reference runs them:
+// TestOracleDiff compares them (with its own corpus and mutants), so they
+// are not in oracleSets; the generation property test judges the en16931
+// profiles with them.
+var en16931Sets = []oracleSet{
+	{name: "en16931-ubl", stages: []string{enUBL}},
+	{name: "en16931-cii", stages: []string{enCII}},
+}
+
+// oracleSetNamed finds a set of oracleSets or en16931Sets by name.
+func oracleSetNamed(name string) (oracleSet, bool) {
+	for _, list := range [][]oracleSet{oracleSets, en16931Sets} {
+		for _, s := range list {
+			if s.name == name {
+				return s, true
+			}
+		}
+	}
+	return oracleSet{}, false
+}
+
 // setCorpus reads the documents of a set: the expected files' documents
 // (unit-test lines: the embedded document) then the globs, deduplicated, in
 // a stable order. unit marks the embedded unit-test documents (never
@@ -371,36 +392,56 @@ func TestOracleDiffSets(t *testing.T) {
 		t.Fatalf("EINVOICE_ORACLE_SETS=%q names no set", os.Getenv("EINVOICE_ORACLE_SETS"))
 	}
 	cat := loadCatalog(t, shared)
-	// A running subtest starts the next set's reference; a subtest left
-	// out by -run leaves it unused, and it is closed.
-	var next <-chan startedOracle
-	nextIdx := -1
-	discard := func() {
-		if next != nil {
-			go closeStarted(next)
-			next = nil
-		}
-	}
-	defer discard()
+	pipe := newSetPipeline(shared, sets)
+	defer pipe.close()
 	for i, s := range sets {
 		t.Run(s.name, func(t *testing.T) {
-			cur := next
-			if nextIdx != i {
-				discard()
-				cur = startSet(shared, s)
-			}
-			next, nextIdx = nil, -1
-			if i+1 < len(sets) {
-				next, nextIdx = startSet(shared, sets[i+1]), i+1
-			}
-			st := <-cur
-			if st.err != nil {
-				t.Fatalf("start oracle: %v\n%s", st.err, st.stderr.String())
-			}
-			defer st.o.Close()
-			t.Logf("oracle ready in %v (started with the previous set when there was one); %s", st.took.Round(time.Millisecond), strings.TrimSpace(st.stderr.String()))
-			runSet(t, shared, cat, s, st.o, n, seed0)
+			runSet(t, shared, cat, s, pipe.take(t, i), n, seed0)
 		})
+	}
+}
+
+// setPipeline hands out one warm reference per set, in order: while set i
+// runs, the reference of set i+1 starts (compiles) in the background. A set
+// left out by -run leaves its started reference unused, and it is closed.
+type setPipeline struct {
+	shared  string
+	sets    []oracleSet
+	next    <-chan startedOracle
+	nextIdx int
+}
+
+func newSetPipeline(shared string, sets []oracleSet) *setPipeline {
+	return &setPipeline{shared: shared, sets: sets, nextIdx: -1}
+}
+
+// take returns the started reference of set i (closed when t ends) and
+// starts set i+1's.
+func (p *setPipeline) take(t *testing.T, i int) *oracle.Oracle {
+	t.Helper()
+	cur := p.next
+	if p.nextIdx != i {
+		p.close()
+		cur = startSet(p.shared, p.sets[i])
+	}
+	p.next, p.nextIdx = nil, -1
+	if i+1 < len(p.sets) {
+		p.next, p.nextIdx = startSet(p.shared, p.sets[i+1]), i+1
+	}
+	st := <-cur
+	if st.err != nil {
+		t.Fatalf("start oracle for %s: %v\n%s", p.sets[i].name, st.err, st.stderr.String())
+	}
+	t.Cleanup(func() { _ = st.o.Close() })
+	t.Logf("oracle %s ready in %v (started with the previous set when there was one); %s", p.sets[i].name, st.took.Round(time.Millisecond), strings.TrimSpace(st.stderr.String()))
+	return st.o
+}
+
+// close closes the reference started for a set that did not run.
+func (p *setPipeline) close() {
+	if p.next != nil {
+		go closeStarted(p.next)
+		p.next, p.nextIdx = nil, -1
 	}
 }
 

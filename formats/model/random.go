@@ -17,7 +17,43 @@ type RandomOptions struct {
 	// Incomplete leaves every value Complete would compute absent (for
 	// property tests of the calculation).
 	Incomplete bool
+	// Profile makes the invoice valid for a CIUS or a Factur-X profile as
+	// well: it adds the business terms the profile requires and leaves out
+	// those it cannot carry (see the RandomProfile constants). The zero
+	// value is EN 16931 (and Peppol BIS Billing, which needs nothing more).
+	Profile RandomProfile
 }
+
+// RandomProfile names what RandomOptions.Profile shapes the invoice for.
+type RandomProfile string
+
+// The profiles RandomInvoice can shape an invoice for. Each adds only data
+// of the random model itself; none asks a writer to invent a term.
+const (
+	// RandomXRechnung: a VAT rate of 0 on the "not subject to VAT" (O)
+	// breakdown (BR-DE-14 wants BT-119 on every breakdown). Buyer reference
+	// (BT-10), seller contact (BG-6), electronic addresses and payment
+	// instructions are always present.
+	RandomXRechnung RandomProfile = "xrechnung"
+	// RandomROCIUS: a Romanian seller with a county code (ISO 3166-2:RO,
+	// BR-RO-110; Bucharest "RO-B" with a SECTOR1..6 city, BR-RO-100) and a
+	// tax registration identifier (BT-32, BR-RO-065, also with category O),
+	// invoices in RON (BR-RO-030), a buyer legal registration identifier
+	// (BT-47, BR-RO-120), delivery addresses with line 1 and subdivision
+	// (BR-RO-180/210).
+	RandomROCIUS RandomProfile = "ro_cius"
+	// RandomBRFR: a French seller with its SIREN (BT-30, scheme 0002,
+	// BR-FR-10), the PMT, PMD and AAB notes (BR-FR-05), a billing framework
+	// (BT-23 B1/S1/M1, BR-FR-08), EUR (BR-FR-CO-12), no L or M category
+	// (BR-FR-15), French standard rates (BR-FR-16) and supporting document
+	// descriptions from the BR-FR-17 list.
+	RandomBRFR RandomProfile = "br_fr"
+	// RandomFacturXBasic: Factur-X BASIC carries no seller contact (BG-6),
+	// payment account name (BT-85), item seller identifier (BT-155), item
+	// description (BT-154), item attributes (BG-32) or supporting documents
+	// (BG-24): the invoice has none.
+	RandomFacturXBasic RandomProfile = "facturx_basic"
+)
 
 var defaultRandomCategories = []VATCategoryCode{VATStandard, VATZero, VATExempt, VATReverseCharge,
 	VATIntraCommunity, VATExport, VATCanaryIGIC, VATCeutaMelillaIPS, VATOutOfScope}
@@ -32,11 +68,14 @@ var defaultRandomCategories = []VATCategoryCode{VATStandard, VATZero, VATExempt,
 // completed (Complete) so totals and the VAT breakdown are present. The
 // same r gives the same invoice.
 func RandomInvoice(r *rand.Rand, opts RandomOptions) *Invoice {
-	g := &randGen{r: r}
+	g := &randGen{r: r, profile: opts.Profile}
 	return g.invoice(opts)
 }
 
-type randGen struct{ r *rand.Rand }
+type randGen struct {
+	r       *rand.Rand
+	profile RandomProfile
+}
 
 func (g *randGen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
 
@@ -70,6 +109,9 @@ func (g *randGen) rate(c VATCategoryCode, used map[VATCategoryCode][]Decimal) *D
 	switch c {
 	case VATStandard:
 		choices = []string{"19", "7", "21", "25", "5.5", "20"}
+		if g.profile == RandomBRFR {
+			choices = []string{"20", "10", "5.5", "2.1"}
+		}
 	case VATCanaryIGIC:
 		choices = []string{"7", "3", "9.5"}
 	case VATCeutaMelillaIPS:
@@ -92,6 +134,11 @@ func (g *randGen) invoice(opts RandomOptions) *Invoice {
 	allowed := opts.Categories
 	if allowed == nil {
 		allowed = defaultRandomCategories
+	}
+	if g.profile == RandomBRFR { // BR-FR-15: L and M are not French
+		allowed = slices.DeleteFunc(slices.Clone(allowed), func(c VATCategoryCode) bool {
+			return c == VATCanaryIGIC || c == VATCeutaMelillaIPS
+		})
 	}
 	var cats []VATCategoryCode
 	nonO := slices.DeleteFunc(slices.Clone(allowed), func(c VATCategoryCode) bool { return c == VATOutOfScope })
@@ -117,6 +164,12 @@ func (g *randGen) invoice(opts RandomOptions) *Invoice {
 		PaymentTerms:   g.pick("Net 30 days", "Payable within 14 days", "Due on receipt"),
 		DueDate:        Dt(DateOf(base.AddDate(0, 0, 14+r.IntN(30)))),
 	}
+	switch g.profile {
+	case RandomROCIUS:
+		inv.CurrencyCode = "RON"
+	case RandomBRFR:
+		inv.CurrencyCode = "EUR"
+	}
 	if r.IntN(5) == 0 {
 		inv.TypeCode = TypeCreditNote
 		inv.PrecedingInvoices = []PrecedingInvoice{{ID: fmt.Sprintf("INV-%d-%05d", base.Year(), r.IntN(100000)),
@@ -135,6 +188,12 @@ func (g *randGen) invoice(opts RandomOptions) *Invoice {
 	if outOfScope && sellerCountry == "DE" {
 		sellerCountry = "FR" // DE-R-014 (Peppol, German domestic) wants a rate even for O
 	}
+	switch g.profile {
+	case RandomROCIUS:
+		sellerCountry = "RO"
+	case RandomBRFR:
+		sellerCountry = "FR"
+	}
 	inv.Seller = Seller{
 		Name:                g.pick("Acme GmbH", "Muster AG", "Société Exemple SARL", "Voorbeeld BV", "Ejemplo SL"),
 		LegalRegistrationID: &Identifier{ID: fmt.Sprintf("HRB%06d", r.IntN(1000000))},
@@ -145,6 +204,13 @@ func (g *randGen) invoice(opts RandomOptions) *Invoice {
 	}
 	if !outOfScope {
 		inv.Seller.VATID = fmt.Sprintf("%s%09d", sellerCountry, r.IntN(1000000000))
+	}
+	switch g.profile {
+	case RandomROCIUS:
+		g.roAddress(&inv.Seller.Address)
+		inv.Seller.TaxRegistrationID = fmt.Sprintf("%08d", 1+r.IntN(99999999))
+	case RandomBRFR:
+		inv.Seller.LegalRegistrationID = &Identifier{ID: fmt.Sprintf("%09d", 100000000+r.IntN(900000000)), SchemeID: "0002"}
 	}
 	buyerCountry := g.pick("DE", "FR", "NL", "BE", "AT", "IT", "ES", "SE")
 	if has(VATExport) && len(cats) == 1 && r.IntN(2) == 0 {
@@ -158,9 +224,22 @@ func (g *randGen) invoice(opts RandomOptions) *Invoice {
 	if !outOfScope && (has(VATIntraCommunity) || has(VATReverseCharge) || r.IntN(2) == 0) {
 		inv.Buyer.VATID = fmt.Sprintf("%s%09d", buyerCountry, r.IntN(1000000000))
 	}
+	if g.profile == RandomROCIUS {
+		inv.Buyer.LegalRegistrationID = &Identifier{ID: fmt.Sprintf("J40/%d/%d", 1+r.IntN(99999), 1990+r.IntN(35))}
+		if buyerCountry == "RO" {
+			g.roAddress(&inv.Buyer.Address)
+		}
+	}
 	if has(VATIntraCommunity) || r.IntN(4) == 0 {
 		inv.Delivery = &Delivery{Date: Dt(DateOf(base.AddDate(0, 0, -r.IntN(10)))),
 			Address: &Address{City: "Town", PostCode: "12345", CountryCode: buyerCountry}}
+		if g.profile == RandomROCIUS {
+			a := inv.Delivery.Address
+			a.Line1, a.Subdivision = "Depot Street 5", "Region"
+			if buyerCountry == "RO" {
+				g.roAddress(a)
+			}
+		}
 	}
 	if r.IntN(3) == 0 {
 		inv.InvoicingPeriod = &Period{Start: Dt(DateOf(base.AddDate(0, -1, 0))), End: Dt(DateOf(base.AddDate(0, 0, -1)))}
@@ -257,6 +336,7 @@ func (g *randGen) invoice(opts RandomOptions) *Invoice {
 		}
 		inv.VATBreakdown = append(inv.VATBreakdown, v)
 	}
+	g.profileTerms(inv)
 	if !opts.Incomplete {
 		if _, err := inv.Complete(); err != nil {
 			// Every generated line has a price and every allowance an
@@ -268,3 +348,54 @@ func (g *randGen) invoice(opts RandomOptions) *Invoice {
 }
 
 func (g *randGen) pick2(xs ...int) int { return xs[g.r.IntN(len(xs))] }
+
+// roAddress gives a Romanian address its county (ISO 3166-2:RO) and a city
+// that goes with it (Bucharest: a sector, BR-RO-100).
+func (g *randGen) roAddress(a *Address) {
+	a.CountryCode = "RO"
+	switch g.r.IntN(3) {
+	case 0:
+		a.Subdivision, a.City = "RO-B", fmt.Sprintf("SECTOR%d", 1+g.r.IntN(6))
+	case 1:
+		a.Subdivision, a.City = "RO-CJ", "Cluj-Napoca"
+	default:
+		a.Subdivision, a.City = "RO-TM", "Timisoara"
+	}
+	if a.Line1 == "" {
+		a.Line1 = fmt.Sprintf("Strada Lunga %d", 1+g.r.IntN(200))
+	}
+}
+
+// profileTerms adds the terms g.profile requires once the invoice is built
+// and removes those it cannot carry.
+func (g *randGen) profileTerms(inv *Invoice) {
+	switch g.profile {
+	case RandomXRechnung:
+		for i := range inv.VATBreakdown {
+			if v := &inv.VATBreakdown[i]; v.VATCategoryCode == VATOutOfScope {
+				v.VATRate = Dec(DecimalFromInt(0)) // matches the lines without a rate (Complete)
+			}
+		}
+	case RandomBRFR:
+		inv.ProcessControl = &ProcessControl{BusinessProcess: g.pick("B1", "S1", "M1")}
+		inv.Notes = append(inv.Notes,
+			Note{SubjectCode: "PMT", Text: "Indemnité forfaitaire pour frais de recouvrement : 40 EUR"},
+			Note{SubjectCode: "PMD", Text: "Pénalités de retard : trois fois le taux d'intérêt légal"},
+			Note{SubjectCode: "AAB", Text: "Pas d'escompte pour paiement anticipé"})
+		for i := range inv.SupportingDocuments {
+			inv.SupportingDocuments[i].Description = g.pick("DOCUMENT_ANNEXE", "BON_LIVRAISON", "PJA")
+		}
+	case RandomFacturXBasic:
+		inv.Seller.Contact = nil
+		inv.SupportingDocuments = nil
+		if p := inv.PaymentInstructions; p != nil {
+			for i := range p.CreditTransfers {
+				p.CreditTransfers[i].AccountName = ""
+			}
+		}
+		for i := range inv.Lines {
+			it := &inv.Lines[i].Item
+			it.SellerID, it.Description, it.Attributes = "", "", nil
+		}
+	}
+}
