@@ -40,6 +40,9 @@ type cseEntry struct {
 	lens   []int
 	val    []xdm.Item
 	err    error
+	// hwVal and hwLocals: how much of val and locals was written since the
+	// frame's last release (which clears that much).
+	hwVal, hwLocals int
 }
 
 // cseMaxLocal bounds the items of one local variable kept in a key.
@@ -291,6 +294,7 @@ func (f *frame) evalShared(e *Expr, fc focus) (xdm.Sequence, error) {
 	}
 	ent.set, ent.fc, ent.docIdx, ent.err = true, fcKey, doc, err
 	ent.val = append(ent.val[:0], v...)
+	ent.hwVal = max(ent.hwVal, len(ent.val))
 	return v, err
 }
 
@@ -327,6 +331,7 @@ func (f *frame) keepLocals(ent *cseEntry, slots []int32) bool {
 		}
 		ent.lens = append(ent.lens, len(cur))
 		ent.locals = append(ent.locals, cur...)
+		ent.hwLocals = max(ent.hwLocals, len(ent.locals))
 	}
 	return true
 }

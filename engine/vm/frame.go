@@ -144,7 +144,7 @@ func (f *frame) buf() []xdm.Item {
 	if f.depth == len(f.bufs) {
 		f.bufs = append(f.bufs, make([]xdm.Item, 0, 16))
 	}
-	b := f.bufs[f.depth][:0] // may be nil after release dropped a huge buffer
+	b := f.bufs[f.depth][:0] // may be nil after keep dropped a huge buffer
 	f.depth++
 	return b
 }
@@ -152,7 +152,7 @@ func (f *frame) buf() []xdm.Item {
 // done copies a scratch buffer into the arena and releases it.
 func (f *frame) done(b []xdm.Item) xdm.Sequence {
 	f.depth--
-	f.bufs[f.depth] = b[:0]
+	f.keep(b)
 	if len(b) == 0 {
 		return nil
 	}
@@ -164,6 +164,15 @@ func (f *frame) done(b []xdm.Item) xdm.Sequence {
 // drop releases a scratch buffer without keeping its content.
 func (f *frame) drop(b []xdm.Item) {
 	f.depth--
+	f.keep(b)
+}
+
+// keep hands scratch buffer b back for its depth, unless it grew beyond
+// maxKeptItems (one huge evaluation does not pin its memory).
+func (f *frame) keep(b []xdm.Item) {
+	if cap(b) > maxKeptItems {
+		b = nil
+	}
 	f.bufs[f.depth] = b[:0]
 }
 

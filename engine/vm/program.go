@@ -147,11 +147,8 @@ func (f *frame) release() {
 	if cap(f.arena) > maxKeptItems {
 		f.arena = nil
 	}
-	for i, b := range f.bufs {
-		if cap(b) > maxKeptItems {
-			f.bufs[i] = nil
-		}
-	}
+	// (Oversized scratch buffers are dropped as they are handed back: done,
+	// drop.)
 	// Shared-subexpression values: drop the items (their strings point
 	// into the document) and oversized buffers, keep the rest for reuse.
 	all := f.cse[:cap(f.cse)]
@@ -161,9 +158,10 @@ func (f *frame) release() {
 	f.cseUsed = false
 	for i := range all {
 		e := &all[i]
-		clear(e.val[:cap(e.val)])
-		clear(e.locals[:cap(e.locals)])
+		clear(e.val[:e.hwVal])
+		clear(e.locals[:e.hwLocals])
 		e.val, e.locals, e.err, e.set = e.val[:0], e.locals[:0], nil, false
+		e.hwVal, e.hwLocals = 0, 0
 		if cap(e.val) > maxKeptItems {
 			e.val = nil
 		}
