@@ -4,8 +4,10 @@
 // missing the tests fail with that instruction instead of skipping.
 //
 // The jar is $EINVOICE_VERAPDF_JAR, else tools/verapdf-worker/target/verapdf-worker.jar
-// under the module root; $EINVOICE_VERAPDF_WORKERS sets the number of workers
-// (default 1: the machines running the suite are small).
+// under the module root; $EINVOICE_VERAPDF_WORKERS bounds the number of
+// workers (default 2, the cores of the machines running the suite). A second
+// worker starts only when a test validates from two goroutines at once (the
+// render coverage test does): sequential tests keep one warm JVM.
 package verapdftest
 
 import (
@@ -23,6 +25,9 @@ import (
 
 // perFileTimeout is generous: tests run on shared, loaded machines.
 const perFileTimeout = 3 * time.Minute
+
+// defaultWorkers is the bound when $EINVOICE_VERAPDF_WORKERS is not set.
+const defaultWorkers = 2
 
 var shared struct {
 	once   sync.Once
@@ -64,7 +69,10 @@ func Client(t testing.TB) *verapdf.Client {
 			shared.err = "veraPDF worker jar not found at " + shared.jar + ": run `make verapdf` (or set EINVOICE_VERAPDF_JAR)"
 			return
 		}
-		workers, _ := strconv.Atoi(os.Getenv("EINVOICE_VERAPDF_WORKERS"))
+		workers, err := strconv.Atoi(os.Getenv("EINVOICE_VERAPDF_WORKERS"))
+		if err != nil || workers <= 0 {
+			workers = defaultWorkers
+		}
 		c := verapdf.New(verapdf.Options{Jar: shared.jar, Workers: workers, Timeout: perFileTimeout, StartTimeout: 2 * time.Minute})
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 		defer cancel()

@@ -50,7 +50,8 @@ type Options struct {
 	// Java is the java executable (default "java" from PATH).
 	Java string
 	// Workers bounds how many files are validated at once, one JVM each
-	// (default DefaultWorkers).
+	// (default DefaultWorkers). A further JVM starts only when calls overlap:
+	// a free running worker is always preferred to starting one.
 	Workers int
 	// Timeout bounds the validation of one file (default DefaultTimeout).
 	Timeout time.Duration
@@ -410,10 +411,35 @@ func (c *Client) acquire(ctx context.Context) (*slot, error) {
 	}
 	select {
 	case s := <-c.slots:
-		return s, nil
+		return c.preferRunning(s), nil
 	case <-ctx.Done():
 		return nil, fmt.Errorf("verapdf: waiting for a free worker: %w", ctx.Err())
 	}
+}
+
+// preferRunning trades s, a free slot without a running worker, for a free
+// slot with one when there is such a slot, so that calls one after the other
+// keep using one warm JVM and a further worker starts only when calls
+// overlap: a fresh JVM spends seconds of CPU before its validations are
+// cheap (docs/PERFORMANCE.md, issue 8), which Workers > 1 would otherwise
+// pay once per worker even for a sequential caller.
+func (c *Client) preferRunning(s *slot) *slot {
+	if s.p != nil && !s.p.exited() {
+		return s
+	}
+	for range cap(c.slots) - 1 {
+		select {
+		case o := <-c.slots:
+			if o.p != nil && !o.p.exited() {
+				c.release(s)
+				return o
+			}
+			c.release(o)
+		default:
+			return s
+		}
+	}
+	return s
 }
 
 func (c *Client) release(s *slot) { c.slots <- s }

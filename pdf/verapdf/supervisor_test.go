@@ -179,3 +179,34 @@ func TestWatchReportsAWedgedWorker(t *testing.T) {
 		t.Fatalf("the wedged worker was not replaced: %+v", st)
 	}
 }
+
+// TestSequentialCallsKeepOneWorker: with room for two workers, calls one
+// after the other keep using the running one (a fresh JVM is costly to
+// warm); a second starts only when calls overlap.
+func TestSequentialCallsKeepOneWorker(t *testing.T) {
+	c := fake(t, "slow", Options{Workers: 2})
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for range 4 {
+		if _, err := c.Validate(ctx, []byte("%PDF-1.7\n"), "3b"); err != nil {
+			t.Fatal(err)
+		}
+		if st := c.Health(ctx); st.Running != 1 {
+			t.Fatalf("sequential calls: %d workers running, want 1", st.Running)
+		}
+	}
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			if _, err := c.Validate(ctx, []byte("%PDF-1.7\n"), "3b"); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if st := c.Health(ctx); st.Running != 2 || st.Restarts != 0 {
+		t.Fatalf("overlapping calls: %+v, want 2 running", st)
+	}
+}
