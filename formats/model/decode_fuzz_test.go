@@ -21,6 +21,8 @@ func FuzzDecodeInvoice(f *testing.F) {
 	f.Add([]byte(`{"id": 1, "lines": [{"quantity": "1e3", "category": "X"}], "seller": null}`))
 	f.Add([]byte(`[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]`))
 	f.Add([]byte(`{"id":"a","id":"b"}`))
+	f.Add([]byte(`{"lines":[{"id":"1","quantity":1,"unit_code":"C62","net_price":"2","category":"STANDARD","item":{"name":"a"},` +
+		`"sub_lines":[{"id":"1.1","quantity":"2","net_amount":"3","item":{},"sub_lines":[null,{"allowances":[{}]}]}]}]}`))
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 4; i++ {
 		b, err := EncodeInvoice(RandomInvoice(r, RandomOptions{Incomplete: i%2 == 0}))
