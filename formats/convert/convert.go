@@ -30,6 +30,10 @@ const (
 	// XRechnungSpecID is BT-24 of an XRechnung 3.0 invoice; X-to-xrechnung
 	// writes it unless the source already has an XRechnung identifier.
 	XRechnungSpecID = "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0"
+	// XRechnungExtensionSpecID is BT-24 of an XRechnung 3.0 extension
+	// invoice; X-to-xrechnung writes it instead of XRechnungSpecID for an
+	// invoice with sub-invoice lines (BG-DEX-01, an extension group).
+	XRechnungExtensionSpecID = XRechnungSpecID + "#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0"
 	// XRechnungPrefix starts every XRechnung identifier (CIUS, extension,
 	// CVD); it is how XRechnung input is recognised.
 	XRechnungPrefix = "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_"
@@ -387,7 +391,12 @@ func applyChanges(d Direction, srcSyntax, target string, inv *model.Invoice) []C
 	}
 	switch {
 	case d.Target == XRechnung:
-		if !strings.HasPrefix(pc.SpecificationID, XRechnungPrefix) {
+		switch {
+		case strings.HasPrefix(pc.SpecificationID, XRechnungPrefix):
+		case inv.HasSubLines():
+			set(&pc.SpecificationID, "BT-24", XRechnungExtensionSpecID,
+				"XRechnung output with sub invoice lines (BG-DEX-01) carries the XRechnung 3.0 extension identifier")
+		default:
 			set(&pc.SpecificationID, "BT-24", XRechnungSpecID, "XRechnung output carries the XRechnung 3.0 specification identifier")
 		}
 		if pc.BusinessProcess == "" {

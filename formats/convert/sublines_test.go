@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"bytes"
 	"context"
 	"path/filepath"
 	"slices"
@@ -130,5 +131,30 @@ func TestConvertSubLinesOtherLossesKept(t *testing.T) {
 	_, losses, _ = Convert(context.Background(), Direction{XRechnung, UBL}, src, Options{})
 	if len(losses) != len(r.Unconsumed) {
 		t.Errorf("xrechnung-to-ubl losses %+v, want the %d unconsumed nodes", losses, len(r.Unconsumed))
+	}
+}
+
+// TestConvertSubLinesToXRechnungExtension: a plain UBL invoice with
+// sub-lines becomes an XRechnung extension invoice (BT-24 names the
+// extension, whose group BG-DEX-01 is), and the change is listed.
+func TestConvertSubLinesToXRechnungExtension(t *testing.T) {
+	src := sharedFile(t, filepath.Join(dexDir, dexFiles[3]))
+	doc, _ := xmltree.Parse(src, xmltree.DefaultLimits())
+	r, err := ubl.Read(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := bytes.Replace(src, []byte(r.Invoice.ProcessControl.SpecificationID), []byte(EN16931SpecID), 1)
+	res, losses, err := Convert(context.Background(), Direction{UBL, XRechnung}, plain, Options{})
+	if err != nil || len(losses) > 0 {
+		t.Fatalf("%v %+v", err, losses)
+	}
+	if got := readAny(t, res.XML).ProcessControl.SpecificationID; got != XRechnungExtensionSpecID {
+		t.Errorf("BT-24 %q, want the extension's", got)
+	}
+	if !slices.ContainsFunc(res.Changes, func(c Change) bool {
+		return c.BT == "BT-24" && c.From == EN16931SpecID && c.To == XRechnungExtensionSpecID
+	}) {
+		t.Errorf("changes %+v", res.Changes)
 	}
 }
