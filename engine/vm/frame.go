@@ -63,8 +63,8 @@ type frame struct {
 	// (predmemo.go); path values are copies in nodeArena.
 	predDoc   *xmltree.Document
 	predCat   *Catalog
-	predMemo  map[predKey]bool
-	nodeMemo  map[predKey]xdm.Sequence
+	predMemo  memoTable[bool]
+	nodeMemo  memoTable[xdm.Sequence]
 	nodeArena []xdm.Item
 	nodeItems int
 }

@@ -85,12 +85,6 @@ func costlyExpr(e *Expr) bool {
 	return false
 }
 
-// predKey is a memoised predicate value's key: slot and node.
-type predKey struct {
-	slot int32
-	node int32
-}
-
 // predMemoLookup returns the memoised value of predicate p on the focus
 // node, if any; use reports whether p is memoised for this focus at all.
 func (f *frame) predMemoLookup(p *Expr, fc focus) (val, found, use bool) {
@@ -100,7 +94,7 @@ func (f *frame) predMemoLookup(p *Expr, fc focus) (val, found, use bool) {
 		return false, false, false
 	}
 	f.nodeMemoReady()
-	v, ok := f.predMemo[predKey{p.PredSlot, fc.item.Node}]
+	v, ok := f.predMemo.Get(p.PredSlot, fc.item.Node)
 	return v, ok, true
 }
 
@@ -109,16 +103,12 @@ func (f *frame) predMemoLookup(p *Expr, fc focus) (val, found, use bool) {
 func (f *frame) nodeMemoReady() {
 	if f.predDoc != f.env.Doc || f.predCat != f.prog.cat {
 		f.predDoc, f.predCat = f.env.Doc, f.prog.cat
-		clear(f.predMemo)
-		clear(f.nodeMemo)
+		f.predMemo.Reset()
+		f.nodeMemo.Reset()
 		// Values of the previous document are no longer referenced
 		// (results leave the vm as copies): the chunk is reused.
 		f.nodeArena = f.nodeArena[:0]
 		f.nodeItems = 0
-	}
-	if f.predMemo == nil {
-		f.predMemo = make(map[predKey]bool)
-		f.nodeMemo = make(map[predKey]xdm.Sequence)
 	}
 }
 
@@ -192,12 +182,12 @@ func (f *frame) nodePathLookup(e *Expr, fc focus) (val xdm.Sequence, found, use 
 		return nil, false, false
 	}
 	f.nodeMemoReady()
-	v, ok := f.nodeMemo[predKey{e.NodeSlot, fc.item.Node}]
+	v, ok := f.nodeMemo.Get(e.NodeSlot, fc.item.Node)
 	return v, ok, true
 }
 
 func (f *frame) nodePathStore(e *Expr, fc focus, s xdm.Sequence) {
-	if f.nodeItems+len(s) > maxMemoItems || len(f.nodeMemo) >= maxPredMemo {
+	if f.nodeItems+len(s) > maxMemoItems || f.nodeMemo.Len() >= maxPredMemo {
 		return
 	}
 	f.nodeItems += len(s)
@@ -212,11 +202,11 @@ func (f *frame) nodePathStore(e *Expr, fc focus, s xdm.Sequence) {
 		c = f.nodeArena[l : l+n : l+n]
 		copy(c, s)
 	}
-	f.nodeMemo[predKey{e.NodeSlot, fc.item.Node}] = c
+	f.nodeMemo.Put(e.NodeSlot, fc.item.Node, c)
 }
 
 func (f *frame) predMemoStore(p *Expr, fc focus, v bool) {
-	if len(f.predMemo) < maxPredMemo {
-		f.predMemo[predKey{p.PredSlot, fc.item.Node}] = v
+	if f.predMemo.Len() < maxPredMemo {
+		f.predMemo.Put(p.PredSlot, fc.item.Node, v)
 	}
 }
