@@ -26,6 +26,7 @@ import (
 	"github.com/einvoice-dev/einvoice/httpapi/ops/engineval"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
 	"github.com/einvoice-dev/einvoice/internal/benchcpu"
+	"github.com/einvoice-dev/einvoice/rulesets"
 )
 
 // generateModels is the number of random models per profile:
@@ -119,48 +120,56 @@ func TestGenerateProperty(t *testing.T) {
 	defer v.Close()
 	svc := &ops.Service{Validator: v}
 	cat := loadCatalog(t, shared)
-	var sets []oracleSet
-	for _, c := range generateCases {
-		s, _ := oracleSetNamed(c.set)
-		sets = append(sets, s)
+	// Two profiles at a time (-test.parallel, default GOMAXPROCS): each
+	// reference is one single-threaded request stream, so one profile at a
+	// time leaves a core idle while the reference works; each profile's
+	// reference compiles while the other profile runs.
+	t.Run("profiles", func(t *testing.T) {
+		for _, c := range generateCases {
+			t.Run(c.name(), func(t *testing.T) {
+				t.Parallel()
+				runGenerateCase(t, shared, svc, cat, c, n)
+			})
+		}
+	})
+}
+
+// runGenerateCase checks n random models of one case against the reference
+// of its set.
+func runGenerateCase(t *testing.T, shared string, svc *ops.Service, cat *rulesets.Catalog, c generateCase, n int) {
+	set, _ := oracleSetNamed(c.set)
+	ref := (<-startSet(shared, set)).use(t, set.name)
+	ours := newStagedValidator(t, cat, set)
+	t0, cpu0 := time.Now(), benchcpu.Process()
+	var refMS float64
+	failures, findings := 0, 0
+	for k := range n {
+		seed := uint64(k)
+		problems, nf, ms, xml := checkGenerated(t, svc, ours, ref, c, seed)
+		refMS += ms
+		if c.refused != "" {
+			problems = expectRefused(problems)
+		}
+		findings += nf
+		if len(problems) > 0 {
+			failures++
+			if failures <= 5 {
+				t.Errorf("seed %d (%s): %s\n%s", seed, c.name(), strings.Join(problems, "\n\t"), xml)
+			}
+		}
 	}
-	pipe := newSetPipeline(shared, sets)
-	defer pipe.close()
-	for i, c := range generateCases {
-		t.Run(c.name(), func(t *testing.T) {
-			ref := pipe.take(t, i)
-			ours := newStagedValidator(t, cat, sets[i])
-			t0, cpu0 := time.Now(), benchcpu.Process()
-			var refMS float64
-			failures, findings := 0, 0
-			for k := range n {
-				seed := uint64(k)
-				problems, nf, ms, xml := checkGenerated(t, svc, ours, ref, c, seed)
-				refMS += ms
-				if c.refused != "" {
-					problems = expectRefused(problems)
-				}
-				findings += nf
-				if len(problems) > 0 {
-					failures++
-					if failures <= 5 {
-						t.Errorf("seed %d (%s): %s\n%s", seed, c.name(), strings.Join(problems, "\n\t"), xml)
-					}
-				}
-			}
-			what := "failing"
-			if c.refused != "" {
-				what = "not as expected (every document refused: " + c.refused + ")"
-			}
-			// Wall time swings with the machine's load; our process's CPU
-			// time and the reference's own Schematron time do not.
-			t.Logf("%s: %d models, %d %s, %d reference findings; %v wall, ours %.1f ms CPU/doc, reference %.1f ms/doc",
-				c.name(), n, failures, what, findings, time.Since(t0).Round(time.Millisecond),
-				float64(benchcpu.Process()-cpu0)/float64(time.Millisecond)/float64(n), refMS/float64(n))
-			if failures > 0 {
-				t.Errorf("%d of %d generated documents failed", failures, n)
-			}
-		})
+	what := "failing"
+	if c.refused != "" {
+		what = "not as expected (every document refused: " + c.refused + ")"
+	}
+	// Wall time swings with the machine's load; the process's CPU time
+	// (this profile's alone with -test.parallel 1) and the reference's own
+	// Schematron time do not.
+	t.Logf("%s: %d models, %d %s, %d reference findings; %v wall, ours %.1f ms CPU/doc, reference %.1f ms/doc",
+		c.name(), n, failures, what, findings, time.Since(t0).Round(time.Millisecond),
+		float64(benchcpu.Process()-cpu0)/float64(time.Millisecond)/float64(n), refMS/float64(n))
+	if failures > 0 {
+		t.Errorf("%d of %d generated documents failed", failures, n)
 	}
 }
 

@@ -428,12 +428,18 @@ func (p *setPipeline) take(t *testing.T, i int) *oracle.Oracle {
 	if i+1 < len(p.sets) {
 		p.next, p.nextIdx = startSet(p.shared, p.sets[i+1]), i+1
 	}
-	st := <-cur
+	return (<-cur).use(t, p.sets[i].name)
+}
+
+// use returns the started reference, closed when t ends; it fails t when
+// the reference did not start.
+func (st startedOracle) use(t *testing.T, name string) *oracle.Oracle {
+	t.Helper()
 	if st.err != nil {
-		t.Fatalf("start oracle for %s: %v\n%s", p.sets[i].name, st.err, st.stderr.String())
+		t.Fatalf("start oracle for %s: %v\n%s", name, st.err, st.stderr.String())
 	}
 	t.Cleanup(func() { _ = st.o.Close() })
-	t.Logf("oracle %s ready in %v (started with the previous set when there was one); %s", p.sets[i].name, st.took.Round(time.Millisecond), strings.TrimSpace(st.stderr.String()))
+	t.Logf("oracle %s ready in %v (compiling while other work ran); %s", name, st.took.Round(time.Millisecond), strings.TrimSpace(st.stderr.String()))
 	return st.o
 }
 
