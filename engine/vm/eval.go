@@ -111,7 +111,7 @@ func (f *frame) eval(e *Expr, fc focus) (xdm.Sequence, error) {
 		}
 		return f.boolSeq(b), nil
 	case OpAnd, OpOr, OpGenCmp, OpSome, OpEvery, OpCastable,
-		OpInstanceOf, OpCodeSet, OpExists, OpEmpty, OpNot, OpChildEq:
+		OpInstanceOf, OpCodeSet, OpCodeToken, OpExists, OpEmpty, OpNot, OpChildEq:
 		b, err := f.evalBool(e, fc)
 		if err != nil {
 			return nil, err
@@ -300,7 +300,7 @@ func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
 			nonEmpty = len(s) > 0
 		}
 		return nonEmpty == (e.Op == OpExists), nil
-	case OpCodeSet:
+	case OpCodeSet, OpCodeToken:
 		s, err := f.eval(e.Args[0], fc)
 		if err != nil {
 			return false, err
@@ -317,6 +317,9 @@ func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
 			v = a.S
 		}
 		v = normalizeSpace(v)
+		if e.Op == OpCodeToken && strings.IndexByte(v, ' ') >= 0 {
+			return false, nil // not(contains(normalize-space(X), ' ')) failed
+		}
 		if v == "" || strings.IndexByte(v, ' ') >= 0 {
 			// Not a single token: fall back to the original contains().
 			return strings.Contains(e.Str, " "+v+" "), nil
@@ -559,7 +562,7 @@ func (f *frame) predicate(p *Expr, fc focus) (bool, error) {
 	}
 	switch p.Op {
 	case OpAnd, OpOr, OpGenCmp, OpValCmp, OpNot, OpExists, OpEmpty, OpSome, OpEvery,
-		OpCodeSet, OpChildEq, OpCastable, OpInstanceOf:
+		OpCodeSet, OpCodeToken, OpChildEq, OpCastable, OpInstanceOf:
 		return f.evalBool(p, fc)
 	case OpStep:
 		if len(p.Preds) == 0 {

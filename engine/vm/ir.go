@@ -46,6 +46,7 @@ const (
 	OpNot                  // not(Args[0])
 	OpCount                // count(Args[0])
 	OpChildEq              // fast path: some child::Test of the context has string value Str (general = against a string literal)
+	OpCodeToken            // fast path: normalize-space(string(Args[0])) is one token of Set (the code-list idiom guarded by not(contains(normalize-space(X), ' ')))
 )
 
 // Axis is an XPath axis.
@@ -176,7 +177,7 @@ type Expr struct {
 	Ext      Func
 	Name     string              // function name for messages
 	Re       *regexp.Regexp      // OpCall matches/replace/tokenize with a literal pattern
-	Set      map[string]struct{} // OpCodeSet
+	Set      map[string]struct{} // OpCodeSet, OpCodeToken
 	Str      string              // OpChildEq
 	PosConst int                 // predicate: > 0 when it is a constant integer position
 	// Path (OpPath only, nil when empty): the path killers and memo points.

@@ -245,7 +245,7 @@ func nameOnly(e *Expr) bool {
 	switch e.Op {
 	case OpConst:
 		return true
-	case OpAnd, OpOr, OpNot, OpGenCmp, OpValCmp, OpCodeSet:
+	case OpAnd, OpOr, OpNot, OpGenCmp, OpValCmp, OpCodeSet, OpCodeToken:
 	case OpCall:
 		if e.Builtin == nil {
 			return false

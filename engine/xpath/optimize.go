@@ -44,6 +44,8 @@ func optimize(e *vm.Expr) *vm.Expr {
 		e = optimizeCall(e)
 	case vm.OpGenCmp:
 		e = optimizeGenCmp(e)
+	case vm.OpAnd:
+		e = optimizeCodeToken(e)
 	}
 	if e.Op != vm.OpConst {
 		if seq, ok := vm.FoldConstant(e); ok {
@@ -189,6 +191,64 @@ func optimizeCall(e *vm.Expr) *vm.Expr {
 	return e
 }
 
+// optimizeCodeToken fuses the guarded code-list idiom of the official rule
+// sets, not(contains(normalize-space(X), ' ')) and <code set of X>, into
+// one op that evaluates X once: the guard is false exactly when the
+// normalized value has a space, and X's errors are raised by the first
+// evaluation either way.
+func optimizeCodeToken(e *vm.Expr) *vm.Expr {
+	guard, set := e.Args[0], e.Args[1]
+	if guard.Op != vm.OpNot || len(guard.Args) != 1 || set.Op != vm.OpCodeSet {
+		return e
+	}
+	c := guard.Args[0]
+	if c.Op != vm.OpCall || c.Name != "contains" || len(c.Args) != 2 {
+		return e
+	}
+	if sp, ok := constString(c.Args[1]); !ok || sp != " " {
+		return e
+	}
+	ns := c.Args[0]
+	if ns.Op != vm.OpCall || ns.Name != "normalize-space" || len(ns.Args) != 1 || !sameExpr(ns.Args[0], set.Args[0]) {
+		return e
+	}
+	return &vm.Expr{Op: vm.OpCodeToken, Args: set.Args, Set: set.Set, Str: set.Str}
+}
+
+// sameExpr reports whether a and b are the same simple expression: paths,
+// steps, the context, constants and built-in calls (anything else: false).
+func sameExpr(a, b *vm.Expr) bool {
+	if a.Op != b.Op || a.Axis != b.Axis || a.Test != b.Test || a.Name != b.Name || a.Builtin != b.Builtin ||
+		a.Str != b.Str || a.PosConst != b.PosConst || len(a.Args) != len(b.Args) || len(a.Preds) != len(b.Preds) {
+		return false
+	}
+	switch a.Op {
+	case vm.OpPath, vm.OpStep, vm.OpContext, vm.OpRoot, vm.OpCall:
+	case vm.OpConst:
+		if len(a.Seq) != len(b.Seq) {
+			return false
+		}
+		for i := range a.Seq {
+			if a.Seq[i] != b.Seq[i] {
+				return false
+			}
+		}
+	default:
+		return false
+	}
+	for i := range a.Args {
+		if !sameExpr(a.Args[i], b.Args[i]) {
+			return false
+		}
+	}
+	for i := range a.Preds {
+		if !sameExpr(a.Preds[i], b.Preds[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 func optimizeChildEq(e *vm.Expr) *vm.Expr {
 	if e.Cmp != xdm.OpEq {
 		return e
@@ -227,7 +287,7 @@ func nonPositional(preds []*vm.Expr) bool {
 func staticBoolean(p *vm.Expr) bool {
 	switch p.Op {
 	case vm.OpGenCmp, vm.OpValCmp, vm.OpNodeCmp, vm.OpAnd, vm.OpOr, vm.OpNot, vm.OpExists,
-		vm.OpEmpty, vm.OpCodeSet, vm.OpChildEq, vm.OpSome, vm.OpEvery, vm.OpCastable, vm.OpInstanceOf:
+		vm.OpEmpty, vm.OpCodeSet, vm.OpCodeToken, vm.OpChildEq, vm.OpSome, vm.OpEvery, vm.OpCastable, vm.OpInstanceOf:
 		return true
 	case vm.OpCall:
 		return booleanFunctions[p.Name]

@@ -111,6 +111,8 @@ func TestRewriteShapes(t *testing.T) {
 		{"cbc:ID = ('a', 'b', 'c', 'd')", vm.OpGenCmp},
 		{"contains(' A B ', concat(' ', normalize-space(.), ' '))", vm.OpCodeSet},
 		{"contains(' A  B ', concat(' ', normalize-space(.), ' '))", vm.OpCall}, // not normalised: kept
+		{"not(contains(normalize-space(@currencyID), ' ')) and contains(' A B ', concat(' ', normalize-space(@currencyID), ' '))", vm.OpCodeToken},
+		{"not(contains(normalize-space(@schemeID), ' ')) and contains(' A B ', concat(' ', normalize-space(@currencyID), ' '))", vm.OpAnd}, // another value: kept
 		{"//cbc:ID", vm.OpPath},
 	} {
 		p, err := Compile(c.expr, sc)
@@ -132,5 +134,53 @@ func TestRewriteShapes(t *testing.T) {
 	p, _ = Compile("//cbc:ID[1]", sc)
 	if args := p.Root().Args; len(args) != 3 {
 		t.Errorf("//cbc:ID[1] must keep descendant-or-self::node()/child:: (positional)")
+	}
+}
+
+// TestCodeTokenSemantics compares the fused code-list op with the plain
+// expression on values in and out of the list, padded, with inner spaces,
+// empty, absent, and on a focus where the operand has two items (an error).
+func TestCodeTokenSemantics(t *testing.T) {
+	const src = "not(contains(normalize-space(b), ' ')) and contains(' EUR USD ', concat(' ', normalize-space(b), ' '))"
+	sc := &StaticContext{}
+	opt, err := compile(src, sc, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opt.Root().Op != vm.OpCodeToken {
+		t.Fatalf("root op %d, want OpCodeToken", opt.Root().Op)
+	}
+	plain, err := compile(src, sc, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := xmltree.Parse([]byte(`<r><a><b>EUR</b></a><a><b> USD </b></a><a><b>EU R</b></a><a><b>EUR USD</b></a><a><b/></a><a/><a><b>XXX</b></a><a><b>EUR</b><b>USD</b></a></r>`), xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	env := &vm.Env{Doc: d}
+	want := []string{"true", "true", "false", "false", "false", "false", "false", "error"}
+	i := 0
+	for n := xmltree.NodeID(0); int(n) < d.Len(); n++ {
+		if d.Kind(n) != xmltree.KindElement || d.NameLocal(d.Name(n)) != "a" {
+			continue
+		}
+		var got [2]string
+		for k, p := range []*vm.Program{opt, plain} {
+			v, err := p.EvalBool(ctx, env, n)
+			switch {
+			case err != nil:
+				got[k] = "error"
+			case v:
+				got[k] = "true"
+			default:
+				got[k] = "false"
+			}
+		}
+		if got[0] != got[1] || got[0] != want[i] {
+			t.Errorf("a #%d: fused %s, plain %s, want %s", i+1, got[0], got[1], want[i])
+		}
+		i++
 	}
 }
