@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/einvoice-dev/einvoice/engine/xdm"
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
@@ -111,7 +112,7 @@ func (f *frame) eval(e *Expr, fc focus) (xdm.Sequence, error) {
 		}
 		return f.boolSeq(b), nil
 	case OpAnd, OpOr, OpGenCmp, OpSome, OpEvery, OpCastable,
-		OpInstanceOf, OpCodeSet, OpCodeToken, OpExists, OpEmpty, OpNot, OpChildEq:
+		OpInstanceOf, OpCodeSet, OpCodeToken, OpExists, OpEmpty, OpNot, OpChildEq, OpLenAfter:
 		b, err := f.evalBool(e, fc)
 		if err != nil {
 			return nil, err
@@ -332,6 +333,20 @@ func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
 			return false, err
 		}
 		return f.childEq(e, n)
+	case OpLenAfter:
+		s, err := f.eval(e.Args[0], fc)
+		if err != nil {
+			return false, err
+		}
+		v, err := f.strArg(s, "substring-after")
+		if err != nil {
+			return false, err
+		}
+		after := ""
+		if i := strings.Index(v, e.Str); i >= 0 {
+			after = v[i+len(e.Str):]
+		}
+		return xdm.CompareGeneral(e.Cmp, xdm.Integer(int64(utf8.RuneCountInString(after))), e.Args[1].Seq[0])
 	}
 	s, err := f.eval(e, fc)
 	if err != nil {
@@ -562,7 +577,7 @@ func (f *frame) predicate(p *Expr, fc focus) (bool, error) {
 	}
 	switch p.Op {
 	case OpAnd, OpOr, OpGenCmp, OpValCmp, OpNot, OpExists, OpEmpty, OpSome, OpEvery,
-		OpCodeSet, OpCodeToken, OpChildEq, OpCastable, OpInstanceOf:
+		OpCodeSet, OpCodeToken, OpChildEq, OpLenAfter, OpCastable, OpInstanceOf:
 		return f.evalBool(p, fc)
 	case OpStep:
 		if len(p.Preds) == 0 {

@@ -61,6 +61,9 @@ func optimizeGenCmp(e *vm.Expr) *vm.Expr {
 	if r := optimizeChildEq(e); r != e {
 		return r
 	}
+	if r := optimizeLenAfter(e); r != e {
+		return r
+	}
 	if e.Cmp != xdm.OpEq {
 		return e
 	}
@@ -249,6 +252,26 @@ func sameExpr(a, b *vm.Expr) bool {
 	return true
 }
 
+// optimizeLenAfter rewrites string-length(substring-after(X, 'sep')) Cmp n
+// (n an integer literal) into one op: X is evaluated and checked as
+// substring-after checks it (same errors), the rest is string arithmetic.
+func optimizeLenAfter(e *vm.Expr) *vm.Expr {
+	sl, n := e.Args[0], e.Args[1]
+	if sl.Op != vm.OpCall || sl.Name != "string-length" || len(sl.Args) != 1 ||
+		n.Op != vm.OpConst || len(n.Seq) != 1 || n.Seq[0].T != xdm.TInteger {
+		return e
+	}
+	sa := sl.Args[0]
+	if sa.Op != vm.OpCall || sa.Name != "substring-after" || len(sa.Args) != 2 {
+		return e
+	}
+	sep, ok := constString(sa.Args[1])
+	if !ok {
+		return e
+	}
+	return &vm.Expr{Op: vm.OpLenAfter, Cmp: e.Cmp, Args: []*vm.Expr{sa.Args[0], n}, Str: sep}
+}
+
 func optimizeChildEq(e *vm.Expr) *vm.Expr {
 	if e.Cmp != xdm.OpEq {
 		return e
@@ -287,7 +310,7 @@ func nonPositional(preds []*vm.Expr) bool {
 func staticBoolean(p *vm.Expr) bool {
 	switch p.Op {
 	case vm.OpGenCmp, vm.OpValCmp, vm.OpNodeCmp, vm.OpAnd, vm.OpOr, vm.OpNot, vm.OpExists,
-		vm.OpEmpty, vm.OpCodeSet, vm.OpCodeToken, vm.OpChildEq, vm.OpSome, vm.OpEvery, vm.OpCastable, vm.OpInstanceOf:
+		vm.OpEmpty, vm.OpCodeSet, vm.OpCodeToken, vm.OpChildEq, vm.OpLenAfter, vm.OpSome, vm.OpEvery, vm.OpCastable, vm.OpInstanceOf:
 		return true
 	case vm.OpCall:
 		return booleanFunctions[p.Name]

@@ -2,6 +2,7 @@ package xpath
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -114,6 +115,8 @@ func TestRewriteShapes(t *testing.T) {
 		{"not(contains(normalize-space(@currencyID), ' ')) and contains(' A B ', concat(' ', normalize-space(@currencyID), ' '))", vm.OpCodeToken},
 		{"not(contains(normalize-space(@schemeID), ' ')) and contains(' A B ', concat(' ', normalize-space(@currencyID), ' '))", vm.OpAnd}, // another value: kept
 		{"//cbc:ID", vm.OpPath},
+		{"string-length(substring-after(cbc:Amount,'.'))<=2", vm.OpLenAfter},
+		{"string-length(substring-after(cbc:Amount,'.')) = 2.0", vm.OpGenCmp}, // not an integer literal: kept
 	} {
 		p, err := Compile(c.expr, sc)
 		if err != nil {
@@ -182,5 +185,61 @@ func TestCodeTokenSemantics(t *testing.T) {
 			t.Errorf("a #%d: fused %s, plain %s, want %s", i+1, got[0], got[1], want[i])
 		}
 		i++
+	}
+}
+
+// TestLenAfterSemantics compares the fused decimals op with the plain
+// expression on strings without the separator, with several, with
+// multi-byte characters after it, empty, absent, and on operands that must
+// raise an error (two items; a typed number).
+func TestLenAfterSemantics(t *testing.T) {
+	sc := &StaticContext{}
+	d, err := xmltree.Parse([]byte(`<r><a><b>12.34</b></a><a><b>12.345</b></a><a><b>12</b></a><a><b>1.2.3</b></a><a><b>1.ééé</b></a><a><b/></a><a/><a><b>1.1</b><b>2.2</b></a></r>`), xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	env := &vm.Env{Doc: d}
+	for _, src := range []string{
+		"string-length(substring-after(b,'.'))<=2",
+		"string-length(substring-after(b,'.')) > 2",
+		"string-length(substring-after(b,'.')) != 0",
+		"string-length(substring-after(xs:decimal(b),'.'))<=2",
+	} {
+		opt, err := compile(src, sc, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := compile(src, sc, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if src != "string-length(substring-after(xs:decimal(b),'.'))<=2" && opt.Root().Op != vm.OpLenAfter {
+			t.Fatalf("%s: root op %d, want OpLenAfter", src, opt.Root().Op)
+		}
+		for n := xmltree.NodeID(0); int(n) < d.Len(); n++ {
+			if d.Kind(n) != xmltree.KindElement || d.NameLocal(d.Name(n)) != "a" {
+				continue
+			}
+			var got [2]string
+			for k, p := range []*vm.Program{opt, plain} {
+				v, err := p.EvalBool(ctx, env, n)
+				switch {
+				case err != nil:
+					var xe *xdm.Error
+					if !errors.As(err, &xe) {
+						t.Fatalf("%s: %v", src, err)
+					}
+					got[k] = "error " + xe.Code
+				case v:
+					got[k] = "true"
+				default:
+					got[k] = "false"
+				}
+			}
+			if got[0] != got[1] {
+				t.Errorf("%s on node %d: fused %s, plain %s", src, n, got[0], got[1])
+			}
+		}
 	}
 }
