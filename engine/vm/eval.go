@@ -112,7 +112,7 @@ func (f *frame) eval(e *Expr, fc focus) (xdm.Sequence, error) {
 		}
 		return f.boolSeq(b), nil
 	case OpAnd, OpOr, OpGenCmp, OpSome, OpEvery, OpCastable,
-		OpInstanceOf, OpCodeSet, OpCodeToken, OpExists, OpEmpty, OpNot, OpChildEq, OpLenAfter:
+		OpInstanceOf, OpCodeSet, OpCodeToken, OpExists, OpEmpty, OpNot, OpChildEq, OpLenAfter, OpBlankCmp:
 		b, err := f.evalBool(e, fc)
 		if err != nil {
 			return nil, err
@@ -333,6 +333,16 @@ func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
 			return false, err
 		}
 		return f.childEq(e, n)
+	case OpBlankCmp:
+		s, err := f.eval(e.Args[0], fc)
+		if err != nil {
+			return false, err
+		}
+		v, err := f.strArg(s, "normalize-space")
+		if err != nil {
+			return false, err
+		}
+		return blank(v) == (e.Cmp == xdm.OpEq), nil
 	case OpLenAfter:
 		s, err := f.eval(e.Args[0], fc)
 		if err != nil {
@@ -577,7 +587,7 @@ func (f *frame) predicate(p *Expr, fc focus) (bool, error) {
 	}
 	switch p.Op {
 	case OpAnd, OpOr, OpGenCmp, OpValCmp, OpNot, OpExists, OpEmpty, OpSome, OpEvery,
-		OpCodeSet, OpCodeToken, OpChildEq, OpLenAfter, OpCastable, OpInstanceOf:
+		OpCodeSet, OpCodeToken, OpChildEq, OpLenAfter, OpBlankCmp, OpCastable, OpInstanceOf:
 		return f.evalBool(p, fc)
 	case OpStep:
 		if len(p.Preds) == 0 {
@@ -812,3 +822,16 @@ func (f *frame) extCall(e *Expr, fc focus) (xdm.Sequence, error) {
 // maxRange bounds the length of a "to" range (FOAR0002 beyond), so a
 // hostile expression cannot allocate without limit.
 const maxRange = 1 << 20
+
+// blank reports whether normalize-space(s) is the empty string: s has
+// nothing but the XML whitespace characters.
+func blank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -47,6 +47,7 @@ const (
 	OpCount                // count(Args[0])
 	OpChildEq              // fast path: some child::Test of the context has string value Str (general = against a string literal)
 	OpCodeToken            // fast path: normalize-space(string(Args[0])) is one token of Set (the code-list idiom guarded by not(contains(normalize-space(X), ' ')))
+	OpBlankCmp             // fast path: normalize-space(Args[0]) Cmp '' with Cmp = or != (is the value blank)
 	OpLenAfter             // fast path: string-length(substring-after(Args[0], Str)) Cmp Args[1] (an integer literal; the decimals idiom of BR-DEC)
 )
 

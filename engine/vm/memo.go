@@ -122,7 +122,7 @@ func fingerprint(b []byte, e *Expr) []byte {
 	case OpStep, OpChildEq:
 		b = strconv.AppendInt(b, int64(e.Axis), 10)
 		b = writeTest(b, &e.Test)
-	case OpGenCmp, OpValCmp, OpNodeCmp, OpLenAfter:
+	case OpGenCmp, OpValCmp, OpNodeCmp, OpLenAfter, OpBlankCmp:
 		b = strconv.AppendInt(b, int64(e.Cmp), 10)
 	case OpArith:
 		b = strconv.AppendInt(b, int64(e.Arith), 10)

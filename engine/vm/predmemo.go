@@ -42,7 +42,7 @@ func (c *Catalog) preparePred(p *Expr) {
 // at the focus position or size.
 func memoisablePred(p *Expr) bool {
 	switch p.Op {
-	case OpAnd, OpOr, OpGenCmp, OpValCmp, OpNot, OpExists, OpEmpty, OpCodeSet, OpCodeToken, OpChildEq, OpLenAfter:
+	case OpAnd, OpOr, OpGenCmp, OpValCmp, OpNot, OpExists, OpEmpty, OpCodeSet, OpCodeToken, OpChildEq, OpLenAfter, OpBlankCmp:
 	default:
 		return false
 	}

@@ -64,6 +64,9 @@ func optimizeGenCmp(e *vm.Expr) *vm.Expr {
 	if r := optimizeLenAfter(e); r != e {
 		return r
 	}
+	if r := optimizeBlankCmp(e); r != e {
+		return r
+	}
 	if e.Cmp != xdm.OpEq {
 		return e
 	}
@@ -272,6 +275,26 @@ func optimizeLenAfter(e *vm.Expr) *vm.Expr {
 	return &vm.Expr{Op: vm.OpLenAfter, Cmp: e.Cmp, Args: []*vm.Expr{sa.Args[0], n}, Str: sep}
 }
 
+// optimizeBlankCmp rewrites normalize-space(X) != ” (and = ”) into a
+// scan of X's string for a non-whitespace character, with normalize-space's
+// checks of X.
+func optimizeBlankCmp(e *vm.Expr) *vm.Expr {
+	if e.Cmp != xdm.OpEq && e.Cmp != xdm.OpNe {
+		return e
+	}
+	ns, lit := e.Args[0], e.Args[1]
+	if s, ok := constString(ns); ok && s == "" {
+		ns, lit = lit, ns // = and != are symmetric
+	}
+	if s, ok := constString(lit); !ok || s != "" {
+		return e
+	}
+	if ns.Op != vm.OpCall || ns.Name != "normalize-space" || len(ns.Args) != 1 {
+		return e
+	}
+	return &vm.Expr{Op: vm.OpBlankCmp, Cmp: e.Cmp, Args: ns.Args}
+}
+
 func optimizeChildEq(e *vm.Expr) *vm.Expr {
 	if e.Cmp != xdm.OpEq {
 		return e
@@ -310,7 +333,7 @@ func nonPositional(preds []*vm.Expr) bool {
 func staticBoolean(p *vm.Expr) bool {
 	switch p.Op {
 	case vm.OpGenCmp, vm.OpValCmp, vm.OpNodeCmp, vm.OpAnd, vm.OpOr, vm.OpNot, vm.OpExists,
-		vm.OpEmpty, vm.OpCodeSet, vm.OpCodeToken, vm.OpChildEq, vm.OpLenAfter, vm.OpSome, vm.OpEvery, vm.OpCastable, vm.OpInstanceOf:
+		vm.OpEmpty, vm.OpCodeSet, vm.OpCodeToken, vm.OpChildEq, vm.OpLenAfter, vm.OpBlankCmp, vm.OpSome, vm.OpEvery, vm.OpCastable, vm.OpInstanceOf:
 		return true
 	case vm.OpCall:
 		return booleanFunctions[p.Name]

@@ -117,6 +117,8 @@ func TestRewriteShapes(t *testing.T) {
 		{"//cbc:ID", vm.OpPath},
 		{"string-length(substring-after(cbc:Amount,'.'))<=2", vm.OpLenAfter},
 		{"string-length(substring-after(cbc:Amount,'.')) = 2.0", vm.OpGenCmp}, // not an integer literal: kept
+		{"normalize-space(cbc:ID) != ''", vm.OpBlankCmp},
+		{"normalize-space(cbc:ID) != 'x'", vm.OpGenCmp},
 	} {
 		p, err := Compile(c.expr, sc)
 		if err != nil {
@@ -140,105 +142,66 @@ func TestRewriteShapes(t *testing.T) {
 	}
 }
 
-// TestCodeTokenSemantics compares the fused code-list op with the plain
-// expression on values in and out of the list, padded, with inner spaces,
-// empty, absent, and on a focus where the operand has two items (an error).
-func TestCodeTokenSemantics(t *testing.T) {
-	const src = "not(contains(normalize-space(b), ' ')) and contains(' EUR USD ', concat(' ', normalize-space(b), ' '))"
-	sc := &StaticContext{}
-	opt, err := compile(src, sc, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if opt.Root().Op != vm.OpCodeToken {
-		t.Fatalf("root op %d, want OpCodeToken", opt.Root().Op)
-	}
-	plain, err := compile(src, sc, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := xmltree.Parse([]byte(`<r><a><b>EUR</b></a><a><b> USD </b></a><a><b>EU R</b></a><a><b>EUR USD</b></a><a><b/></a><a/><a><b>XXX</b></a><a><b>EUR</b><b>USD</b></a></r>`), xmltree.DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	env := &vm.Env{Doc: d}
-	want := []string{"true", "true", "false", "false", "false", "false", "false", "error"}
-	i := 0
-	for n := xmltree.NodeID(0); int(n) < d.Len(); n++ {
-		if d.Kind(n) != xmltree.KindElement || d.NameLocal(d.Name(n)) != "a" {
-			continue
-		}
-		var got [2]string
-		for k, p := range []*vm.Program{opt, plain} {
-			v, err := p.EvalBool(ctx, env, n)
-			switch {
-			case err != nil:
-				got[k] = "error"
-			case v:
-				got[k] = "true"
-			default:
-				got[k] = "false"
-			}
-		}
-		if got[0] != got[1] || got[0] != want[i] {
-			t.Errorf("a #%d: fused %s, plain %s, want %s", i+1, got[0], got[1], want[i])
-		}
-		i++
-	}
-}
-
-// TestLenAfterSemantics compares the fused decimals op with the plain
-// expression on strings without the separator, with several, with
-// multi-byte characters after it, empty, absent, and on operands that must
-// raise an error (two items; a typed number).
-func TestLenAfterSemantics(t *testing.T) {
-	sc := &StaticContext{}
-	d, err := xmltree.Parse([]byte(`<r><a><b>12.34</b></a><a><b>12.345</b></a><a><b>12</b></a><a><b>1.2.3</b></a><a><b>1.ééé</b></a><a><b/></a><a/><a><b>1.1</b><b>2.2</b></a></r>`), xmltree.DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	env := &vm.Env{Doc: d}
-	for _, src := range []string{
-		"string-length(substring-after(b,'.'))<=2",
-		"string-length(substring-after(b,'.')) > 2",
-		"string-length(substring-after(b,'.')) != 0",
-		"string-length(substring-after(xs:decimal(b),'.'))<=2",
+// TestFusedOpsSemantics compares each fused op with the plain expression
+// on every a element of a document built for its edge cases (padding,
+// inner spaces, empty, absent, several separators, multi-byte characters,
+// and operands that must raise an error: two items, a typed number); the
+// error codes must match too.
+func TestFusedOpsSemantics(t *testing.T) {
+	for _, c := range []struct {
+		doc  string
+		op   vm.Op
+		srcs []string
+	}{
+		{`<r><a><b>EUR</b></a><a><b> USD </b></a><a><b>EU R</b></a><a><b>EUR USD</b></a><a><b/></a><a/><a><b>XXX</b></a><a><b>EUR</b><b>USD</b></a></r>`,
+			vm.OpCodeToken, []string{"not(contains(normalize-space(b), ' ')) and contains(' EUR USD ', concat(' ', normalize-space(b), ' '))"}},
+		{`<r><a><b>12.34</b></a><a><b>12.345</b></a><a><b>12</b></a><a><b>1.2.3</b></a><a><b>1.ééé</b></a><a><b/></a><a/><a><b>1.1</b><b>2.2</b></a><a><b>1.5</b></a></r>`,
+			vm.OpLenAfter, []string{"string-length(substring-after(b,'.'))<=2", "string-length(substring-after(b,'.')) > 2",
+				"string-length(substring-after(b,'.')) != 0", "string-length(substring-after(xs:decimal(b),'.'))<=2"}},
+		{"<r><a><b>x</b></a><a><b> \t\n </b></a><a><b/></a><a/><a><b> y </b></a><a><b>1</b><b>2</b></a><a><b>1.5</b></a></r>",
+			vm.OpBlankCmp, []string{"normalize-space(b) != ''", "normalize-space(b) = ''", "'' != normalize-space(b)", "normalize-space(xs:decimal(b)) != ''"}},
 	} {
-		opt, err := compile(src, sc, true)
+		d, err := xmltree.Parse([]byte(c.doc), xmltree.DefaultLimits())
 		if err != nil {
 			t.Fatal(err)
 		}
-		plain, err := compile(src, sc, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if src != "string-length(substring-after(xs:decimal(b),'.'))<=2" && opt.Root().Op != vm.OpLenAfter {
-			t.Fatalf("%s: root op %d, want OpLenAfter", src, opt.Root().Op)
-		}
-		for n := xmltree.NodeID(0); int(n) < d.Len(); n++ {
-			if d.Kind(n) != xmltree.KindElement || d.NameLocal(d.Name(n)) != "a" {
-				continue
+		ctx := context.Background()
+		env := &vm.Env{Doc: d}
+		for _, src := range c.srcs {
+			opt, err := compile(src, &StaticContext{}, true)
+			if err != nil {
+				t.Fatal(err)
 			}
-			var got [2]string
-			for k, p := range []*vm.Program{opt, plain} {
-				v, err := p.EvalBool(ctx, env, n)
-				switch {
-				case err != nil:
-					var xe *xdm.Error
-					if !errors.As(err, &xe) {
-						t.Fatalf("%s: %v", src, err)
-					}
-					got[k] = "error " + xe.Code
-				case v:
-					got[k] = "true"
-				default:
-					got[k] = "false"
+			plain, err := compile(src, &StaticContext{}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if opt.Root().Op != c.op {
+				t.Fatalf("%s: root op %d, want %d", src, opt.Root().Op, c.op)
+			}
+			for n := xmltree.NodeID(0); int(n) < d.Len(); n++ {
+				if d.Kind(n) != xmltree.KindElement || d.NameLocal(d.Name(n)) != "a" {
+					continue
 				}
-			}
-			if got[0] != got[1] {
-				t.Errorf("%s on node %d: fused %s, plain %s", src, n, got[0], got[1])
+				var got [2]string
+				for k, p := range []*vm.Program{opt, plain} {
+					v, err := p.EvalBool(ctx, env, n)
+					switch {
+					case err != nil:
+						var xe *xdm.Error
+						if !errors.As(err, &xe) {
+							t.Fatalf("%s: %v", src, err)
+						}
+						got[k] = "error " + xe.Code
+					case v:
+						got[k] = "true"
+					default:
+						got[k] = "false"
+					}
+				}
+				if got[0] != got[1] {
+					t.Errorf("%s on node %d: fused %s, plain %s", src, n, got[0], got[1])
+				}
 			}
 		}
 	}
