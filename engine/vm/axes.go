@@ -139,9 +139,15 @@ func (f *frame) kindMatches(n xmltree.NodeID, t *NodeTest) bool {
 // stop, when non-nil, ends the walk early when it returns true.
 func (f *frame) axis(axis Axis, t *NodeTest, n xmltree.NodeID, out []xdm.Item, first bool) ([]xdm.Item, error) {
 	m := f.matcher(t, axis)
-	if m.never {
+	return f.axisWith(&m, axis, n, out, first)
+}
+
+// axisWith is axis with the node test already resolved against f.doc.
+func (f *frame) axisWith(mp *matcher, axis Axis, n xmltree.NodeID, out []xdm.Item, first bool) ([]xdm.Item, error) {
+	if mp.never {
 		return out, nil
 	}
+	m := *mp
 	d := f.doc
 	add := func(c xmltree.NodeID) bool {
 		if f.matches(&m, c) {
@@ -331,6 +337,9 @@ func (f *frame) step(e *Expr, n xmltree.NodeID, out []xdm.Item) ([]xdm.Item, err
 			slices.Reverse(out[start:])
 		}
 		return out, err
+	}
+	if r, ok, err := f.indexedStep(e, n, out); ok || err != nil {
+		return r, err
 	}
 	tmp := f.buf()
 	tmp, err := f.axis(e.Axis, &e.Test, n, tmp, false)

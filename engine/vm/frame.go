@@ -67,6 +67,10 @@ type frame struct {
 	nodeMemo  memoTable[xdm.Sequence]
 	nodeArena []xdm.Item
 	nodeItems int
+
+	// valIdx holds the value indexes of steps over registered documents
+	// (valueindex.go); they stay valid as long as those documents do.
+	valIdx map[valueIndexKey]*valueIndex
 }
 
 type nameKey struct {
