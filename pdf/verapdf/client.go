@@ -36,8 +36,13 @@ const (
 // needs more is answered as a resource DocumentError, not a crash), and the
 // C1 compiler only: measured on the 2-core machine (docs/PERFORMANCE.md),
 // warming costs half the CPU and validations stay cheaper than with C2 even
-// after 150 files, because C2's own compilation keeps eating the CPU.
-var DefaultJVMArgs = []string{"-Xmx768m", "-Xss8m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true"}
+// after 150 files, because C2's own compilation keeps eating the CPU; over
+// ~500 files (the render coverage test) both cost the same. Everything the
+// JVM itself prints (warnings such as "CodeCache is full" and the code cache
+// summary after them) goes to stderr: on stdout, its default, it would break
+// the protocol.
+var DefaultJVMArgs = []string{"-Xmx768m", "-Xss8m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+	"-XX:+DisplayVMOutputToStderr", "-Xlog:disable", "-Xlog:all=warning:stderr", "-Djava.awt.headless=true"}
 
 // Flavours are the PDF/A flavours a caller may ask for; "auto" checks the
 // flavour the file declares (PDF/A-3b when it declares none).

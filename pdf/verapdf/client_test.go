@@ -3,6 +3,7 @@ package verapdf
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -181,5 +182,19 @@ func TestKillMidRequest(t *testing.T) {
 	}
 	if killed == nil || !killed.exited() {
 		t.Fatal("the killed worker is not reaped")
+	}
+}
+
+// TestJVMOutputStaysOffTheProtocol: what the JVM prints by itself (here
+// -XX:+PrintFlagsFinal, hundreds of lines; in production a "CodeCache is
+// full" warning and summary) goes to stderr under DefaultJVMArgs, so the
+// ready line is still the first line on stdout and answers stay in step.
+func TestJVMOutputStaysOffTheProtocol(t *testing.T) {
+	c := New(Options{Jar: jar(t), JVMArgs: append(append([]string{}, DefaultJVMArgs...), "-XX:+PrintFlagsFinal"),
+		Timeout: 2 * time.Minute, StartTimeout: 2 * time.Minute, Stderr: io.Discard})
+	t.Cleanup(func() { _ = c.Close() })
+	res, err := c.Validate(context.Background(), readCorpus(t, "mustang/zugferd_invoice.pdf"), "3b")
+	if err != nil || !res.Compliant {
+		t.Fatalf("with the JVM printing flags: %v %+v", err, res)
 	}
 }
