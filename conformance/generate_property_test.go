@@ -244,12 +244,14 @@ func expectRefused(problems []string) []string {
 	return out
 }
 
-// referenceFatals appends to problems every fatal (or error: both reject)
-// finding and stage error the reference reported in r, and returns how many
+// referenceFatals appends to problems every rejecting finding the reference
+// reported in r - flag fatal or error, an assert without a flag (the
+// Factur-X and Order-X rule sets have none; our validator counts them fatal,
+// engineval.normFlag) - and every stage error, and returns how many
 // findings r has in all.
 func referenceFatals(r *oracle.Result, problems []string) ([]string, int) {
 	for _, f := range r.Fired {
-		if f.Flag == "fatal" || f.Flag == "error" || f.Kind == "stage-error" {
+		if f.Flag == "fatal" || f.Flag == "error" || (f.Flag == "" && f.Kind == "assert") || f.Kind == "stage-error" {
 			problems = append(problems, "reference: "+fmtFinding(f))
 		}
 	}
