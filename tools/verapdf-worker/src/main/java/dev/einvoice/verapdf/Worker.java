@@ -150,7 +150,7 @@ public final class Worker {
             return;
         }
         if ("warm".equals(op)) {
-            send("{\"id\":" + id + "," + warmOnValidationThread() + "}");
+            send("{\"id\":" + id + "," + warm() + "}");
             return;
         }
         if (!"validate".equals(op)) {
@@ -225,26 +225,6 @@ public final class Worker {
             // A validation that cannot be stopped (or a JVM out of memory) poisons this process:
             // exit so the supervisor starts a clean one.
             System.exit(3);
-        }
-    }
-
-    /**
-     * Runs {@link #warm} on the thread that validates the requests: veraPDF keeps its compiled
-     * rule scripts (Rhino) per thread, so warming any other thread leaves the first real files to
-     * compile them again (measured: the first 50 files cost 90 ms of CPU each instead of 55).
-     */
-    private String warmOnValidationThread() {
-        Future<String> f = exec.submit(this::warm);
-        try {
-            return f.get(timeoutMs, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            // Best effort: the validation thread finishes the warm-up before the next request.
-            return errorJSON("timeout", "warm-up did not finish within " + timeoutMs + " ms");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return errorJSON("internal", "interrupted");
-        } catch (ExecutionException e) {
-            return errorJSON("internal", describe(e.getCause()));
         }
     }
 
