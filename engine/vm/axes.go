@@ -143,14 +143,13 @@ func (f *frame) axis(axis Axis, t *NodeTest, n xmltree.NodeID, out []xdm.Item, f
 }
 
 // axisWith is axis with the node test already resolved against f.doc.
-func (f *frame) axisWith(mp *matcher, axis Axis, n xmltree.NodeID, out []xdm.Item, first bool) ([]xdm.Item, error) {
-	if mp.never {
+func (f *frame) axisWith(m *matcher, axis Axis, n xmltree.NodeID, out []xdm.Item, first bool) ([]xdm.Item, error) {
+	if m.never {
 		return out, nil
 	}
-	m := *mp
 	d := f.doc
 	add := func(c xmltree.NodeID) bool {
-		if f.matches(&m, c) {
+		if f.matches(m, c) {
 			out = append(out, f.node(c))
 			return first
 		}
@@ -332,7 +331,8 @@ func (f *frame) step(e *Expr, n xmltree.NodeID, out []xdm.Item) ([]xdm.Item, err
 	rev := e.Axis.Reverse()
 	if len(e.Preds) == 0 {
 		start := len(out)
-		out, err := f.axis(e.Axis, &e.Test, n, out, false)
+		m := f.matcher(&e.Test, e.Axis)
+		out, err := f.axisWith(&m, e.Axis, n, out, false)
 		if rev {
 			slices.Reverse(out[start:])
 		}
@@ -342,7 +342,8 @@ func (f *frame) step(e *Expr, n xmltree.NodeID, out []xdm.Item) ([]xdm.Item, err
 		return r, err
 	}
 	tmp := f.buf()
-	tmp, err := f.axis(e.Axis, &e.Test, n, tmp, false)
+	m := f.matcher(&e.Test, e.Axis)
+	tmp, err := f.axisWith(&m, e.Axis, n, tmp, false)
 	if err != nil {
 		return out, err
 	}
@@ -363,7 +364,8 @@ func (f *frame) step(e *Expr, n xmltree.NodeID, out []xdm.Item) ([]xdm.Item, err
 // stepAny reports whether a predicate-free step from n selects any node.
 func (f *frame) stepAny(e *Expr, n xmltree.NodeID) (bool, error) {
 	b := f.buf()
-	b, err := f.axis(e.Axis, &e.Test, n, b, true)
+	m := f.matcher(&e.Test, e.Axis)
+	b, err := f.axisWith(&m, e.Axis, n, b, true)
 	found := len(b) > 0
 	f.drop(b)
 	return found, err
