@@ -7,10 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/einvoice-dev/einvoice/internal/golden"
 	"github.com/einvoice-dev/einvoice/internal/testshared"
 )
 
@@ -46,20 +46,7 @@ func TestCorpusVerdicts(t *testing.T) {
 			fmt.Fprintf(&got, "%s %s: %s\n", filepath.ToSlash(name), flavour, verdictLine(t, c, f, flavour))
 		}
 	}
-	golden := filepath.Join("testdata", "corpus_verdicts.golden")
-	if *update {
-		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got.Bytes(), want) {
-		t.Errorf("verdicts differ from %s (-update rewrites it):\n--- got\n%s--- want\n%s", golden, got.Bytes(), want)
-	}
+	golden.Check(t, filepath.Join("testdata", "corpus_verdicts.golden"), got.Bytes(), *update)
 }
 
 // verdictLine is the verdict in one line: what the file declares, what it
