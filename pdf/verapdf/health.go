@@ -37,6 +37,7 @@ type Status struct {
 func (c *Client) Health(ctx context.Context) Status {
 	select {
 	case s := <-c.slots:
+		s = c.preferRunning(s)
 		if s.p == nil || s.p.exited() {
 			c.release(s)
 			return c.status(nil)

@@ -210,3 +210,22 @@ func TestSequentialCallsKeepOneWorker(t *testing.T) {
 		t.Fatalf("overlapping calls: %+v, want 2 running", st)
 	}
 }
+
+// TestHealthPingsARunningWorker: with a free slot that has no worker and
+// one that has, the health check pings the running one (a hung worker is
+// found and replaced) instead of reporting on the empty slot.
+func TestHealthPingsARunningWorker(t *testing.T) {
+	c := fake(t, "hang", Options{Workers: 2})
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // whichever slot comes first
+		if st := c.Health(ctx); st.State != StateUnavailable || !strings.Contains(st.Detail, "health check") {
+			t.Fatalf("the hung worker was not pinged: %+v", st)
+		}
+		if err := c.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
