@@ -333,6 +333,30 @@ func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
 			return false, err
 		}
 		return f.childEq(e, n)
+	case OpCall:
+		if e.Builtin != nil && e.Builtin.Name == "normalize-space" {
+			// not(normalize-space()), [normalize-space(X)]: the effective
+			// boolean value is "has a non-whitespace character", found
+			// without building the normalized string (a 200 KB attachment
+			// is scanned up to its first character).
+			var s string
+			if len(e.Args) == 1 {
+				v, err := f.eval(e.Args[0], fc)
+				if err != nil {
+					return false, err
+				}
+				if s, err = f.strArg(v, "normalize-space"); err != nil {
+					return false, err
+				}
+			} else {
+				var err error
+				if s, err = f.ctxString(nil, fc, "normalize-space"); err != nil {
+					return false, err
+				}
+			}
+			return !blank(s), nil
+		}
+
 	case OpBlankCmp:
 		s, err := f.eval(e.Args[0], fc)
 		if err != nil {
@@ -589,6 +613,10 @@ func (f *frame) predicate(p *Expr, fc focus) (bool, error) {
 	case OpAnd, OpOr, OpGenCmp, OpValCmp, OpNot, OpExists, OpEmpty, OpSome, OpEvery,
 		OpCodeSet, OpCodeToken, OpChildEq, OpLenAfter, OpBlankCmp, OpCastable, OpInstanceOf:
 		return f.evalBool(p, fc)
+	case OpCall:
+		if p.Builtin != nil && p.Builtin.Name == "normalize-space" {
+			return f.evalBool(p, fc) // a string: never a position
+		}
 	case OpStep:
 		if len(p.Preds) == 0 {
 			// [@schemeID], [cbc:ID]: a node sequence, true when not empty;

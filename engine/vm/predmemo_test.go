@@ -164,3 +164,33 @@ func TestNodeCallMemo(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalizeSpaceEBV: the effective boolean value of normalize-space
+// (not(normalize-space()), [normalize-space(b)]) is computed by a scan for
+// a non-whitespace character; it must agree with the length of the
+// normalized string, raise the same errors, and see the context item when
+// called without an argument.
+func TestNormalizeSpaceEBV(t *testing.T) {
+	d := parse(t, "<r><a><b>x</b></a><a><b> \t\n </b></a><a><b/></a><a/><a><b> y </b></a><a><b>1</b><b>2</b></a><a>text</a><a> </a></r>")
+	ctx := context.Background()
+	env := &vm.Env{Doc: d}
+	sc := &xpath.StaticContext{}
+	for _, c := range [][2]string{
+		{"not(normalize-space(b))", "string-length(normalize-space(b)) = 0"},
+		{"boolean(normalize-space(b))", "string-length(normalize-space(b)) > 0"},
+		{"not(normalize-space())", "string-length(normalize-space(string(.))) = 0"},
+		{"count(.[normalize-space(b)])", "count(.[string-length(normalize-space(b)) > 0])"},
+	} {
+		fast, slow := compile(t, c[0], sc), compile(t, c[1], sc)
+		for n := xmltree.NodeID(0); int(n) < d.Len(); n++ {
+			if d.Kind(n) != xmltree.KindElement || d.NameLocal(d.Name(n)) != "a" {
+				continue
+			}
+			a, errA := fast.EvalString(ctx, env, n)
+			b, errB := slow.EvalString(ctx, env, n)
+			if a != b || (errA == nil) != (errB == nil) {
+				t.Errorf("%s on node %d: %q, %v; %s: %q, %v", c[0], n, a, errA, c[1], b, errB)
+			}
+		}
+	}
+}
