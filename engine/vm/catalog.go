@@ -132,6 +132,12 @@ func (c *Catalog) prepare(e *Expr) {
 	if c != nil && e.Op == OpCall {
 		c.prepareNodeCall(e)
 	}
+	if c != nil && e.Op == OpExtCall && e.Pure && closedExpr(e) && focusFree(e) {
+		// custom:isSpecialContractBD(/rsm:CrossIndustryInvoice): one value
+		// per document.
+		c.fp = fingerprint(c.fp[:0], e)
+		e.setMemo([]MemoPoint{{Slot: c.memoSlot(c.fp)}})
+	}
 }
 
 // PathKillers returns name tests of a path that, if their name does not

@@ -198,6 +198,17 @@ func (f *frame) eval(e *Expr, fc focus) (xdm.Sequence, error) {
 		}
 		return f.call(e, fc)
 	case OpExtCall:
+		if mp := e.memoPoints(); len(mp) == 1 && f.memoReady(fc) {
+			slot := mp[0].Slot
+			if f.memoSet[slot-1] {
+				return f.memo[slot-1], nil
+			}
+			v, err := f.extCall(e, fc)
+			if err == nil {
+				f.memoStore(slot, v)
+			}
+			return v, err
+		}
 		return f.extCall(e, fc)
 	case OpCount:
 		s, err := f.eval(e.Args[0], fc)

@@ -157,6 +157,7 @@ type Expr struct {
 	Arith    xdm.ArithOp
 	Type     xdm.Type // OpCast, OpCastable
 	Optional bool     // OpCast, OpCastable: "?"
+	Pure     bool     // OpExtCall: the function was registered with Functions.RegisterPure
 	// PredSlot (a predicate, set when the program is built with a
 	// Catalog): its slot in the per-node predicate memo (predmemo.go); 0
 	// when it is not memoisable.
@@ -180,7 +181,7 @@ type Expr struct {
 	Name     string              // function name for messages
 	Re       *regexp.Regexp      // OpCall matches/replace/tokenize with a literal pattern
 	Set      map[string]struct{} // OpCodeSet, OpCodeToken
-	Str      string              // OpChildEq
+	Str      string              // OpChildEq; OpExtCall: the function's expanded name
 	PosConst int                 // predicate: > 0 when it is a constant integer position
 	// Path (OpPath only, nil when empty): the path killers and memo points.
 	Path *PathInfo

@@ -78,8 +78,12 @@ func (c *Catalog) memoSlot(key []byte) int32 {
 // no extension functions (their purity is not known), no current-date().
 func closedExpr(e *Expr) bool {
 	switch e.Op {
-	case OpVar, OpLocal, OpFor, OpSome, OpEvery, OpExtCall:
+	case OpVar, OpLocal, OpFor, OpSome, OpEvery:
 		return false
+	case OpExtCall:
+		if !e.Pure {
+			return false
+		}
 	case OpCall:
 		if e.Builtin == nil || e.Builtin.Name == "current-date" {
 			return false
@@ -235,4 +239,33 @@ func appendStr(b []byte, s string) []byte {
 	b = strconv.AppendInt(b, int64(len(s)), 10)
 	b = append(b, ':')
 	return append(b, s...)
+}
+
+// focusFree reports whether e's value does not depend on the focus: a
+// constant, an absolute path, or a call of such arguments (built-ins with at
+// least one argument, which then do not read the context item; pure
+// extension functions). Callers also check closedExpr.
+func focusFree(e *Expr) bool {
+	switch e.Op {
+	case OpConst:
+		return true
+	case OpPath:
+		return len(e.Args) > 1 && e.Args[0].Op == OpRoot && !usesFocusPosition(e)
+	case OpCall:
+		if e.Builtin == nil || len(e.Args) == 0 {
+			return false
+		}
+	case OpExtCall:
+		if !e.Pure {
+			return false
+		}
+	default:
+		return false
+	}
+	for _, a := range e.Args {
+		if !focusFree(a) {
+			return false
+		}
+	}
+	return true
 }

@@ -246,6 +246,7 @@ type funcKey struct {
 // modified while programs compiled against it are evaluated.
 type Functions struct {
 	m      map[funcKey]Func
+	pure   map[funcKey]bool
 	docs   []*xmltree.Document
 	docIdx map[string]int
 }
@@ -272,6 +273,24 @@ func (fs *Functions) RegisterDocument(uri string, doc *xmltree.Document) {
 // Register adds (or replaces) the function space:local with the given arity.
 func (fs *Functions) Register(space, local string, arity int, fn Func) {
 	fs.m[funcKey{xdm.QName{Space: space, Local: local}, arity}] = fn
+}
+
+// RegisterPure is Register for a function whose result depends only on its
+// arguments (and the documents they reach): no clock, no state. A call of
+// such a function whose arguments do not depend on the focus (constants,
+// absolute paths) is evaluated once per validated document (memo.go).
+func (fs *Functions) RegisterPure(space, local string, arity int, fn Func) {
+	fs.Register(space, local, arity, fn)
+	if fs.pure == nil {
+		fs.pure = map[funcKey]bool{}
+	}
+	fs.pure[funcKey{xdm.QName{Space: space, Local: local}, arity}] = true
+}
+
+// Pure reports whether space:local with the given arity was registered with
+// RegisterPure.
+func (fs *Functions) Pure(space, local string, arity int) bool {
+	return fs != nil && fs.pure[funcKey{xdm.QName{Space: space, Local: local}, arity}]
 }
 
 // Lookup finds a registered function.

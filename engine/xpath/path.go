@@ -347,7 +347,8 @@ func (ps *parser) parseCall(name token) (*vm.Expr, error) {
 		return nil, &Error{Offset: name.pos, Construct: name.text + "#" + itoa(len(args)), Msg: "unknown extension function"}
 	}
 	ps.usesFns = true
-	return &vm.Expr{Op: vm.OpExtCall, Ext: fn, Name: name.text, Args: args}, nil
+	return &vm.Expr{Op: vm.OpExtCall, Ext: fn, Name: name.text, Args: args,
+		Pure: ps.sc.Functions.Pure(uri, local, len(args)), Str: "{" + uri + "}" + local}, nil
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

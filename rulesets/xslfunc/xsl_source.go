@@ -205,7 +205,7 @@ func CompileXSLFunctions(fs *vm.Functions, defs []XSLFunction, ns map[string]str
 		}
 		c := &compiled{def: def, nSlots: len(def.Params) + len(def.Vars)}
 		cs[i] = c
-		fs.Register(def.Space, def.Local, len(def.Params), c.call)
+		fs.RegisterPure(def.Space, def.Local, len(def.Params), c.call) // no context item, no state: pure
 	}
 	for _, c := range cs {
 		vars := map[string]int{}
