@@ -46,6 +46,10 @@ func optimize(e *vm.Expr) *vm.Expr {
 		e = optimizeGenCmp(e)
 	case vm.OpAnd:
 		e = optimizeCodeToken(e)
+	case vm.OpSome:
+		if r := optimizeSomeEq(e); r != e {
+			e = optimizeGenCmp(r) // S may be a constant list: a set lookup
+		}
 	}
 	if e.Op != vm.OpConst {
 		if seq, ok := vm.FoldConstant(e); ok {
@@ -341,6 +345,66 @@ func staticBoolean(p *vm.Expr) bool {
 		return true // a node sequence
 	case vm.OpPath:
 		return p.Args[len(p.Args)-1].Op == vm.OpStep
+	}
+	return false
+}
+
+// optimizeSomeEq turns `some $x in S satisfies A = $x` (or `$x = A`) into
+// the general comparison `A = S`: a general comparison is existential over
+// both operands, so the verdict is the same, and A is evaluated once
+// instead of once per item of S (PEPPOL-EN16931-CL007: `some $code in
+// $ISO4217 satisfies @currencyID = $code`, 180 codes, on every amount
+// element). Only where nothing else can differ: A is a predicate-free
+// attribute step (at most one item, never an error, so the pairs are
+// compared in the same order) and S a variable or a constant (read without
+// error, whether or not A is empty).
+func optimizeSomeEq(e *vm.Expr) *vm.Expr {
+	if len(e.Binds) != 1 || len(e.Args) != 1 {
+		return e
+	}
+	body, slot := e.Args[0], e.Binds[0].Slot
+	if body.Op != vm.OpGenCmp || body.Cmp != xdm.OpEq || len(body.Args) != 2 || body.Set != nil {
+		return e
+	}
+	isX := func(a *vm.Expr) bool { return a.Op == vm.OpLocal && a.Slot == slot }
+	a, x := body.Args[0], body.Args[1]
+	if isX(a) {
+		a, x = x, a
+	}
+	if !isX(x) || usesLocal(a, slot) || usesLocal(e.Binds[0].In, slot) {
+		return e
+	}
+	if a.Op != vm.OpStep || a.Axis != vm.AxisAttribute || len(a.Preds) != 0 || a.Test.Kind != vm.TestName {
+		return e
+	}
+	if in := e.Binds[0].In; in.Op != vm.OpVar && in.Op != vm.OpConst {
+		return e
+	}
+	return &vm.Expr{Op: vm.OpGenCmp, Cmp: xdm.OpEq, Args: []*vm.Expr{a, e.Binds[0].In}}
+}
+
+// usesLocal says whether e reads the local variable slot.
+func usesLocal(e *vm.Expr, slot int) bool {
+	if e == nil {
+		return false
+	}
+	if e.Op == vm.OpLocal && e.Slot == slot {
+		return true
+	}
+	for _, c := range e.Args {
+		if usesLocal(c, slot) {
+			return true
+		}
+	}
+	for _, c := range e.Preds {
+		if usesLocal(c, slot) {
+			return true
+		}
+	}
+	for _, b := range e.Binds {
+		if usesLocal(b.In, slot) {
+			return true
+		}
 	}
 	return false
 }

@@ -119,6 +119,9 @@ func TestRewriteShapes(t *testing.T) {
 		{"string-length(substring-after(cbc:Amount,'.')) = 2.0", vm.OpGenCmp}, // not an integer literal: kept
 		{"normalize-space(cbc:ID) != ''", vm.OpBlankCmp},
 		{"normalize-space(cbc:ID) != 'x'", vm.OpGenCmp},
+		{"some $c in ('A', 'B') satisfies @currencyID = $c", vm.OpGenCmp},
+		{"some $c in ('A', 'B') satisfies cbc:ID = $c", vm.OpSome}, // several items: the pairs' order could differ
+		{"some $c in ('A', 'B') satisfies @currencyID[. != ''] = $c", vm.OpSome},
 	} {
 		p, err := Compile(c.expr, sc)
 		if err != nil {
@@ -160,6 +163,9 @@ func TestFusedOpsSemantics(t *testing.T) {
 				"string-length(substring-after(b,'.')) != 0", "string-length(substring-after(xs:decimal(b),'.'))<=2"}},
 		{"<r><a><b>x</b></a><a><b> \t\n </b></a><a><b/></a><a/><a><b> y </b></a><a><b>1</b><b>2</b></a><a><b>1.5</b></a></r>",
 			vm.OpBlankCmp, []string{"normalize-space(b) != ''", "normalize-space(b) = ''", "'' != normalize-space(b)", "normalize-space(xs:decimal(b)) != ''"}},
+		{`<r><a c="EUR"/><a c="X"/><a/><a c=" EUR"/><a c="2"/></r>`,
+			vm.OpGenCmp, []string{"some $x in ('EUR', 'USD', 'GBP', 'CHF') satisfies @c = $x", "some $x in ('EUR', 'USD') satisfies $x = @c",
+				"some $x in (1, 2) satisfies @c = $x", "some $x in () satisfies @c = $x"}},
 	} {
 		d, err := xmltree.Parse([]byte(c.doc), xmltree.DefaultLimits())
 		if err != nil {
