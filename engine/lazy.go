@@ -108,6 +108,13 @@ func (v *validation) resetFailed(refs []int32) {
 // evalLet evaluates let slot i on node, recording (not raising) its error.
 func (v *validation) evalLet(ctx context.Context, i int, node xmltree.NodeID) {
 	r, env := v.r, &v.st.env
+	if c, ok := r.lets[i].Constant(); ok {
+		// A constant code list: shared, not evaluated and copied again
+		// for every document (variable values are read-only).
+		v.st.letErr[i] = nil
+		v.st.vars[i] = c
+		return
+	}
 	var seq xdm.Sequence
 	var err error
 	if lerr := v.failedRef(r.letRefs[i]); lerr != nil {

@@ -90,6 +90,16 @@ func (p *Program) Source() string { return p.src }
 // Root returns the compiled tree (read-only; for debugging and tests).
 func (p *Program) Root() *Expr { return p.root }
 
+// Constant returns the program's value when it is a constant (folded at
+// compile time, e.g. a code list tokenize('AED AFN ...', '\s')), whatever
+// the document and focus. The sequence is shared: read-only.
+func (p *Program) Constant() (xdm.Sequence, bool) {
+	if p.root == nil || p.root.Op != OpConst || p.root.PosConst != 0 {
+		return nil, false
+	}
+	return p.root.Seq, true
+}
+
 // Env is the dynamic context of evaluations against one document: the
 // document, the values of the external variables (indexed by the slots of
 // the StaticContext) and private pooled scratch space. An Env must not be
