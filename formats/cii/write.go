@@ -197,6 +197,9 @@ func (w *writer) invoice(opts WriteOptions) {
 }
 
 func (w *writer) address(a *model.Address) {
+	if *a == (model.Address{}) {
+		return // no address at all (a profile view without BG-8)
+	}
 	w.start("ram:PostalTradeAddress")
 	w.el("ram:PostcodeCode", a.PostCode)
 	w.el("ram:LineOne", a.Line1)

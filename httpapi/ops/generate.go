@@ -33,6 +33,11 @@ type GenerateResult struct {
 	// Computed lists the values model.Complete derived, as JSON Pointers
 	// into the request body ("/invoice/totals/line_total").
 	Computed []string
+	// Dropped lists the values of the request the profile cannot carry
+	// and the document therefore does not have (facturx_minimum and
+	// facturx_basicwl only: cii.ProfileView), as JSON Pointers into the
+	// request body ("/invoice/lines/0/item/name") with their business term.
+	Dropped []cii.Dropped
 	// Report is the validation report of XML (nil when no validator is
 	// configured and Validate was false).
 	Report *wire.Report
@@ -115,7 +120,12 @@ func (s *Service) Generate(ctx context.Context, req GenerateRequest) (_ *Generat
 			return nil, writerRefusal("UBL", err)
 		}
 	default:
-		err = cii.Write(&buf, inv, cii.WriteOptions{})
+		view, dropped := cii.ProfileView(inv, cii.ViewOf(req.Profile))
+		for _, d := range dropped {
+			d.Pointer = "/invoice" + d.Pointer
+			res.Dropped = append(res.Dropped, d)
+		}
+		err = cii.Write(&buf, view, cii.WriteOptions{})
 		if errors.Is(err, cii.ErrNotRepresentable) {
 			return nil, writerRefusal("CII", err)
 		}
