@@ -58,6 +58,7 @@ func (s *Server) handleGenerate(syntax string) handlerFunc {
 		}
 		h := w.Header()
 		setGeneratedLists(h, res.Ignored, res.Computed)
+		setDroppedTerms(h, res.Dropped)
 		setReportHeaders(h, res.Report)
 		writeXML(w, res.XML)
 		return nil
