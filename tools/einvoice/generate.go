@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,6 +45,9 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer, g
 			}
 			*syntax = *format
 		}
+		if *format == "" && !given(f, "syntax") && ciiOnlyProfile(*profile) {
+			*syntax = ops.SyntaxCII // --profile facturx_minimum alone means CII
+		}
 		if *syntax != ops.SyntaxUBL && *syntax != ops.SyntaxCII {
 			return usagef("generate: --syntax %q: want ubl or cii", *syntax)
 		}
@@ -74,6 +78,12 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer, g
 	}
 	for _, p := range res.Ignored {
 		fmt.Fprintln(stderr, "einvoice: generate: ignored unknown property "+p)
+	}
+	if len(res.Dropped) > 0 {
+		fmt.Fprintf(stderr, "einvoice: generate: profile %s cannot carry %d values of the invoice; the document does not have them:\n", cmp.Or(*profile, ops.DefaultProfile(*syntax)), len(res.Dropped))
+		for _, d := range res.Dropped {
+			fmt.Fprintf(stderr, "einvoice: generate: dropped %s %s\n", d.Term, d.Pointer)
+		}
 	}
 	if res.Report != nil && *noValidate && res.Report.Counts.Fatal > 0 {
 		fmt.Fprintf(stderr, "einvoice: generate: %d findings (%d fatal) for profile %s\n", len(res.Report.Findings), res.Report.Counts.Fatal, res.Report.Profile)
@@ -171,4 +181,11 @@ func writeOut(stdout io.Writer, out string, b []byte) error {
 		return fmt.Errorf("write %s: %w", out, err)
 	}
 	return nil
+}
+
+// ciiOnlyProfile reports whether profile is a generate profile of CII only
+// (the Factur-X profiles), so that --syntax may be left out for it.
+func ciiOnlyProfile(profile string) bool {
+	return profile != "" && !slices.Contains(strings.Split(ops.AllowedProfiles(ops.SyntaxUBL), ","), profile) &&
+		slices.Contains(strings.Split(ops.AllowedProfiles(ops.SyntaxCII), ","), profile)
 }
