@@ -3,7 +3,6 @@ package cii
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/xsd"
+	"github.com/einvoice-dev/einvoice/internal/golden"
 	"github.com/einvoice-dev/einvoice/internal/testshared"
 )
 
@@ -89,8 +89,8 @@ func TestProfileViewFullModel(t *testing.T) {
 			for _, d := range dropped {
 				lines = append(lines, d.String())
 			}
-			golden(t, "view_"+strings.ToLower(c.dir)+".dropped.golden.txt", []byte(strings.Join(lines, "\n")+"\n"))
-			golden(t, "view_"+strings.ToLower(c.dir)+".golden.xml", buf.Bytes())
+			golden.Check(t, filepath.Join("testdata", "view_"+strings.ToLower(c.dir)+".dropped.golden.txt"), []byte(strings.Join(lines, "\n")+"\n"), *update)
+			golden.Check(t, filepath.Join("testdata", "view_"+strings.ToLower(c.dir)+".golden.xml"), buf.Bytes(), *update)
 		})
 	}
 }
@@ -120,23 +120,5 @@ func TestProfileViewComplete(t *testing.T) {
 		if _, again := ProfileView(view, v); len(again) != 0 {
 			t.Errorf("%v: the view of the view drops %v", v, again)
 		}
-	}
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run with -update after checking the change):\n%s", path, got)
 	}
 }
