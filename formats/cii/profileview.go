@@ -58,7 +58,7 @@ func ProfileView(inv *model.Invoice, v View) (*model.Invoice, []Dropped) {
 		return inv, nil
 	}
 	var dropped []Dropped
-	diffDropped(reflect.ValueOf(inv).Elem(), reflect.ValueOf(out).Elem(), "", "", -1, &dropped)
+	diffDropped(reflect.ValueOf(inv).Elem(), reflect.ValueOf(out).Elem(), nil, "", -1, &dropped)
 	return out, dropped
 }
 
@@ -150,8 +150,9 @@ var (
 )
 
 // diffDropped appends to out every non-zero value of orig that view does
-// not have, with its JSON Pointer and the nearest business term.
-func diffDropped(orig, view reflect.Value, ptr, term string, alt int, out *[]Dropped) {
+// not have, with its JSON Pointer (the reference tokens in path, joined
+// only for a dropped value) and the nearest business term.
+func diffDropped(orig, view reflect.Value, path []string, term string, alt int, out *[]Dropped) {
 	switch orig.Kind() {
 	case reflect.Pointer:
 		if orig.IsNil() {
@@ -160,7 +161,7 @@ func diffDropped(orig, view reflect.Value, ptr, term string, alt int, out *[]Dro
 		if view.IsNil() {
 			view = reflect.New(orig.Type().Elem())
 		}
-		diffDropped(orig.Elem(), view.Elem(), ptr, term, alt, out)
+		diffDropped(orig.Elem(), view.Elem(), path, term, alt, out)
 		return
 	case reflect.Slice:
 		if orig.Type().Elem().Kind() == reflect.Uint8 {
@@ -171,7 +172,7 @@ func diffDropped(orig, view reflect.Value, ptr, term string, alt int, out *[]Dro
 			if i < view.Len() {
 				v = view.Index(i)
 			}
-			diffDropped(orig.Index(i), v, ptr+"/"+strconv.Itoa(i), term, alt, out)
+			diffDropped(orig.Index(i), v, append(path, strconv.Itoa(i)), term, alt, out)
 		}
 		return
 	case reflect.Struct:
@@ -193,14 +194,14 @@ func diffDropped(orig, view reflect.Value, ptr, term string, alt int, out *[]Dro
 			if bt := f.Tag.Get("bt"); bt != "" {
 				ft = pickAlt(bt, a)
 			}
-			diffDropped(orig.Field(i), view.Field(i), ptr+"/"+name, ft, a, out)
+			diffDropped(orig.Field(i), view.Field(i), append(path, name), ft, a, out)
 		}
 		return
 	}
-	if orig.IsZero() || reflect.DeepEqual(orig.Interface(), view.Interface()) {
+	if orig.IsZero() || !view.IsZero() && reflect.DeepEqual(orig.Interface(), view.Interface()) {
 		return
 	}
-	*out = append(*out, Dropped{Pointer: ptr, Term: term})
+	*out = append(*out, Dropped{Pointer: "/" + strings.Join(path, "/"), Term: term})
 }
 
 // pickAlt returns alternative i of a "BT-35|BT-50" tag (the whole tag when

@@ -14,7 +14,7 @@ import (
 func BenchmarkGenerate(b *testing.B) {
 	s := engineService(b)
 	body := randomBody(b, 42, model.RandomOptions{Lines: 10})
-	for _, c := range []struct{ syntax, profile string }{{"ubl", "en16931"}, {"ubl", "peppol"}, {"cii", "en16931"}} {
+	for _, c := range []struct{ syntax, profile string }{{"ubl", "en16931"}, {"ubl", "peppol"}, {"cii", "en16931"}, {"cii", "facturx_minimum"}, {"cii", "facturx_basicwl"}} {
 		b.Run(c.syntax+"_"+c.profile, func(b *testing.B) {
 			req := ops.GenerateRequest{Syntax: c.syntax, Profile: c.profile, Validate: true, Body: body}
 			// cpu-ns/op and min-ns/op (the fastest call) next to the wall
