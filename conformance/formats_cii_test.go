@@ -175,7 +175,10 @@ func TestFormatsCIIWrittenDocumentsConform(t *testing.T) {
 
 // TestFormatsCIIGoldensConform: the writer's golden outputs (the full one
 // sets every field CII can carry) pass the CII D16B XSD and the EN 16931
-// rules.
+// rules. The Factur-X MINIMUM and BASIC WL views (view_*.golden.xml) are not
+// EN 16931 invoices (no lines, by design of those profiles): the cii package
+// checks them against their own XSDs and TestGenerateProperty against the
+// reference's rules of their profile.
 func TestFormatsCIIGoldensConform(t *testing.T) {
 	c := newCIICheck(t)
 	files, err := filepath.Glob("../formats/cii/testdata/*.golden.xml")
@@ -183,6 +186,9 @@ func TestFormatsCIIGoldensConform(t *testing.T) {
 		t.Fatalf("no golden files (%v)", err)
 	}
 	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), "view_") {
+			continue
+		}
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
