@@ -105,6 +105,9 @@ func TestGenerateCasesCoverProfiles(t *testing.T) {
 }
 
 func TestGenerateProperty(t *testing.T) {
+	// The four reference-driven tests run side by side: each is mostly one JVM
+	// and our engine on one core, and CI has two (make test stays under 25 min).
+	t.Parallel()
 	requireOracle(t)
 	shared := mustShared(t)
 	n := generateModels(t, 1000) // issue 5: at least 1,000 per profile

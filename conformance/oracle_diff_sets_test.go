@@ -372,6 +372,9 @@ func startSet(shared string, s oracleSet) <-chan startedOracle {
 // (comma-separated names) restricts the sets. The reference of the next set
 // starts (compiles) while the current set runs.
 func TestOracleDiffSets(t *testing.T) {
+	// The four reference-driven tests run side by side: each is mostly one JVM
+	// and our engine on one core, and CI has two (make test stays under 25 min).
+	t.Parallel()
 	requireOracle(t)
 	shared := mustShared(t)
 	n := envInt(t, "EINVOICE_ORACLE_SET_MUTANTS", defaultSetMutants)

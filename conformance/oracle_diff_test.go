@@ -139,6 +139,9 @@ func (r *diffRun) summary(what string) {
 // (source#seed:op:path=value); rerun just that seed with
 // EINVOICE_ORACLE_SEED=<seed> EINVOICE_ORACLE_MUTANTS=1.
 func TestOracleDiff(t *testing.T) {
+	// The four reference-driven tests run side by side: each is mostly one JVM
+	// and our engine on one core, and CI has two (make test stays under 25 min).
+	t.Parallel()
 	shared := mustShared(t)
 	n := envInt(t, "EINVOICE_ORACLE_MUTANTS", 5000)
 	seed0 := envInt(t, "EINVOICE_ORACLE_SEED", 1)

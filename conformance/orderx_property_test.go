@@ -56,6 +56,9 @@ func orderXOracle(t *testing.T, shared string) *oracle.Oracle {
 }
 
 func TestOrderXProperty(t *testing.T) {
+	// The four reference-driven tests run side by side: each is mostly one JVM
+	// and our engine on one core, and CI has two (make test stays under 25 min).
+	t.Parallel()
 	shared := mustShared(t)
 	n := generateModels(t, 500) // issue 7: at least 500 per format
 	if n < 500 && !testing.Short() {
