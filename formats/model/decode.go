@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/einvoice-dev/einvoice/formats/xmlio"
 	"reflect"
 	"strings"
 	"sync"
@@ -300,6 +301,13 @@ func (d *decoder) value(v reflect.Value, node any, fi *fieldInfo) {
 		}
 		if s == "" && fi != nil && fi.required {
 			d.add(ProblemStringTooShort, "String should have at least 1 character", s, map[string]any{"min_length": 1})
+			return
+		}
+		if r, at, bad := xmlio.InvalidChar(s); bad {
+			// An escaped control character (\u0003) is valid JSON but cannot
+			// be written into the XML of any syntax.
+			d.add(ProblemValueError, fmt.Sprintf("Value error, character U+%04X at byte %d cannot be written in XML", r, at), inputValue(node),
+				map[string]any{"character": fmt.Sprintf("U+%04X", r), "offset": at})
 			return
 		}
 		v.SetString(s)

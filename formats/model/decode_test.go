@@ -237,3 +237,24 @@ func TestDecodeEveryProblemAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeRejectsCharactersXMLCannotCarry: an escaped control character
+// is valid JSON but no syntax can write it; the decoder reports it at its
+// JSON path (422) instead of the writer failing later (a 500 found by
+// schemathesis on generate/ubl).
+func TestDecodeRejectsCharactersXMLCannotCarry(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`"\u0003x"`, "U+0003"},
+		{`"a\bc"`, "U+0008"},
+		{`"\uffff"`, "U+FFFF"},
+	} {
+		_, _, ps, _ := DecodeInvoice(patch(t, `{"lines": [{"id": "1", "quantity": 1, "unit_code": "C62", "net_price": 1, "category": "STANDARD", "vat_rate": 19, "item": {"name": `+c.in+`}}]}`), "body")
+		if len(ps) != 1 || LocString(ps[0].Loc) != "body.lines[0].item.name" || ps[0].Type != ProblemValueError || !strings.Contains(ps[0].Msg, c.want) {
+			t.Errorf("%s: problems = %+v", c.in, ps)
+		}
+	}
+	// Tab, line feed and carriage return are XML characters.
+	if _, _, ps, _ := DecodeInvoice(patch(t, `{"note": "a\tb\nc\rd"}`)); len(ps) != 0 {
+		t.Errorf("whitespace escapes refused: %+v", ps)
+	}
+}

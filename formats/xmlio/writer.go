@@ -34,6 +34,35 @@ type Options struct {
 // XML 1.0 cannot represent (control characters, invalid UTF-8).
 var ErrInvalidChar = errors.New("xmlio: character not allowed in XML")
 
+// InvalidChar returns the first character of s that XML 1.0 cannot carry
+// (a control character other than tab, line feed and carriage return, a
+// surrogate, U+FFFE, U+FFFF, or a byte of invalid UTF-8, returned as
+// utf8.RuneError) and its byte offset; ok is false when there is none.
+func InvalidChar(s string) (r rune, at int, ok bool) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
+				return rune(c), i, true
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !xmlRune(r, size) {
+			return r, i, true
+		}
+		i += size
+	}
+	return 0, 0, false
+}
+
+// xmlRune reports whether a decoded non-ASCII rune (of size bytes) is an
+// XML 1.0 character.
+func xmlRune(r rune, size int) bool {
+	return !((r == utf8.RuneError && size == 1) || r == 0xFFFE || r == 0xFFFF || (r >= 0xD800 && r <= 0xDFFF))
+}
+
 // ErrUnbalanced is wrapped by Close when elements are still open, or by End
 // when none is.
 var ErrUnbalanced = errors.New("xmlio: unbalanced elements")
@@ -221,7 +250,7 @@ func (w *Writer) escape(s string, attr bool) {
 		c := s[i]
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
-			if (r == utf8.RuneError && size == 1) || r == 0xFFFE || r == 0xFFFF || (r >= 0xD800 && r <= 0xDFFF) {
+			if !xmlRune(r, size) {
 				w.fail(fmt.Errorf("xmlio: %q at byte %d: %w", s[i:i+size], i, ErrInvalidChar))
 				return
 			}

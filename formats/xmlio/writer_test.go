@@ -111,3 +111,23 @@ func TestWriterPropagatesWriteError(t *testing.T) {
 		t.Fatal("want the write error")
 	}
 }
+
+func TestInvalidChar(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		r    rune
+		at   int
+		want bool
+	}{
+		{"plain ü €", 0, 0, false},
+		{"tab\tnl\ncr\r", 0, 0, false},
+		{"a\x03", 3, 1, true},
+		{"ab\uffff", 0xFFFF, 2, true},
+		{"x\xff", 0xFFFD, 1, true},
+	} {
+		r, at, bad := InvalidChar(c.s)
+		if bad != c.want || (bad && (r != c.r || at != c.at)) {
+			t.Errorf("InvalidChar(%q) = %U, %d, %v", c.s, r, at, bad)
+		}
+	}
+}
