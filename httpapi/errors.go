@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/einvoice-dev/einvoice/formats/xmlio"
 	"net/http"
 	"strconv"
 	"time"
@@ -108,6 +109,12 @@ func classify(err error, timeout time.Duration) *Error {
 	var mb *http.MaxBytesError
 	if errors.As(err, &mb) {
 		return &Error{Kind: KindTooLarge, Detail: fmt.Sprintf("request body exceeds the limit of %d bytes", mb.Limit), Err: err}
+	}
+	if errors.Is(err, xmlio.ErrInvalidChar) {
+		// A value no decoder caught that XML cannot carry (the model
+		// decoder rejects them at their JSON path): still the caller's input.
+		return invalid(wire.ValidationError{Loc: []any{"body"}, Type: wire.TypeValueError,
+			Msg: "Value error, the request contains a character XML 1.0 cannot carry: " + err.Error()})
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return timeoutError(timeout, err)

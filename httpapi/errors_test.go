@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/einvoice-dev/einvoice/formats/xmlio"
 	"log/slog"
 	"net/http"
 	"reflect"
@@ -329,4 +330,13 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// TestClassifyInvalidXMLChar: a writer refusing a character XML cannot
+// carry is the caller's input (422), never a 500.
+func TestClassifyInvalidXMLChar(t *testing.T) {
+	err := fmt.Errorf("ops.Generate(ubl): writing ubl: %w", fmt.Errorf("xmlio: control character 0x3 at byte 12: %w", xmlio.ErrInvalidChar))
+	if e := classify(err, time.Second); e.Kind != KindInvalid || len(e.Fields) != 1 || e.Fields[0].Type != wire.TypeValueError {
+		t.Fatalf("classify = %+v", e)
+	}
 }
