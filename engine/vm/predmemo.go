@@ -27,15 +27,21 @@ func (c *Catalog) preparePred(p *Expr) {
 	if c == nil || !memoisablePred(p) {
 		return
 	}
-	c.fp = fingerprint(c.fp[:0], p)
-	s, ok := c.preds[string(c.fp)]
+	p.PredSlot = c.useSlot(c.preds, &c.predUses, p)
+}
+
+// useSlot returns the slot of e's fingerprint in slots (numbering a new one
+// when needed) and counts one more use of it in uses.
+func (c *Catalog) useSlot(slots map[string]int32, uses *[]int32, e *Expr) int32 {
+	c.fp = fingerprint(c.fp[:0], e)
+	s, ok := slots[string(c.fp)]
 	if !ok {
-		c.predUses = append(c.predUses, 0)
-		s = int32(len(c.predUses))
-		c.preds[string(c.fp)] = s
+		*uses = append(*uses, 0)
+		s = int32(len(*uses))
+		slots[string(c.fp)] = s
 	}
-	c.predUses[s-1]++
-	p.PredSlot = s
+	(*uses)[s-1]++
+	return s
 }
 
 // memoisablePred: a statically boolean, closed predicate that does not look
@@ -127,15 +133,7 @@ func (c *Catalog) prepareNodePath(e *Expr) {
 	if !costly {
 		return
 	}
-	c.fp = fingerprint(c.fp[:0], e)
-	s, ok := c.nodes[string(c.fp)]
-	if !ok {
-		c.nodeUses = append(c.nodeUses, 0)
-		s = int32(len(c.nodeUses))
-		c.nodes[string(c.fp)] = s
-	}
-	c.nodeUses[s-1]++
-	e.NodeSlot = s
+	e.NodeSlot = c.useSlot(c.nodes, &c.nodeUses, e)
 }
 
 // prepareNodeCall gives a built-in function call whose value depends only
@@ -148,15 +146,7 @@ func (c *Catalog) prepareNodeCall(e *Expr) {
 	if e.Builtin == nil || !closedExpr(e) || usesFocusPosition(e) || !readsDocument(e) {
 		return
 	}
-	c.fp = fingerprint(c.fp[:0], e)
-	s, ok := c.nodes[string(c.fp)]
-	if !ok {
-		c.nodeUses = append(c.nodeUses, 0)
-		s = int32(len(c.nodeUses))
-		c.nodes[string(c.fp)] = s
-	}
-	c.nodeUses[s-1]++
-	e.NodeSlot = s
+	e.NodeSlot = c.useSlot(c.nodes, &c.nodeUses, e)
 }
 
 // readsDocument reports whether an argument of e takes an axis step.
