@@ -66,7 +66,6 @@ func TestNodePathMemo(t *testing.T) {
 	sc := &xpath.StaticContext{Catalog: cat}
 	p1 := compile(t, "string-join(b/c/string(.), '+')", sc)
 	p2 := compile(t, "count(b/c/string(.))", sc)
-	ctx := context.Background()
 	env := &vm.Env{}
 	for _, c := range []struct {
 		doc  string
@@ -79,19 +78,7 @@ func TestNodePathMemo(t *testing.T) {
 		env.Doc = d
 		var got []string
 		for rep := 0; rep < 2; rep++ {
-			got = got[:0]
-			for n := xmltree.NodeID(0); int(n) < d.Len(); n++ {
-				if d.Kind(n) != xmltree.KindElement || d.NameLocal(d.Name(n)) != "a" {
-					continue
-				}
-				for _, p := range []*vm.Program{p1, p2} {
-					s, err := p.EvalString(ctx, env, n)
-					if err != nil {
-						t.Fatal(err)
-					}
-					got = append(got, s)
-				}
-			}
+			got = evalOnA(t, env, d, p1, p2)
 			if strings.Join(got, " ") != strings.Join(c.want, " ") {
 				t.Errorf("%s (pass %d): %q, want %q", c.doc, rep+1, got, c.want)
 			}
@@ -135,7 +122,6 @@ func TestNodeCallMemo(t *testing.T) {
 	if p1.Root().Args[0].NodeSlot == 0 {
 		t.Fatalf("normalize-space(b) has no node memo slot")
 	}
-	ctx := context.Background()
 	env := &vm.Env{}
 	for _, c := range []struct {
 		doc  string
@@ -146,19 +132,7 @@ func TestNodeCallMemo(t *testing.T) {
 	} {
 		d := parse(t, c.doc)
 		env.Doc = d
-		var got []string
-		for n := xmltree.NodeID(0); int(n) < d.Len(); n++ {
-			if d.Kind(n) != xmltree.KindElement || d.NameLocal(d.Name(n)) != "a" {
-				continue
-			}
-			for _, p := range []*vm.Program{p1, p2} {
-				s, err := p.EvalString(ctx, env, n)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got = append(got, s)
-			}
-		}
+		got := evalOnA(t, env, d, p1, p2)
 		if strings.Join(got, ";") != strings.Join(c.want, ";") {
 			t.Errorf("%s: got %v, want %v", c.doc, got, c.want)
 		}
@@ -193,4 +167,24 @@ func TestNormalizeSpaceEBV(t *testing.T) {
 			}
 		}
 	}
+}
+
+// evalOnA evaluates each program on every element named a of d, in
+// document order, and returns the string values (programs inner).
+func evalOnA(t *testing.T, env *vm.Env, d *xmltree.Document, progs ...*vm.Program) []string {
+	t.Helper()
+	var got []string
+	for n := xmltree.NodeID(0); int(n) < d.Len(); n++ {
+		if d.Kind(n) != xmltree.KindElement || d.NameLocal(d.Name(n)) != "a" {
+			continue
+		}
+		for _, p := range progs {
+			s, err := p.EvalString(context.Background(), env, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, s)
+		}
+	}
+	return got
 }
