@@ -285,13 +285,10 @@ func (st *state) visitList(doc *xmltree.Document) []visitNode {
 			vn.q = index(node)
 			if p := doc.Parent(node); p != xmltree.None {
 				vn.sureOK = kind == xmltree.KindElement
-				switch {
-				case doc.Kind(p) == xmltree.KindDocument:
+				if doc.Kind(p) == xmltree.KindDocument {
 					vn.parent = parentRoot
-				default:
-					if vn.parent = index(p); vn.parent < 0 {
-						vn.parent = parentOther
-					}
+				} else if vn.parent = index(p); vn.parent < 0 {
+					vn.parent = parentOther
 				}
 			}
 		case xmltree.KindDocument:
