@@ -173,8 +173,11 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 		ns[n.Prefix] = n.URI
 	}
 	cat := vm.NewCatalog() // one per rule set: names resolved once per document
+	// The lets that folded to a constant (code lists), by slot: what
+	// refers to them compiles to the value itself.
+	consts := map[int]xdm.Sequence{}
 	sc := func(p, rule, limit int32) *xpath.StaticContext {
-		return &xpath.StaticContext{Namespaces: ns, Variables: t.VarScope(p, rule, limit), Functions: cfg.functions, Catalog: cat, Cache: cfg.cache}
+		return &xpath.StaticContext{Namespaces: ns, Variables: t.VarScope(p, rule, limit), Functions: cfg.functions, Catalog: cat, Cache: cfg.cache, Constants: consts}
 	}
 	wrap := func(pos SourcePos, item, expr string, err error) error {
 		file := ""
@@ -196,6 +199,9 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 		}
 		r.lets[i] = prog
 		r.letRefs[i] = varRefs(l.Expr, lsc.Variables)
+		if c, ok := prog.Constant(); ok {
+			consts[int(i)] = c
+		}
 		return nil
 	}
 	for i := int32(0); i < int32(r.nSchemaLets); i++ {

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/einvoice-dev/einvoice/engine/vm"
+	"github.com/einvoice-dev/einvoice/engine/xdm"
 )
 
 // Cache shares the front end of compilation (lexing, parsing, static
@@ -54,19 +55,27 @@ type cacheEntry struct {
 }
 
 // scopeDep is one answer of the static context read by a parse: the URI
-// of a prefix or the slot of a variable (ok: it was declared).
+// of a prefix or the slot of a variable (ok: it was declared) and, for a
+// variable known at compile time, its value (isConst, val).
 type scopeDep struct {
-	isVar bool
-	name  string
-	uri   string
-	slot  int
-	ok    bool
+	isVar   bool
+	name    string
+	uri     string
+	slot    int
+	ok      bool
+	isConst bool
+	val     xdm.Sequence
 }
 
 func (d scopeDep) holds(sc *StaticContext) bool {
 	if d.isVar {
 		slot, ok := sc.Variables[d.name]
-		return ok == d.ok && slot == d.slot
+		if ok != d.ok || slot != d.slot {
+			return false
+		}
+		c, isConst := sc.Constants[slot]
+		isConst = isConst && ok
+		return isConst == d.isConst && sameSeq(c, d.val)
 	}
 	uri, ok := sc.Namespaces[d.name]
 	return ok == d.ok && uri == d.uri
@@ -164,4 +173,13 @@ func cacheGet[T any](c *Cache, k cacheKey, sc *StaticContext, parse func() (*par
 	e.last, e.lastCat, e.lastFns = v, sc.Catalog, sc.Functions
 	c.mu.Unlock()
 	return v, nil
+}
+
+// sameSeq reports whether a and b are the same shared sequence (a constant
+// is compiled into the tree as it is, so only the identical one fits).
+func sameSeq(a, b xdm.Sequence) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	return len(a) == 0 || &a[0] == &b[0]
 }

@@ -170,4 +170,24 @@ func TestCacheKeysScopeAndFunctions(t *testing.T) {
 			t.Errorf("$x with $x at slot %d reads slots %v", slot, got)
 		}
 	}
+	// Constants: the same expression and slot with another constant value
+	// (two versions of a code list), or none, compiles again.
+	one, two := xdm.Sequence{xdm.String("A")}, xdm.Sequence{xdm.String("B")}
+	for _, c := range []struct {
+		val  xdm.Sequence
+		want string
+	}{{one, "A"}, {two, "B"}, {nil, "var"}, {one, "A"}} {
+		sc := mk(nil, map[string]int{"x": 0})
+		if c.val != nil {
+			sc.Constants = map[int]xdm.Sequence{0: c.val}
+		}
+		p, err := Compile("string($x)", sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := &vm.Env{Doc: d, Vars: []xdm.Sequence{{xdm.String("var")}}}
+		if got, err := p.EvalString(context.Background(), env, rootElement(d)); err != nil || got != c.want {
+			t.Errorf("string($x) with constant %v: %q, %v; want %q", c.val, got, err, c.want)
+		}
+	}
 }

@@ -135,6 +135,25 @@ func TestRewriteShapes(t *testing.T) {
 	if p.Root().Set == nil {
 		t.Errorf("string-list comparison has no set")
 	}
+	// A variable known at compile time (a let folded to a code list) is
+	// the list itself: the comparison against it is a set lookup, and the
+	// some-quantifier over it (PEPPOL-EN16931-CL007) too.
+	codes := xdm.Sequence{xdm.String("EUR"), xdm.String("USD"), xdm.String("GBP"), xdm.String("SEK")}
+	csc := ublContext()
+	csc.Variables = map[string]int{"codes": 0, "other": 1}
+	csc.Constants = map[int]xdm.Sequence{0: codes}
+	for _, expr := range []string{"@currencyID = $codes", "some $c in $codes satisfies @currencyID = $c"} {
+		p, err := Compile(expr, csc)
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		if r := p.Root(); r.Op != vm.OpGenCmp || r.Set == nil || len(p.VarSlots()) != 0 {
+			t.Errorf("%s with a constant $codes: op %d, set %v, reads slots %v; want a set lookup reading no variable", expr, r.Op, r.Set != nil, p.VarSlots())
+		}
+	}
+	if p, _ := Compile("@currencyID = $other", csc); p.Root().Set != nil || len(p.VarSlots()) != 1 {
+		t.Errorf("@currencyID = $other (not a constant) must read its variable")
+	}
 	p, _ = Compile("//cbc:ID[. = 'x']", sc)
 	if args := p.Root().Args; len(args) != 2 || args[1].Axis != vm.AxisDescendant {
 		t.Errorf("//cbc:ID[p] not rewritten to descendant::")

@@ -26,6 +26,13 @@ type StaticContext struct {
 	// Cache, when set, shares the parsed and rewritten form of identical
 	// expressions between compilations (see Cache).
 	Cache *Cache
+	// Constants holds, by slot, the values of variables known at compile
+	// time (a let whose expression folded to a constant, e.g. a code list
+	// tokenize('AED AFN ...', '\s')). A reference to such a variable
+	// compiles to the value itself, so the rewrites that need a constant
+	// operand (a general comparison against a list as a set lookup) apply.
+	// The sequences are shared and read-only.
+	Constants map[int]xdm.Sequence
 }
 
 type scopeVar struct {
@@ -669,8 +676,13 @@ func (ps *parser) lookupVar(name string) (*vm.Expr, bool) {
 		}
 	}
 	slot, ok := ps.sc.Variables[name]
+	c, isConst := ps.sc.Constants[slot]
+	isConst = isConst && ok
 	if ps.track {
-		ps.deps = append(ps.deps, scopeDep{isVar: true, name: name, slot: slot, ok: ok})
+		ps.deps = append(ps.deps, scopeDep{isVar: true, name: name, slot: slot, ok: ok, isConst: isConst, val: c})
+	}
+	if isConst {
+		return &vm.Expr{Op: vm.OpConst, Seq: c}, true
 	}
 	if ok {
 		return &vm.Expr{Op: vm.OpVar, Slot: slot, Str: name}, true
