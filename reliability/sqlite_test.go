@@ -151,14 +151,19 @@ func TestSQLiteDiskFullAndReadOnly(t *testing.T) {
 		t.Errorf("after the disk-full episode, usage generate_ubl = %d, want the %d calls answered 200", n, beforeRO)
 	}
 	stop = load(20*time.Millisecond, fire)
-	mark("read-only", 4*time.Second, func() { forceReadOnly(t, mnt) })
+	var roFrom, roTo time.Time // the switch: from the ext4 error to EROFS seen
+	mark("read-only", 4*time.Second, func() {
+		roFrom = time.Now()
+		forceReadOnly(t, mnt)
+		roTo = time.Now()
+	})
 	recs = append(recs, stop()...)
 	t.Logf("statuses %v", statuses(recs))
 
 	// Judge the answers to requests sent after the first second of a phase
 	// and answered within it.
 	got := map[string]map[int]int{}
-	ok200 := 0
+	ok200, inDoubt := 0, 0
 	for _, r := range recs {
 		if r.Resp.Err != nil {
 			t.Errorf("%s: no answer: %v", r.Op, r.Resp.Err)
@@ -166,6 +171,9 @@ func TestSQLiteDiskFullAndReadOnly(t *testing.T) {
 		}
 		if r.Op == protected.Name && r.Resp.Status == http.StatusOK {
 			ok200++
+		}
+		if r.Op == protected.Name && r.Resp.Status != http.StatusOK && !r.At.After(roTo) && !r.Resp.At.Before(roFrom) {
+			inDoubt++ // its usage commit may have met the failure half-way
 		}
 		if r.Op == open.Name {
 			if r.Resp.Status != http.StatusOK {
@@ -230,10 +238,14 @@ func TestSQLiteDiskFullAndReadOnly(t *testing.T) {
 	// The read-only switch is a disk failure: what the page cache held is
 	// lost. With synchronous=FULL (store/dialect_sqlite.go) every commit is
 	// on disk before the call is answered, so every acknowledged count
-	// survives, and a count never appears without a 200.
-	if n != ok200 {
-		t.Errorf("stored usage generate_ubl = %d, calls answered 200: %d (%d before the read-only switch): acknowledged counts lost or invented", n, ok200, beforeRO)
+	// survives. A count without a 200 can only be a commit the failure met
+	// half-way: its WAL frames reached the disk, its sync then failed, and
+	// the call was answered 503 (an unknown outcome no store can undo on a
+	// read-only disk; docs/RELIABILITY.md). At most the calls in flight at
+	// the switch can be such.
+	if n < ok200 || n > ok200+inDoubt {
+		t.Errorf("stored usage generate_ubl = %d, calls answered 200: %d (%d before the read-only switch, %d not answered 200 and in flight at the switch): acknowledged counts lost or invented", n, ok200, beforeRO, inDoubt)
 	}
-	t.Logf("SQLite on a 16 MiB ext4 after the failure: integrity %s, stored usage %d, calls answered 200: %d (%d before the read-only switch; %d acknowledged counts lost)",
-		integrity, n, ok200, beforeRO, ok200-n)
+	t.Logf("SQLite on a 16 MiB ext4 after the failure: integrity %s, stored usage %d, calls answered 200: %d (%d before the read-only switch; %d acknowledged counts lost; %d calls in flight at the switch, %d of them counted without a 200)",
+		integrity, n, ok200, beforeRO, max(ok200-n, 0), inDoubt, max(n-ok200, 0))
 }
