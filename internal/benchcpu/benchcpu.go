@@ -5,26 +5,39 @@
 package benchcpu
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
 
-// Loop runs fn b.N times and reports cpu-ns/op (process CPU time per op) and
+// maxSamples bounds the single-call times Loop keeps for the median.
+const maxSamples = 1 << 14
+
+// Loop runs fn b.N times and reports cpu-ns/op (process CPU time per op),
+// med-ns/op (the median single call, over the first maxSamples calls) and
 // min-ns/op (the fastest single call: on a shared machine the best
 // approximation of an uncontended core).
 func Loop(b *testing.B, fn func()) {
 	b.ReportAllocs()
+	// Allocated before the first b.Loop call, which resets the counters:
+	// not part of the op's allocations.
+	samples := make([]time.Duration, 0, maxSamples)
 	cpu0 := Process()
-	best := time.Duration(1<<63 - 1)
 	for b.Loop() {
 		t0 := time.Now()
 		fn()
-		best = min(best, time.Since(t0))
+		if d := time.Since(t0); len(samples) < maxSamples {
+			samples = append(samples, d)
+		}
 	}
 	if cpu := Process() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
-	b.ReportMetric(float64(best.Nanoseconds()), "min-ns/op")
+	if len(samples) > 0 {
+		slices.Sort(samples)
+		b.ReportMetric(float64(samples[(len(samples)-1)/2].Nanoseconds()), "med-ns/op")
+		b.ReportMetric(float64(samples[0].Nanoseconds()), "min-ns/op")
+	}
 }
 
 // ReportMS adds cpu-ms/op: the process CPU time since start per operation.

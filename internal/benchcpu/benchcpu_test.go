@@ -17,3 +17,26 @@ func TestProcessAdvances(t *testing.T) {
 		t.Fatalf("CPU time did not advance (%v) after %d iterations", d, x)
 	}
 }
+
+// TestLoopReportsMedian: over calls of 1 ms and one of 20 ms, the median
+// is about 1 ms and the fastest at most the median; the sample buffer is
+// not counted as the op's allocation.
+func TestLoopReportsMedian(t *testing.T) {
+	i := 0
+	r := testing.Benchmark(func(b *testing.B) {
+		Loop(b, func() {
+			d := time.Millisecond
+			if i++; i == 3 {
+				d = 20 * time.Millisecond
+			}
+			time.Sleep(d)
+		})
+	})
+	med, low := r.Extra["med-ns/op"], r.Extra["min-ns/op"]
+	if med < 1e6 || med > 15e6 || low > med {
+		t.Errorf("med-ns/op %v, min-ns/op %v; want a median of about 1 ms, at least the fastest", med, low)
+	}
+	if r.AllocedBytesPerOp() > 64 {
+		t.Errorf("%d B/op allocated by an op that allocates nothing", r.AllocedBytesPerOp())
+	}
+}
