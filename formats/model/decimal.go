@@ -61,14 +61,31 @@ func ParseDecimal(s string) (Decimal, error) {
 	if s == "" {
 		return Decimal{}, &DecimalError{Input: s, Msg: "empty"}
 	}
-	if len(s) > maxDecimalDigits+2 {
+	// The digits that count are those String prints: the integer part
+	// without its leading zeros and every fractional digit (".5" and
+	// "-0.5" both have one), so a value accepted here is accepted again in
+	// its canonical form. A sign, a leading 0 and the point come on top.
+	if len(s) > maxDecimalDigits+3 {
 		return Decimal{}, &DecimalError{Input: s[:maxDecimalDigits] + "...", Msg: "too many digits"}
 	}
+	digits, leading := 0, true
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !(c >= '0' && c <= '9' || c == '.' || (i == 0 && (c == '-' || c == '+'))) {
+		switch {
+		case c >= '0' && c <= '9':
+			if c != '0' || !leading {
+				digits++
+				leading = false
+			}
+		case c == '.':
+			leading = false
+		case i == 0 && (c == '-' || c == '+'):
+		default:
 			return Decimal{}, &DecimalError{Input: s, Msg: "not a decimal number (digits with an optional sign and decimal point)"}
 		}
+	}
+	if digits > maxDecimalDigits {
+		return Decimal{}, &DecimalError{Input: s[:maxDecimalDigits] + "...", Msg: "too many digits"}
 	}
 	v, ok := xdm.ParseDecimal(s)
 	if !ok {

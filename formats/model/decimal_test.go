@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -184,5 +185,28 @@ func TestParseDate(t *testing.T) {
 	}
 	if got := NewDate(2024, 3, 9).Compact(); got != "20240309" {
 		t.Errorf("Compact = %s", got)
+	}
+}
+
+// TestParseDecimalDigitBound: the bound counts the digits the canonical form
+// prints, so every accepted value is accepted again as String() prints it
+// (found by FuzzDecimal: ".000…1" with 65 characters printed as "0.000…1").
+func TestParseDecimalDigitBound(t *testing.T) {
+	frac := strings.Repeat("0", maxDecimalDigits-1) + "1"
+	for _, s := range []string{"." + frac, "-." + frac, "+0." + frac, "00" + strings.Repeat("9", maxDecimalDigits), strings.Repeat("9", maxDecimalDigits/2) + "." + strings.Repeat("9", maxDecimalDigits/2)} {
+		d, err := ParseDecimal(s)
+		if err != nil {
+			t.Errorf("ParseDecimal(%q): %v", s, err)
+			continue
+		}
+		if back, err := ParseDecimal(d.String()); err != nil || !back.Equal(d) {
+			t.Errorf("ParseDecimal(%q).String() = %q does not parse back: %v", s, d.String(), err)
+		}
+	}
+	for _, s := range []string{".0" + frac, strings.Repeat("9", maxDecimalDigits+1), "1." + frac, "-0.0" + frac} {
+		var de *DecimalError
+		if _, err := ParseDecimal(s); !errors.As(err, &de) || de.Msg != "too many digits" {
+			t.Errorf("ParseDecimal(%q) = %v, want too many digits", s, err)
+		}
 	}
 }
