@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/einvoice-dev/einvoice/engine/vm"
 	"github.com/einvoice-dev/einvoice/engine/xdm"
@@ -188,6 +189,32 @@ type compiled struct {
 	vars   []*vm.Program
 	result *vm.Program
 	nSlots int
+	// envs keeps the evaluation contexts of finished calls: a call on a
+	// fresh vm.Env would allocate its frame and scratch arena again
+	// (~20 KB; BR-FR makes about a hundred calls per document).
+	envs sync.Pool // of *vm.Env
+}
+
+// env returns an evaluation context for one call on doc.
+func (c *compiled) env(doc *xmltree.Document) *vm.Env {
+	env, _ := c.envs.Get().(*vm.Env)
+	if env == nil {
+		env = &vm.Env{}
+	}
+	env.Doc = doc
+	if cap(env.Vars) < c.nSlots {
+		env.Vars = make([]xdm.Sequence, c.nSlots)
+	}
+	env.Vars = env.Vars[:c.nSlots]
+	return env
+}
+
+// done hands env back. The call's results are copies (vm.Program.Eval), so
+// nothing returned points into it; its variables are dropped.
+func (c *compiled) done(env *vm.Env) {
+	clear(env.Vars)
+	env.Doc = nil
+	c.envs.Put(env)
 }
 
 // CompileXSLFunctions registers defs in fs. Every function is registered
@@ -248,7 +275,8 @@ func supportedParamType(as string) bool {
 // (XSLT 2.0 function conversion rules), variables in order, the result
 // checked against as="xs:boolean". There is no context item inside.
 func (c *compiled) call(ctx context.Context, doc *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, error) {
-	env := &vm.Env{Doc: doc, Vars: make([]xdm.Sequence, c.nSlots)}
+	env := c.env(doc)
+	defer c.done(env)
 	for i, p := range c.def.Params {
 		v, err := convertParam(doc, args[i], p.As, c.def.Local)
 		if err != nil {

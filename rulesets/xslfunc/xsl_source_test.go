@@ -3,6 +3,8 @@ package xslfunc
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/vm"
@@ -101,5 +103,69 @@ func TestXSLFunctionsUnsupported(t *testing.T) {
 		if !errors.Is(err, ErrXSLFunction) {
 			t.Errorf("%s: %v, want ErrXSLFunction", body, err)
 		}
+	}
+}
+
+// TestXSLFunctionsReuseCallContexts: the evaluation contexts of finished
+// calls are reused, so calls on another document, nested calls (t:both
+// calls t:in-list) and calls from many goroutines at once must each see
+// only their own arguments and document.
+func TestXSLFunctionsReuseCallContexts(t *testing.T) {
+	defs, ns, err := ParseXSLFunctions([]byte(testSch))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := vm.NewFunctions()
+	if err := CompileXSLFunctions(fs, defs, ns); err != nil {
+		t.Fatal(err)
+	}
+	withID, err := xmltree.Parse([]byte(`<a:R xmlns:a="urn:a"><a:ID>1</a:ID><a:C>Y</a:C></a:R>`), xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := xmltree.Parse([]byte(`<a:R xmlns:a="urn:a"><a:C>W</a:C></a:R>`), xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		doc  *xmltree.Document
+		expr string
+		want bool
+	}{
+		{withID, "t:has-id(/a:R)", true},
+		{without, "t:has-id(/a:R)", false},
+		{withID, "t:both(string(/a:R/a:C), 'X')", true},
+		{without, "t:both(string(/a:R/a:C), 'X')", false},
+		{withID, "t:in-list(/a:R/a:C) and not(t:in-list('W'))", true},
+		{without, "t:in-list(/a:R/a:C)", false},
+	}
+	progs := make([]*vm.Program, len(cases))
+	for i, c := range cases {
+		if progs[i], err = xpath.Compile(c.expr, &xpath.StaticContext{Namespaces: map[string]string{"t": "urn:test", "a": "urn:a"}, Functions: fs}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8*len(cases))
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			env := map[*xmltree.Document]*vm.Env{withID: {Doc: withID}, without: {Doc: without}}
+			for n := 0; n < 200; n++ {
+				i := (g + n) % len(cases)
+				c := cases[i]
+				got, err := progs[i].EvalBool(context.Background(), env[c.doc], c.doc.Root())
+				if err != nil || got != c.want {
+					errs <- fmt.Sprintf("%s on document %d: %v, %v; want %v", c.expr, i%2, got, err, c.want)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
