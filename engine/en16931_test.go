@@ -6,10 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sync"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
+	"github.com/einvoice-dev/einvoice/internal/concurrenttest"
 )
 
 // TestEN16931ConcurrentValidate shares one compiled rule set between
@@ -41,25 +41,12 @@ func TestEN16931ConcurrentValidate(t *testing.T) {
 	if want[2] == "[]" {
 		t.Fatal("a testSet root validated as an invoice fired nothing")
 	}
-	var wg sync.WaitGroup
-	errs := make(chan error, 6)
-	for g := 0; g < 6; g++ {
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
-			for j := 0; j < 5; j++ {
-				i := (g + j) % len(docs)
-				fs, err := rs.Validate(context.Background(), docs[i])
-				if err != nil || !reflect.DeepEqual(fmt.Sprint(fs), want[i]) {
-					errs <- fmt.Errorf("goroutine %d doc %d: differs (%v)", g, i, err)
-					return
-				}
-			}
-		}(g)
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
+	concurrenttest.Run(t, 6, 5, func(g, j int) error {
+		i := (g + j) % len(docs)
+		fs, err := rs.Validate(context.Background(), docs[i])
+		if err != nil || !reflect.DeepEqual(fmt.Sprint(fs), want[i]) {
+			return fmt.Errorf("doc %d: differs (%v)", i, err)
+		}
+		return nil
+	})
 }

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/vm"
 	"github.com/einvoice-dev/einvoice/engine/xdm"
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
 	"github.com/einvoice-dev/einvoice/engine/xpath"
+	"github.com/einvoice-dev/einvoice/internal/concurrenttest"
 )
 
 // A hand-written schema exercising what the compiler supports: params of
@@ -145,27 +145,14 @@ func TestXSLFunctionsReuseCallContexts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var wg sync.WaitGroup
-	errs := make(chan string, 8*len(cases))
-	for g := 0; g < 8; g++ {
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
-			env := map[*xmltree.Document]*vm.Env{withID: {Doc: withID}, without: {Doc: without}}
-			for n := 0; n < 200; n++ {
-				i := (g + n) % len(cases)
-				c := cases[i]
-				got, err := progs[i].EvalBool(context.Background(), env[c.doc], c.doc.Root())
-				if err != nil || got != c.want {
-					errs <- fmt.Sprintf("%s on document %d: %v, %v; want %v", c.expr, i%2, got, err, c.want)
-					return
-				}
-			}
-		}(g)
-	}
-	wg.Wait()
-	close(errs)
-	for e := range errs {
-		t.Error(e)
-	}
+	concurrenttest.Run(t, 8, 200, func(g, n int) error {
+		// Each goroutine has its own Env per document, as each request has.
+		i := (g + n) % len(cases)
+		c := cases[i]
+		got, err := progs[i].EvalBool(context.Background(), &vm.Env{Doc: c.doc}, c.doc.Root())
+		if err != nil || got != c.want {
+			return fmt.Errorf("%s on document %d: %v, %v; want %v", c.expr, i%2, got, err, c.want)
+		}
+		return nil
+	})
 }
