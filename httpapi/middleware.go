@@ -142,6 +142,8 @@ func (s *Server) withObservation(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sr := &statusRecorder{ResponseWriter: w}
+		s.metrics.inFlight.Inc()
+		defer s.metrics.inFlight.Dec()
 		next.ServeHTTP(sr, r)
 		if sr.status == 0 {
 			sr.status = http.StatusOK

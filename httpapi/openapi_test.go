@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/httpapi/wire"
@@ -182,11 +185,43 @@ func TestMetrics(t *testing.T) {
 		`einvoice_http_requests_total{operation="health",status="200"} 1`,
 		`einvoice_http_requests_total{operation="usage",status="401"} 1`,
 		`einvoice_http_request_duration_seconds_bucket{operation="health"`,
+		"einvoice_http_requests_in_flight 1", // the /metrics request itself
+		"einvoice_http_connections_open 0",   // no ConnState hook in this test
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("metrics lack %q", want)
 		}
 	}
+}
+
+// TestMetricsConnections: with Server.ConnState as the hook, connections
+// are counted while open.
+func TestMetricsConnections(t *testing.T) {
+	s, _ := newTestServer(t, nil)
+	ts := httptest.NewUnstartedServer(s)
+	ts.Config.ConnState = s.ConnState
+	ts.Start()
+	defer ts.Close()
+	get := func() string {
+		resp, err := ts.Client().Get(ts.URL + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	if body := get(); !strings.Contains(body, "einvoice_http_connections_open 1") {
+		t.Errorf("one open connection not counted")
+	}
+	ts.Client().Transport.(*http.Transport).CloseIdleConnections()
+	for i := 0; i < 100; i++ { // the server sees the close asynchronously
+		time.Sleep(10 * time.Millisecond)
+		if body := get(); strings.Contains(body, "einvoice_http_connections_open 1") {
+			return // the closed one is gone; this request's is the one counted
+		}
+	}
+	t.Errorf("closed connection still counted")
 }
 
 // stubValidator is a canned ops.Validator.

@@ -128,6 +128,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	}
 	srv := &http.Server{
 		Handler:           api,
+		ConnState:         api.ConnState,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       cfg.requestTimeout + 10*time.Second,
 		WriteTimeout:      cfg.requestTimeout + 10*time.Second,

@@ -125,9 +125,11 @@ func (r *Result) Check(b Bounds) []string {
 			out = append(out, fmt.Sprintf("RSS grew %.1f%% after warm-up (%.1f -> %.1f MiB; bound %.0f%%)",
 				100*(rss1/rss0-1), rss0/(1<<20), rss1/(1<<20), 100*b.Growth))
 		}
-		g0, g1 := median(first, func(s Sample) float64 { return s.Goroutines }), median(last, func(s Sample) float64 { return s.Goroutines })
+		// Resting goroutines: a count that follows the requests in flight
+		// and the client's open connections is load, not growth.
+		g0, g1 := median(first, Sample.Resting), median(last, Sample.Resting)
 		if g1 > g0*(1+b.Growth)+b.GoroutineSlack {
-			out = append(out, fmt.Sprintf("goroutines grew after warm-up (%.0f -> %.0f; bound +%.0f%% + %.0f)",
+			out = append(out, fmt.Sprintf("goroutines grew after warm-up (%.0f -> %.0f not holding a connection or serving a request; bound +%.0f%% + %.0f)",
 				g0, g1, 100*b.Growth, b.GoroutineSlack))
 		}
 	}
@@ -227,13 +229,14 @@ func (r *Result) Report(w io.Writer) {
 		fmt.Fprintf(w, "p99 after warm-up: first third %s, last third %s\n", ms(first), ms(last))
 	}
 	if len(r.Samples) > 0 {
-		fmt.Fprintf(w, "%8s %8s %10s %9s %8s\n", "t", "requests", "rss_MiB", "goroutines", "p99")
+		fmt.Fprintf(w, "%8s %8s %10s %10s %9s %6s %7s %8s\n", "t", "requests", "rss_MiB", "goroutines", "in_flight", "conns", "resting", "p99")
 		for _, win := range r.Windows() {
-			rss, gor := "-", "-"
-			if win.Sample.At > 0 && win.Sample.Err == "" {
-				rss, gor = fmt.Sprintf("%.1f", win.Sample.RSS/(1<<20)), fmt.Sprintf("%.0f", win.Sample.Goroutines)
+			rss, gor, infl, conns, rest := "-", "-", "-", "-", "-"
+			if s := win.Sample; s.At > 0 && s.Err == "" {
+				rss, gor = fmt.Sprintf("%.1f", s.RSS/(1<<20)), fmt.Sprintf("%.0f", s.Goroutines)
+				infl, conns, rest = fmt.Sprintf("%.0f", s.InFlight), fmt.Sprintf("%.0f", s.Conns), fmt.Sprintf("%.0f", s.Resting())
 			}
-			fmt.Fprintf(w, "%8s %8d %10s %9s %8s\n", win.To, win.Count, rss, gor, ms(win.P99))
+			fmt.Fprintf(w, "%8s %8d %10s %10s %9s %6s %7s %8s\n", win.To, win.Count, rss, gor, infl, conns, rest, ms(win.P99))
 		}
 	}
 }

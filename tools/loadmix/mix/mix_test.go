@@ -188,3 +188,29 @@ func TestWorkloadFromCorpus(t *testing.T) {
 		t.Errorf("generate bodies not seeded or not wrapped: %.80s", a[0])
 	}
 }
+
+// TestCheckGoroutinesNetOfLoad: goroutines that follow the requests in
+// flight and the open connections (a latency spike late in the run) are
+// not growth; the same rise with neither is.
+func TestCheckGoroutinesNetOfLoad(t *testing.T) {
+	samples := func(late Sample) []Sample {
+		var out []Sample
+		for i := 0; i < 12; i++ {
+			s := Sample{At: time.Duration(i) * time.Second, RSS: 100 << 20, Goroutines: 45, InFlight: 2, Conns: 6}
+			if i >= 9 {
+				s.Goroutines, s.InFlight, s.Conns = late.Goroutines, late.InFlight, late.Conns
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	r := &Result{Config: Config{Rate: 1, Duration: 12 * time.Second, Warmup: 2 * time.Second}}
+	r.Samples = samples(Sample{Goroutines: 45 + 3*10 + 12, InFlight: 2 + 10, Conns: 6 + 12 + 3*10 - 2*10})
+	if v := strings.Join(r.Check(DefaultBounds), "\n"); strings.Contains(v, "goroutines grew") {
+		t.Errorf("a rise explained by requests in flight and open connections reported:\n%s", v)
+	}
+	r.Samples = samples(Sample{Goroutines: 45 + 30, InFlight: 2, Conns: 6})
+	if v := strings.Join(r.Check(DefaultBounds), "\n"); !strings.Contains(v, "goroutines grew") {
+		t.Errorf("30 more resting goroutines not reported:\n%s", v)
+	}
+}

@@ -63,8 +63,16 @@ type Sample struct {
 	At         time.Duration
 	RSS        float64 // process_resident_memory_bytes
 	Goroutines float64 // go_goroutines
+	InFlight   float64 // einvoice_http_requests_in_flight (0 when not served)
+	Conns      float64 // einvoice_http_connections_open (0 when not served)
 	Err        string  // the scrape failed
 }
+
+// Resting is the goroutines that neither hold an open connection nor serve
+// a request: Goroutines less one per open connection and two per request
+// in flight (its handler under the time-out and the connection's body
+// reader). What load explains comes and goes with it; a leak stays here.
+func (s Sample) Resting() float64 { return s.Goroutines - s.Conns - 2*s.InFlight }
 
 // Result is what a run observed.
 type Result struct {
@@ -205,6 +213,10 @@ func Scrape(ctx context.Context, c *http.Client, base string) Sample {
 			dst = &s.RSS
 		case "go_goroutines":
 			dst = &s.Goroutines
+		case "einvoice_http_requests_in_flight":
+			dst, seen = &s.InFlight, seen-1 // optional: not counted in seen
+		case "einvoice_http_connections_open":
+			dst, seen = &s.Conns, seen-1
 		default:
 			continue
 		}
