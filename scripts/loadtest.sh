@@ -72,8 +72,7 @@ for r in "${want[@]}"; do
       post_lua application/json "$work/body.json" "$key" >"$work/p.lua"
       run "POST /v1/generate/facturae (protected, not landed: 501)" -s "$work/p.lua" "$base/v1/generate/facturae" ;;
     validate)
-      doc=${DOC:-$EINVOICE_SHARED/corpus/en16931/ubl/examples/ubl-tc434-example1.xml}
-      doc=${doc:-../shared/corpus/en16931/ubl/examples/ubl-tc434-example1.xml}
+      doc=${DOC:-${EINVOICE_SHARED:-../shared}/corpus/en16931/ubl/examples/ubl-tc434-example1.xml}
       post_lua application/xml "$doc" "" >"$work/v.lua"
       run "POST /v1/validate/ubl?profile=en16931 ($(basename "$doc"))" -s "$work/v.lua" "$base/v1/validate/ubl?profile=en16931" ;;
     generate) # a 10-line invoice in the canonical model; totals computed by the server
