@@ -3,6 +3,7 @@ package engineval
 import (
 	"context"
 	"encoding/json"
+	"runtime/debug"
 	"sync"
 	"testing"
 
@@ -47,8 +48,16 @@ func TestLazyEqualsEager(t *testing.T) {
 			}
 		}
 	}
+	// Warm raises the GC target while it compiles and restores the
+	// process's own afterwards (here a value above the default and below
+	// warmGCPercent, as an operator's GOGC=150 would be).
+	prev := debug.SetGCPercent(150)
+	defer debug.SetGCPercent(prev)
 	if err := lazy.Warm(context.Background()); err != nil {
 		t.Fatalf("warm: %v", err)
+	}
+	if got := debug.SetGCPercent(150); got != 150 {
+		t.Errorf("after Warm GOGC is %d, want the 150 set before", got)
 	}
 	if n, want := len(lazy.schemas), len(testValidator.schemas); n != want {
 		t.Fatalf("after Warm %d schemas compiled, eager has %d", n, want)
