@@ -208,15 +208,16 @@ func Scrape(ctx context.Context, c *http.Client, base string) Sample {
 			continue
 		}
 		var dst *float64
+		required := true // the in-flight and connection gauges are optional
 		switch name {
 		case "process_resident_memory_bytes":
 			dst = &s.RSS
 		case "go_goroutines":
 			dst = &s.Goroutines
 		case "einvoice_http_requests_in_flight":
-			dst, seen = &s.InFlight, seen-1 // optional: not counted in seen
+			dst, required = &s.InFlight, false
 		case "einvoice_http_connections_open":
-			dst, seen = &s.Conns, seen-1
+			dst, required = &s.Conns, false
 		default:
 			continue
 		}
@@ -226,7 +227,9 @@ func Scrape(ctx context.Context, c *http.Client, base string) Sample {
 			return s
 		}
 		*dst = v
-		seen++
+		if required {
+			seen++
+		}
 	}
 	if err := sc.Err(); err != nil {
 		s.Err = fmt.Sprintf("/metrics: %v", err)
