@@ -214,3 +214,20 @@ func TestCheckGoroutinesNetOfLoad(t *testing.T) {
 		t.Errorf("30 more resting goroutines not reported:\n%s", v)
 	}
 }
+
+// TestScrapeReadsLoadGauges: the optional in-flight and connection gauges
+// are read when the server exports them, and their absence is no error.
+func TestScrapeReadsLoadGauges(t *testing.T) {
+	body := "go_goroutines 50\nprocess_resident_memory_bytes 1e+08\neinvoice_http_requests_in_flight 3\neinvoice_http_connections_open 7\n"
+	for _, c := range []struct {
+		body           string
+		inFlight, conn float64
+	}{{body, 3, 7}, {"go_goroutines 50\nprocess_resident_memory_bytes 1e+08\n", 0, 0}} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, c.body) }))
+		s := Scrape(context.Background(), srv.Client(), srv.URL)
+		srv.Close()
+		if s.Err != "" || s.Goroutines != 50 || s.InFlight != c.inFlight || s.Conns != c.conn || s.Resting() != 50-c.conn-2*c.inFlight {
+			t.Errorf("scrape of %q: %+v", c.body, s)
+		}
+	}
+}
