@@ -125,6 +125,25 @@ xmlSchemaPtr einv_schema_load(const char *url, uintptr_t handle) {
 	return schema;
 }
 
+xmlSchemaPtr einv_schema_load_mem(const char *buf, int len, uintptr_t handle) {
+	einv_saved_handlers saved;
+	einv_push_handlers(&saved, handle);
+	uintptr_t prev = einv_load_handle;
+	einv_load_handle = handle;
+
+	xmlSchemaPtr schema = NULL;
+	xmlSchemaParserCtxtPtr pctxt = xmlSchemaNewMemParserCtxt(buf, len);
+	if (pctxt != NULL) {
+		xmlSchemaSetParserStructuredErrors(pctxt, einv_serror, (void *)handle);
+		schema = xmlSchemaParse(pctxt);
+		xmlSchemaFreeParserCtxt(pctxt);
+	}
+
+	einv_load_handle = prev;
+	einv_pop_handlers(&saved);
+	return schema;
+}
+
 // SAX internalSubset callback: called as soon as a DOCTYPE name and external
 // id are read, before the internal subset is parsed. Halts the parser.
 static void einv_refuse_doctype(void *ctx, const xmlChar *name,

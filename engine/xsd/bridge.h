@@ -25,6 +25,11 @@ void einv_init(void);
 // parser and schema errors go to the Go collector identified by handle.
 xmlSchemaPtr einv_schema_load(const char *url, uintptr_t handle);
 
+// einv_schema_load_mem is einv_schema_load for a schema document held in
+// memory (len bytes at buf), which has no base URI: every location it names
+// must be absolute.
+xmlSchemaPtr einv_schema_load_mem(const char *buf, int len, uintptr_t handle);
+
 // einv_validate parses buf (never resolving anything external) and validates
 // it against schema with a fresh validation context. Findings go to the Go
 // collector identified by handle. Returns 0 if valid, >0 if invalid, <0 on

@@ -84,6 +84,13 @@ func cSchemaLoad(path string, h cgo.Handle) *C.xmlSchema {
 	return C.einv_schema_load(cpath, C.uintptr_t(h))
 }
 
+// cSchemaLoadMem compiles the schema document doc with the load state behind h.
+func cSchemaLoadMem(doc []byte, h cgo.Handle) *C.xmlSchema {
+	cdoc := C.CBytes(doc)
+	defer C.free(cdoc)
+	return C.einv_schema_load_mem((*C.char)(cdoc), C.int(len(doc)), C.uintptr_t(h))
+}
+
 func cSchemaFree(p *C.xmlSchema) {
 	C.xmlSchemaFree(p)
 }

@@ -6,6 +6,8 @@ package xsd
 import "C"
 
 import (
+	"bytes"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"net/url"
@@ -86,14 +88,110 @@ func Load(path string, opts Options) (_ *Schema, err error) {
 		}
 	}()
 	initLibxml2()
-
 	abs, err := canonicalFile(path)
 	if err != nil {
 		return nil, err
 	}
+	return compile([]string{abs}, opts, func(h cgo.Handle) *C.xmlSchema { return cSchemaLoad(abs, h) })
+}
+
+// Import is one schema of LoadSet: its file and its target namespace.
+type Import struct{ Namespace, Path string }
+
+// LoadSet compiles several schemas as one: a schema document that imports
+// each of them (with its target namespace), so that the components they
+// share — UBL's Invoice and CreditNote both import the same common
+// aggregate, basic and extension components — are read and compiled once
+// instead of once per schema. A document is valid against the set exactly
+// when it is valid against the schema declaring its root element: the
+// imported schemas keep their own global declarations, and an instance
+// document is only ever checked against the declaration of its root.
+//
+// The namespaces must be distinct and non-empty (libxml2 skips a second
+// import of a namespace already imported, which would silently drop a
+// schema). The rules of Load apply to everything read; the default Root is
+// derived from the first path, and every path must lie under it. Path of
+// the result is the first import's file.
+func LoadSet(imports []Import, opts Options) (_ *Schema, err error) {
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("xsd: load set %v: %w", imports, err)
+		}
+	}()
+	if len(imports) == 0 {
+		return nil, errors.New("no schema")
+	}
+	initLibxml2()
+	abs := make([]string, len(imports))
+	seen := map[string]bool{}
+	var doc bytes.Buffer
+	doc.WriteString(`<xs:schema xmlns:xs="` + xsdNamespace + `">`)
+	for i, im := range imports {
+		if im.Namespace == "" {
+			return nil, fmt.Errorf("%s: a schema of a set needs a target namespace", im.Path)
+		}
+		if seen[im.Namespace] {
+			return nil, fmt.Errorf("namespace %q imported twice", im.Namespace)
+		}
+		seen[im.Namespace] = true
+		if abs[i], err = canonicalFile(im.Path); err != nil {
+			return nil, err
+		}
+		// libxml2 only warns, and skips the import, when the file's target
+		// namespace is another: check it first.
+		if tns, err := targetNamespace(abs[i]); err != nil {
+			return nil, err
+		} else if tns != im.Namespace {
+			return nil, fmt.Errorf("%s: target namespace is %q, not %q", im.Path, tns, im.Namespace)
+		}
+		loc := (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs[i])}).String()
+		doc.WriteString(`<xs:import namespace="`)
+		_ = xml.EscapeText(&doc, []byte(im.Namespace)) // a bytes.Buffer does not fail
+		doc.WriteString(`" schemaLocation="`)
+		_ = xml.EscapeText(&doc, []byte(loc))
+		doc.WriteString(`"/>`)
+	}
+	doc.WriteString(`</xs:schema>`)
+	return compile(abs, opts, func(h cgo.Handle) *C.xmlSchema { return cSchemaLoadMem(doc.Bytes(), h) })
+}
+
+// targetNamespace reads the targetNamespace of the schema document at path
+// (its root element).
+func targetNamespace(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	d := xml.NewDecoder(f)
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", path, err)
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			if se.Name.Space != xsdNamespace || se.Name.Local != "schema" {
+				return "", fmt.Errorf("%s: root element is not xs:schema", path)
+			}
+			for _, a := range se.Attr {
+				if a.Name.Space == "" && a.Name.Local == "targetNamespace" {
+					return a.Value, nil
+				}
+			}
+			return "", nil
+		}
+	}
+}
+
+const xsdNamespace = "http://www.w3.org/2001/XMLSchema"
+
+// compile runs load (one libxml2 schema compile) with the load state of
+// the schema files abs (canonical; the default root is derived from the
+// first) and opts.
+func compile(abs []string, opts Options, load func(cgo.Handle) *C.xmlSchema) (*Schema, error) {
 	root := opts.Root
 	if root == "" {
-		root = filepath.Dir(abs)
+		root = filepath.Dir(abs[0])
 		for range defaultRootLevels {
 			root = filepath.Dir(root)
 		}
@@ -112,8 +210,12 @@ func Load(path string, opts Options) (_ *Schema, err error) {
 		if err != nil {
 			return nil, fmt.Errorf("root: %w", err)
 		}
-		if i == 0 && !within(c, abs) {
-			return nil, fmt.Errorf("schema is outside root %q", c)
+		if i == 0 {
+			for _, a := range abs {
+				if !within(c, a) {
+					return nil, fmt.Errorf("schema %q is outside root %q", a, c)
+				}
+			}
 		}
 		st.roots = append(st.roots, c)
 		st.lexRoots = append(st.lexRoots, lex)
@@ -121,7 +223,7 @@ func Load(path string, opts Options) (_ *Schema, err error) {
 
 	h := cgo.NewHandle(st)
 	defer h.Delete()
-	ptr := cSchemaLoad(abs, h)
+	ptr := load(h)
 	if len(st.refused) > 0 {
 		if ptr != nil {
 			cSchemaFree(ptr)
@@ -131,7 +233,7 @@ func Load(path string, opts Options) (_ *Schema, err error) {
 	if ptr == nil {
 		return nil, fmt.Errorf("compile failed: %s", summarize(st.errs))
 	}
-	return &Schema{path: abs, files: slices.Clone(st.files), ptr: ptr}, nil
+	return &Schema{path: abs[0], files: slices.Clone(st.files), ptr: ptr}, nil
 }
 
 // summarize renders the first compile errors for an error message.
