@@ -99,7 +99,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 			err = fmt.Errorf("serve: close store: %w", cerr)
 		}
 	}()
-	svc, rulesetsErr := newServerService(ctx, cfg.sharedDir, logger)
+	svc, warmed, rulesetsErr := newServerService(ctx, cfg.sharedDir, logger)
 	if rulesetsErr != nil {
 		logger.Warn("validation not available", "error", rulesetsErr)
 	}
@@ -138,7 +138,14 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	}
 	logger.Info("listening", "addr", ln.Addr().String(), "version", version,
 		"gateway_secret", cfg.gatewaySecret != "", "rate_limit", cfg.rateLimit, "max_body", cfg.maxBody)
-	go superviseVeraPDF(ctx, svc.VeraPDF, cfg.verapdf, logger)
+	go func() {
+		select {
+		case <-warmed: // the rule sets first (see newServerService)
+		case <-ctx.Done():
+			return
+		}
+		superviseVeraPDF(ctx, svc.VeraPDF, cfg.verapdf, logger)
+	}()
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	select {

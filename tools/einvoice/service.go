@@ -19,9 +19,9 @@ import (
 // loads the generated rule tables and the official schemas under sharedDir;
 // when that fails the service is returned without a validator (validate
 // operations answer 501, the CLI reports an error) together with the reason.
-func newService(sharedDir string) (*ops.Service, error) {
+func newService(sharedDir string, opts ...engineval.Option) (*ops.Service, error) {
 	conv := pdfaconv.New(pdfaconv.Config{}) // Ghostscript from PATH; checked per conversion (503 when missing)
-	v, err := engineval.New(sharedDir, engineval.Lazy())
+	v, err := engineval.New(sharedDir, append([]engineval.Option{engineval.Lazy()}, opts...)...)
 	if err != nil {
 		return &ops.Service{PDFAConverter: conv}, fmt.Errorf("validation engine not available: %w", err)
 	}
@@ -32,19 +32,28 @@ func newService(sharedDir string) (*ops.Service, error) {
 // once and compiles every profile and schema in the background, so start-up
 // does not wait for the whole catalog while no request pays for it after the
 // warm-up (a request arriving earlier compiles just what it needs, once).
-func newServerService(ctx context.Context, sharedDir string, logger *slog.Logger) (*ops.Service, error) {
-	svc, err := newService(sharedDir)
+// The returned channel is closed when the warm-up has ended (compiled or
+// failed), or at once when there is no validator: serve starts the veraPDF
+// workers only then, so that two JVMs starting up do not take the cores the
+// rule sets compile on (docs/PERFORMANCE.md, "Start-up and memory").
+func newServerService(ctx context.Context, sharedDir string, logger *slog.Logger) (*ops.Service, <-chan struct{}, error) {
+	warmed := make(chan struct{})
+	svc, err := newService(sharedDir, engineval.ShareSchemas()) // everything is compiled: see engineval.ShareSchemas
 	if err != nil {
-		return svc, err
+		close(warmed)
+		return svc, warmed, err
 	}
 	v := svc.Validator.(*engineval.Validator)
 	go func() {
 		start := time.Now()
-		if err := v.Warm(ctx); err != nil {
+		err := v.Warm(ctx)
+		if err != nil {
 			logger.Error("rule sets and schemas: warm-up failed; affected operations answer errors", "error", err)
-			return
+		} else {
+			logger.Info("rule sets and schemas compiled", "duration_ms", time.Since(start).Milliseconds())
 		}
-		logger.Info("rule sets and schemas compiled", "duration_ms", time.Since(start).Milliseconds())
+		close(warmed)
+		engineval.ReleaseWarmGarbage()
 	}()
-	return svc, nil
+	return svc, warmed, nil
 }

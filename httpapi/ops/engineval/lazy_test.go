@@ -8,11 +8,15 @@ import (
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
+	"github.com/einvoice-dev/einvoice/rulesets"
 )
 
 // TestLazyEqualsEager proves that a lazy validator (the CLI's) gives the same
 // reports as the eager one, including when many goroutines hit a profile and
 // schema that are not compiled yet, and that Warm then compiles the rest.
+// The lazy one compiles each UBL schema alone, the eager one the UBL set
+// (schemaSets): the XSD findings of invoices and credit notes, valid or
+// not, must not tell them apart.
 func TestLazyEqualsEager(t *testing.T) {
 	lazy, err := New(shared(), Lazy())
 	if err != nil {
@@ -23,6 +27,8 @@ func TestLazyEqualsEager(t *testing.T) {
 		{Syntax: "ubl", Profile: "en16931", Body: corpus(t, "en16931/ubl/examples/ubl-tc434-example1.xml")},
 		{Syntax: "cii", Profile: "en16931", Body: corpus(t, "en16931/cii/examples/CII_example1.xml")},
 		{Syntax: "ubl", Profile: "en16931", Body: []byte(`<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>`)},
+		{Syntax: "ubl", Profile: "en16931", Body: corpus(t, "en16931/ubl/examples/ubl-tc434-creditnote1.xml")},
+		{Syntax: "ubl", Profile: "peppol", Body: []byte(`<CreditNote xmlns="urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"><InvoiceTypeCode/></CreditNote>`)},
 	}
 	canon := func(v *Validator, req ops.ValidateRequest) string {
 		rep, err := (&ops.Service{Validator: v}).Validate(context.Background(), req)
@@ -59,8 +65,42 @@ func TestLazyEqualsEager(t *testing.T) {
 	if got := debug.SetGCPercent(150); got != 150 {
 		t.Errorf("after Warm GOGC is %d, want the 150 set before", got)
 	}
-	if n, want := len(lazy.schemas), len(testValidator.schemas); n != want {
-		t.Fatalf("after Warm %d schemas compiled, eager has %d", n, want)
+	if lazy.sets != nil || testValidator.sets == nil {
+		t.Fatalf("schema sets: lazy %v, eager %v; want none and some", lazy.sets, testValidator.sets)
+	}
+	for _, r := range lazy.roots {
+		if e := lazy.schemas[r.Path]; e == nil || e.s == nil {
+			t.Errorf("after Warm the lazy validator has no schema %s", r.Path)
+		}
+		if e := testValidator.schemas[testValidator.schemaKey(r.Path)]; e == nil || e.s == nil {
+			t.Errorf("the eager validator has no schema for %s", r.Path)
+		}
+	}
+}
+
+// TestSchemaSets: of the catalog's schemas only UBL's Invoice and
+// CreditNote (one directory, two namespaces) compile as a set; the
+// Factur-X, Order-X and CII schemas (one namespace in several files) each
+// stay alone.
+func TestSchemaSets(t *testing.T) {
+	const inv, cn = "rulesets/ubl/2.1/maindoc/UBL-Invoice-2.1.xsd", "rulesets/ubl/2.1/maindoc/UBL-CreditNote-2.1.xsd"
+	sets := testValidator.sets
+	if len(sets) != 2 || sets[inv] == nil || sets[inv] != sets[cn] || len(sets[inv].imports) != 2 || sets[inv].key != cn {
+		t.Fatalf("sets = %v, want only the UBL Invoice and CreditNote schemas, as one", sets)
+	}
+	if s := testValidator.schemas[cn]; s == nil || s.s == nil || testValidator.schemas[inv] != nil {
+		t.Fatalf("the UBL set is not one compiled schema: %v", testValidator.schemas)
+	}
+	// A file named with two namespaces never joins a set, nor do files of
+	// one namespace.
+	got := schemaSets([]rulesets.XSDRoot{
+		{Namespace: "urn:a", Local: "A", Path: "d/a.xsd"}, {Namespace: "urn:b", Local: "B", Path: "d/a.xsd"},
+		{Namespace: "urn:c", Local: "C", Path: "d/c.xsd"},
+		{Namespace: "urn:x", Local: "X", Path: "e/x1.xsd"}, {Namespace: "urn:x", Local: "X", Path: "e/x2.xsd"},
+		{Namespace: "urn:p", Local: "P", Path: "f/p.xsd"}, {Namespace: "urn:q", Local: "Q", Path: "f/q.xsd"},
+	})
+	if len(got) != 2 || got["f/p.xsd"] == nil || got["f/p.xsd"] != got["f/q.xsd"] {
+		t.Fatalf("schemaSets = %v, want only f/p.xsd and f/q.xsd as one set", got)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -34,8 +35,13 @@ type Validator struct {
 	roots   []rulesets.XSDRoot // every schema root the catalog's profiles name
 	limits  xmltree.Limits
 
+	// sets maps the path of a schema compiled with others as one set
+	// (xsd.LoadSet; see schemaSets) to that set; other paths are compiled
+	// alone.
+	sets map[string]*schemaSet
+
 	mu      sync.Mutex
-	schemas map[string]*schemaEntry // by XSDRoot.Path, or the FatturaPA path
+	schemas map[string]*schemaEntry // by schemaKey: XSDRoot.Path, a set's first path, or the FatturaPA path
 
 	// slots bounds the validations running at once (see acquire).
 	slots chan struct{}
@@ -61,6 +67,61 @@ func (v *Validator) acquire(ctx context.Context) (release func(), err error) {
 // hold back every small one on a single-core machine).
 func validationSlots() int { return max(2, runtime.GOMAXPROCS(0)) }
 
+// schemaSet is schemas compiled as one (xsd.LoadSet).
+type schemaSet struct {
+	key     string // the first path: the set's schemaEntry
+	imports []xsd.Import
+}
+
+// schemaSets groups the schema roots: the files of one directory with
+// distinct target namespaces (UBL's Invoice and CreditNote, which share all
+// their common components) compile as one set, which costs about 60 % of
+// compiling them one by one (engine/xsd BenchmarkLoadUBLSet) and gives every
+// document the findings of its own root's schema (TestLoadSetSameFindingsAsEachSchema).
+// A file named with two namespaces, or a directory with two files of one
+// namespace (the Factur-X and Order-X profiles), stays alone.
+func schemaSets(roots []rulesets.XSDRoot) map[string]*schemaSet {
+	nsOf := map[string]string{}
+	alone := map[string]bool{}
+	for _, r := range roots {
+		if ns, seen := nsOf[r.Path]; seen && ns != r.Namespace {
+			alone[r.Path] = true
+		}
+		nsOf[r.Path] = r.Namespace
+	}
+	byDir := map[string][]string{}
+	for _, r := range roots {
+		if dir := path.Dir(r.Path); !alone[r.Path] && !slices.Contains(byDir[dir], r.Path) {
+			byDir[dir] = append(byDir[dir], r.Path)
+		}
+	}
+	sets := map[string]*schemaSet{}
+	for _, paths := range byDir {
+		slices.Sort(paths)
+		namespaces := map[string]bool{}
+		for _, p := range paths {
+			namespaces[nsOf[p]] = true
+		}
+		if len(paths) < 2 || len(namespaces) != len(paths) || namespaces[""] {
+			continue
+		}
+		set := &schemaSet{key: paths[0]}
+		for _, p := range paths {
+			set.imports = append(set.imports, xsd.Import{Namespace: nsOf[p], Path: p})
+			sets[p] = set
+		}
+	}
+	return sets
+}
+
+// schemaKey is the schemaEntry that compiles the schema at rel.
+func (v *Validator) schemaKey(rel string) string {
+	if set := v.sets[rel]; set != nil {
+		return set.key
+	}
+	return rel
+}
+
 // schemaEntry is one compiled schema, loaded at most once.
 type schemaEntry struct {
 	once sync.Once
@@ -73,12 +134,18 @@ var _ ops.Validator = (*Validator)(nil)
 // Option configures New.
 type Option func(*config)
 
-type config struct{ lazy bool }
+type config struct{ lazy, shareSchemas bool }
 
 // Lazy defers compiling rule sets and schemas to their first use: a
 // one-document CLI run then compiles only the profile and schema that
 // document needs. Without it New compiles everything before returning.
 func Lazy() Option { return func(c *config) { c.lazy = true } }
+
+// ShareSchemas compiles the schema files that share their components as
+// one libxml2 schema (see schemaSets): cheaper when every schema gets
+// compiled (a server that calls Warm), a little dearer for a one-shot
+// process that needs only one of them. New without Lazy implies it.
+func ShareSchemas() Option { return func(c *config) { c.shareSchemas = true } }
 
 // New loads the rule-set catalog (with the shared directory, so that the
 // profiles reading official data at load are available) and, unless Lazy is
@@ -113,6 +180,9 @@ func New(sharedDir string, opts ...Option) (_ *Validator, err error) {
 	if v.fpaDef.Path == "" {
 		return nil, errors.New("the catalog has no FatturaPA schema")
 	}
+	if cfg.shareSchemas || !cfg.lazy {
+		v.sets = schemaSets(v.roots)
+	}
 	if cfg.lazy {
 		// Fail early and clearly when the official data is not there, instead
 		// of on the first document: every schema file must exist.
@@ -129,6 +199,7 @@ func New(sharedDir string, opts ...Option) (_ *Validator, err error) {
 			v.Close()
 			return nil, err
 		}
+		ReleaseWarmGarbage()
 	}
 	return v, nil
 }
@@ -147,8 +218,8 @@ func (v *Validator) Warm(ctx context.Context) error {
 	var tasks []func() error
 	seen := map[string]bool{}
 	for _, r := range v.roots {
-		if !seen[r.Path] {
-			seen[r.Path] = true
+		if key := v.schemaKey(r.Path); !seen[key] {
+			seen[key] = true
 			path := r.Path
 			tasks = append(tasks, func() error { _, err := v.schema(path); return err })
 		}
@@ -184,14 +255,16 @@ func (v *Validator) Warm(ctx context.Context) error {
 	} else {
 		defer debug.SetGCPercent(old)
 	}
-	err := runTasks(ctx, runtime.GOMAXPROCS(0), tasks)
-	// Compiling every rule set allocates about twice what stays live (parse
-	// trees, fingerprints, the generated table literals): hand the garbage
-	// back to the OS now rather than keep it in the idle RSS until the
-	// scavenger gets to it.
-	debug.FreeOSMemory()
-	return err
+	return runTasks(ctx, runtime.GOMAXPROCS(0), tasks)
 }
+
+// ReleaseWarmGarbage hands the warm-up's garbage back to the OS. Compiling
+// every rule set allocates about twice what stays live (parse trees,
+// fingerprints, the generated table literals); without this the idle RSS
+// keeps it until the scavenger gets to it. It is a full collection (~80 ms
+// of CPU), so a server calls it after it has reported the rule sets ready,
+// not before.
+func ReleaseWarmGarbage() { debug.FreeOSMemory() }
 
 // warmGCPercent is the GOGC of the warm-up (see Warm).
 const warmGCPercent = 400
@@ -236,11 +309,12 @@ func runTasks(ctx context.Context, n int, tasks []func() error) error {
 // schema returns the compiled schema at path (relative to the shared
 // directory), compiling it on first use.
 func (v *Validator) schema(rel string, opts ...xsd.Options) (*xsd.Schema, error) {
+	key := v.schemaKey(rel)
 	v.mu.Lock()
-	e := v.schemas[rel]
+	e := v.schemas[key]
 	if e == nil {
 		e = &schemaEntry{}
-		v.schemas[rel] = e
+		v.schemas[key] = e
 	}
 	v.mu.Unlock()
 	e.once.Do(func() {
@@ -248,7 +322,15 @@ func (v *Validator) schema(rel string, opts ...xsd.Options) (*xsd.Schema, error)
 		if len(opts) > 0 {
 			o = opts[0]
 		}
-		e.s, e.err = xsd.Load(v.abs(rel), o)
+		if set := v.sets[rel]; set != nil {
+			imports := slices.Clone(set.imports)
+			for i := range imports {
+				imports[i].Path = v.abs(imports[i].Path)
+			}
+			e.s, e.err = xsd.LoadSet(imports, o)
+		} else {
+			e.s, e.err = xsd.Load(v.abs(rel), o)
+		}
 		if e.err != nil {
 			e.err = fmt.Errorf("schema %s: %w", rel, e.err)
 		}
@@ -275,7 +357,7 @@ func (v *Validator) prefetchSchema(ns, local string) {
 		return
 	}
 	v.mu.Lock()
-	_, started := v.schemas[path]
+	_, started := v.schemas[v.schemaKey(path)]
 	v.mu.Unlock()
 	if !started {
 		go func() { _, _ = v.schema(path) }()
