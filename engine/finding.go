@@ -49,7 +49,14 @@ func NormalizeSpace(s string) string {
 func Terms(msg string) []string {
 	var out []string
 	for i := 0; i+3 < len(msg); i++ {
-		if msg[i] != 'B' || (msg[i+1] != 'T' && msg[i+1] != 'G') || msg[i+2] != '-' {
+		// Skip to the next 'B' (IndexByte is vectorised: compiling the
+		// rule sets scans every static message).
+		k := strings.IndexByte(msg[i:len(msg)-3], 'B')
+		if k < 0 {
+			break
+		}
+		i += k
+		if (msg[i+1] != 'T' && msg[i+1] != 'G') || msg[i+2] != '-' {
 			continue
 		}
 		if i > 0 && isWordByte(msg[i-1]) {
@@ -80,20 +87,14 @@ func Terms(msg string) []string {
 
 func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
+// needsNormalize reports whether NormalizeSpace would change s: blanks at
+// either end, a tab, newline or carriage return, or two spaces in a row.
 func needsNormalize(s string) bool {
 	if s == "" {
 		return false
 	}
-	if isXMLSpace(s[0]) || isXMLSpace(s[len(s)-1]) {
-		return true
-	}
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		if c == '\t' || c == '\n' || c == '\r' || (c == ' ' && s[i-1] == ' ') {
-			return true
-		}
-	}
-	return false
+	return isXMLSpace(s[0]) || isXMLSpace(s[len(s)-1]) || strings.IndexByte(s, '\n') >= 0 ||
+		strings.IndexByte(s, '\t') >= 0 || strings.IndexByte(s, '\r') >= 0 || strings.Contains(s, "  ")
 }
 
 func isWordByte(c byte) bool {

@@ -176,8 +176,22 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 	// The lets that folded to a constant (code lists), by slot: what
 	// refers to them compiles to the value itself.
 	consts := map[int]xdm.Sequence{}
+	// Variable scopes are read-only maps: one per distinct scope. Every
+	// rule without lets of its own sees exactly the pattern scope (pattern
+	// lets are global), so most rules share one map instead of building
+	// their own (Factur-X EXTENDED: 1,218 rules x 210 lets).
+	scopes := map[[3]int32]map[string]int{}
 	sc := func(p, rule, limit int32) *xpath.StaticContext {
-		return &xpath.StaticContext{Namespaces: ns, Variables: t.VarScope(p, rule, limit), Functions: cfg.functions, Catalog: cat, Cache: cfg.cache, Constants: consts}
+		k := [3]int32{p, rule, limit}
+		if p >= 0 && limit < 0 && (rule < 0 || t.Rules[rule].NumLets == 0) {
+			k = [3]int32{0, -1, -1}
+		}
+		vars, ok := scopes[k]
+		if !ok {
+			vars = t.VarScope(k[0], k[1], k[2])
+			scopes[k] = vars
+		}
+		return &xpath.StaticContext{Namespaces: ns, Variables: vars, Functions: cfg.functions, Catalog: cat, Cache: cfg.cache, Constants: consts}
 	}
 	wrap := func(pos SourcePos, item, expr string, err error) error {
 		file := ""

@@ -171,6 +171,21 @@ func TestNormalizeSpaceAndTerms(t *testing.T) {
 	if !reflect.DeepEqual(got, []string{"BT-106", "BT-131", "BG-25"}) {
 		t.Fatalf("Terms = %v", got)
 	}
+	for in, want := range map[string][]string{
+		"BT-1": {"BT-1"}, "xBT-1": nil, "BT-": nil, "B": nil, "BBG-2": nil, "BBT-2 BT-3": {"BT-3"}, "see BG-7": {"BG-7"}, "BT-9B": nil, "BT-9 B": {"BT-9"},
+	} {
+		if got := Terms(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("Terms(%q) = %v, want %v", in, got, want)
+		}
+	}
+	// needsNormalize is NormalizeSpace's shortcut: it must say true exactly
+	// when normalizing changes the string.
+	for _, in := range []string{"", " ", "a", "a b", "a  b", " a", "a ", "a\tb", "a\nb", "a\rb", "ab  ", "a b c", "\u00a0a"} {
+		slow := strings.Join(strings.FieldsFunc(in, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }), " ")
+		if got := needsNormalize(in); got != (slow != in) {
+			t.Errorf("needsNormalize(%q) = %v, normalized %q", in, got, slow)
+		}
+	}
 }
 
 // TestLocationXSLT1 checks the location form of schemas without a

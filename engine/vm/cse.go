@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"hash/maphash"
 	"slices"
-	"strconv"
 
 	"github.com/einvoice-dev/einvoice/engine/xdm"
 )
@@ -161,11 +160,11 @@ func (h *hashCons) id(e *Expr, kids []int32) int32 {
 	switch e.Op {
 	case OpVar, OpLocal:
 		b = append(b, 'v')
-		b = strconv.AppendInt(b, int64(e.Slot), 10)
+		b = appendInt(b, int64(e.Slot))
 	}
 	for _, k := range kids {
 		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(k), 10)
+		b = appendInt(b, int64(k))
 	}
 	k := b[start:]
 	hash := maphash.Bytes(h.seed, k)

@@ -108,30 +108,30 @@ func closedExpr(e *Expr) bool {
 // not allocate a string per node of every expression tree.
 func fingerprint(b []byte, e *Expr) []byte {
 	b = append(b, '(')
-	b = strconv.AppendInt(b, int64(e.Op), 10)
+	b = appendInt(b, int64(e.Op))
 	b = append(b, ' ')
 	switch e.Op {
 	case OpConst:
 		for _, it := range e.Seq {
-			b = strconv.AppendInt(b, int64(it.T), 10)
+			b = appendInt(b, int64(it.T))
 			b = append(b, ':')
 			b = appendStr(b, it.StringValue())
 			if it.T == xdm.TDecimal || it.T == xdm.TInteger {
 				// the Java scale decides the digits of a division
 				b = append(b, 's')
-				b = strconv.AppendInt(b, int64(it.D.JavaScale()), 10)
+				b = appendInt(b, int64(it.D.JavaScale()))
 			}
 			b = append(b, ',')
 		}
 	case OpStep, OpChildEq:
-		b = strconv.AppendInt(b, int64(e.Axis), 10)
+		b = appendInt(b, int64(e.Axis))
 		b = writeTest(b, &e.Test)
 	case OpGenCmp, OpValCmp, OpNodeCmp, OpLenAfter, OpBlankCmp:
-		b = strconv.AppendInt(b, int64(e.Cmp), 10)
+		b = appendInt(b, int64(e.Cmp))
 	case OpArith:
-		b = strconv.AppendInt(b, int64(e.Arith), 10)
+		b = appendInt(b, int64(e.Arith))
 	case OpCast, OpCastable:
-		b = strconv.AppendInt(b, int64(e.Type), 10)
+		b = appendInt(b, int64(e.Type))
 		if e.Optional {
 			b = append(b, '?')
 		}
@@ -141,9 +141,9 @@ func fingerprint(b []byte, e *Expr) []byte {
 		b = strconv.AppendBool(b, st.Empty)
 		b = strconv.AppendBool(b, st.Item)
 		b = strconv.AppendBool(b, st.Atomic)
-		b = strconv.AppendInt(b, int64(st.Type), 10)
+		b = appendInt(b, int64(st.Type))
 		b = append(b, '/')
-		b = strconv.AppendInt(b, int64(st.Occ), 10)
+		b = appendInt(b, int64(st.Occ))
 		b = append(b, '"')
 		b = writeTest(b, &st.Test)
 	case OpCall:
@@ -156,11 +156,11 @@ func fingerprint(b []byte, e *Expr) []byte {
 	b = appendStr(b, e.Str)
 	if e.PosConst != 0 {
 		b = append(b, '#')
-		b = strconv.AppendInt(b, int64(e.PosConst), 10)
+		b = appendInt(b, int64(e.PosConst))
 	}
 	if e.Set != nil {
 		b = append(b, "set"...)
-		b = strconv.AppendInt(b, int64(len(e.Set)), 10)
+		b = appendInt(b, int64(len(e.Set)))
 		// the set is derived from Str (code lists) or from Args[1] (a
 		// constant list), both part of the fingerprint.
 	}
@@ -176,7 +176,7 @@ func fingerprint(b []byte, e *Expr) []byte {
 
 func writeTest(b []byte, t *NodeTest) []byte {
 	b = append(b, " t"...)
-	b = strconv.AppendInt(b, int64(t.Kind), 10)
+	b = appendInt(b, int64(t.Kind))
 	if t.Named {
 		b = append(b, 'N')
 	}
@@ -236,7 +236,7 @@ func (f *frame) memoStore(slot int32, s xdm.Sequence) {
 // quoted string, without escaping every rune (Load fingerprints every node
 // of every expression).
 func appendStr(b []byte, s string) []byte {
-	b = strconv.AppendInt(b, int64(len(s)), 10)
+	b = appendInt(b, int64(len(s)))
 	b = append(b, ':')
 	return append(b, s...)
 }
@@ -268,4 +268,18 @@ func focusFree(e *Expr) bool {
 		}
 	}
 	return true
+}
+
+// appendInt appends the decimal form of n, as strconv.AppendInt does, with
+// a shortcut for the one- and two-digit numbers (ops, axes, kinds, most
+// slots) that make up nearly every number of a fingerprint: compiling the
+// rule sets formats about a million of them.
+func appendInt(b []byte, n int64) []byte {
+	switch {
+	case 0 <= n && n < 10:
+		return append(b, byte('0'+n))
+	case 10 <= n && n < 100:
+		return append(b, byte('0'+n/10), byte('0'+n%10))
+	}
+	return strconv.AppendInt(b, n, 10)
 }

@@ -28,17 +28,25 @@ type token struct {
 }
 
 func isNameStart(r rune) bool {
-	return r == '_' || unicode.IsLetter(r)
+	if r < utf8.RuneSelf {
+		return r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
+	}
+	return unicode.IsLetter(r)
 }
 
 func isNameChar(r rune) bool {
-	return isNameStart(r) || r == '-' || r == '.' || unicode.IsDigit(r) ||
+	if r < utf8.RuneSelf {
+		return r == '_' || r == '-' || r == '.' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r) ||
 		unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r) || r == 0xB7
 }
 
 // lex splits src into tokens.
 func lex(src string) ([]token, error) {
-	var toks []token
+	// About one token per five bytes of the rule sets' expressions: one
+	// allocation for most.
+	toks := make([]token, 0, len(src)/5+4)
 	i := 0
 	for {
 		// whitespace and comments
@@ -81,6 +89,12 @@ func lex(src string) ([]token, error) {
 		c := src[i]
 		switch {
 		case c == '"' || c == '\'':
+			if j := strings.IndexByte(src[i+1:], c); j >= 0 && (i+j+2 >= len(src) || src[i+j+2] != c) {
+				// No doubled quote: the value is a substring of src.
+				toks = append(toks, token{kind: tString, text: src[i+1 : i+1+j], pos: start})
+				i += j + 2
+				continue
+			}
 			var sb strings.Builder
 			j := i + 1
 			for {
@@ -175,8 +189,8 @@ func lex(src string) ([]token, error) {
 				}
 			}
 			if sym == "" {
-				if strings.ContainsRune("()[],/@.|=<>+-?$:!", rune(c)) {
-					sym = string(c)
+				if strings.IndexByte("()[],/@.|=<>+-?$:!", c) >= 0 {
+					sym = src[i : i+1]
 				} else {
 					return nil, &Error{Offset: start, Construct: string(r), Msg: "unexpected character"}
 				}
@@ -189,6 +203,13 @@ func lex(src string) ([]token, error) {
 
 func scanNCName(src string, i int) int {
 	for i < len(src) {
+		if c := src[i]; c < utf8.RuneSelf {
+			if !(c == '_' || c == '-' || c == '.' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+				break
+			}
+			i++
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(src[i:])
 		if !isNameChar(r) {
 			break

@@ -653,7 +653,7 @@ func (ps *parser) resolve(t token, def string) (string, string, error) {
 func (ps *parser) prefixURI(prefix string, t token) (string, error) {
 	uri, ok := ps.sc.Namespaces[prefix]
 	if ps.track {
-		ps.deps = append(ps.deps, scopeDep{name: prefix, uri: uri, ok: ok})
+		ps.addDep(scopeDep{name: prefix, uri: uri, ok: ok})
 	}
 	if ok {
 		return uri, nil
@@ -669,6 +669,18 @@ func (ps *parser) prefixURI(prefix string, t token) (string, error) {
 	return "", &Error{Offset: t.pos, Construct: prefix, Msg: "undeclared namespace prefix"}
 }
 
+// addDep records what the parse read from the static context, once per
+// prefix or variable name: within one parse a name always resolves the
+// same way, and every dependency is checked on each cache hit.
+func (ps *parser) addDep(d scopeDep) {
+	for _, o := range ps.deps {
+		if o.isVar == d.isVar && o.name == d.name {
+			return
+		}
+	}
+	ps.deps = append(ps.deps, d)
+}
+
 func (ps *parser) lookupVar(name string) (*vm.Expr, bool) {
 	for i := len(ps.scope) - 1; i >= 0; i-- {
 		if ps.scope[i].name == name {
@@ -679,7 +691,7 @@ func (ps *parser) lookupVar(name string) (*vm.Expr, bool) {
 	c, isConst := ps.sc.Constants[slot]
 	isConst = isConst && ok
 	if ps.track {
-		ps.deps = append(ps.deps, scopeDep{isVar: true, name: name, slot: slot, ok: ok, isConst: isConst, val: c})
+		ps.addDep(scopeDep{isVar: true, name: name, slot: slot, ok: ok, isConst: isConst, val: c})
 	}
 	if isConst {
 		return &vm.Expr{Op: vm.OpConst, Seq: c}, true
