@@ -134,3 +134,48 @@ func TestCompileCacheShares(t *testing.T) {
 		t.Fatalf("compile cache shared %d of %d compilations; expected at least half", hits, hits+misses)
 	}
 }
+
+// TestCompileTasks: one task per distinct rule set, largest first; once
+// they have run, every profile is assembled from compiled sets (nothing
+// left to compile) and equals the eager catalog's.
+func TestCompileTasks(t *testing.T) {
+	c, err := Load(WithShared(sharedDir()), WithLazy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks := c.CompileTasks()
+	order := c.largestFirst()
+	if len(tasks) != len(c.jobs) || len(order) != len(c.jobs) {
+		t.Fatalf("%d tasks, %d ordered, %d rule sets", len(tasks), len(order), len(c.jobs))
+	}
+	cost := func(j *job) int { return len(j.t.Checks) + len(j.t.Lets) }
+	for i := 1; i < len(order); i++ {
+		if cost(order[i]) > cost(order[i-1]) {
+			t.Fatalf("task %d (%s, %d) after a smaller one (%s, %d)", i, order[i].t.Name, cost(order[i]), order[i-1].t.Name, cost(order[i-1]))
+		}
+	}
+	if order[0].t.Name != "Factur-X EXTENDED" {
+		t.Errorf("largest rule set: %s", order[0].t.Name)
+	}
+	for _, task := range tasks {
+		task()
+	}
+	for _, j := range c.jobs {
+		if j.rs == nil && j.err == nil {
+			t.Fatalf("%s %s %s not compiled by its task", j.t.Name, j.t.Version, j.t.Syntax)
+		}
+	}
+	eager := catalogT(t)
+	for k, p := range c.profiles {
+		p.ensure()
+		e := eager.profiles[k]
+		if (p.Err == nil) != (e.Err == nil) || len(p.Rulesets) != len(e.Rulesets) {
+			t.Fatalf("profile %v: %d sets (err %v), eager %d (err %v)", k, len(p.Rulesets), p.Err, len(e.Rulesets), e.Err)
+		}
+		for i := range p.Rulesets {
+			if p.Rulesets[i].Label() != e.Rulesets[i].Label() || p.Rulesets[i].Syntax != e.Rulesets[i].Syntax {
+				t.Fatalf("profile %v set %d: %s, eager %s", k, i, p.Rulesets[i].Label(), e.Rulesets[i].Label())
+			}
+		}
+	}
+}
