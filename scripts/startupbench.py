@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Server start-up probe (issue 4: "all rule sets loaded: start-up under 300 ms").
+
+usage: scripts/startupbench.py N BINARY [BINARY...]   (SHARED=../shared by default)
+
+Starts `BINARY serve` N times per binary, the binaries alternating so that each row shares the
+machine's load, and for each start records:
+  - the wall time from exec to the "rule sets and schemas compiled" log line (its timestamp);
+  - the process's CPU ticks (utime+stime), system ticks and minor page faults at that moment
+    (/proc/PID/stat).
+Nothing polls the server over HTTP meanwhile: a curl loop takes CPU from the warm-up it measures.
+Prints, per binary, the median and range of each figure.
+"""
+import datetime
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def start(binary, shared):
+    d = tempfile.mkdtemp()
+    port = 20000 + random.randint(0, 9999)
+    logpath = os.path.join(d, "log")
+    with open(logpath, "w") as log:
+        t0 = time.time()
+        p = subprocess.Popen([binary, "serve", "--addr", "127.0.0.1:%d" % port, "--data-dir", d,
+                              "--shared", shared], stdout=log, stderr=log)
+    stat = None
+    try:
+        while time.time() - t0 < 10:
+            time.sleep(0.005)
+            with open(logpath) as f:
+                if "schemas compiled" in f.read():
+                    with open("/proc/%d/stat" % p.pid) as sf:
+                        fields = sf.read().rsplit(")", 1)[1].split()
+                    # after the comm field: [7] minflt, [11] utime, [12] stime
+                    stat = (int(fields[11]) + int(fields[12]), int(fields[12]), int(fields[7]))
+                    break
+    finally:
+        p.kill()
+        p.wait()
+    if stat is None:
+        sys.exit("%s: no 'schemas compiled' line within 10 s (see %s)" % (binary, logpath))
+    with open(logpath) as f:
+        for line in f:
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue
+            if "schemas compiled" in rec.get("msg", ""):
+                ts = datetime.datetime.fromisoformat(rec["time"].replace("Z", "+00:00")).timestamp()
+                return (ts - t0) * 1000, stat
+    sys.exit("%s: the log line has no timestamp" % binary)
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    n, binaries = int(sys.argv[1]), sys.argv[2:]
+    shared = os.environ.get("SHARED", "../shared")
+    rows = {b: [] for b in binaries}
+    for _ in range(n):
+        for b in binaries:
+            rows[b].append(start(b, shared))
+    for b in binaries:
+        ms = [r[0] for r in rows[b]]
+        cpu = [r[1][0] for r in rows[b]]
+        sys_ = [r[1][1] for r in rows[b]]
+        flt = [r[1][2] for r in rows[b]]
+        print("%s: compiled after %.0f ms median (%.0f-%.0f); CPU %.1f ticks (%d-%d), of which system %.1f;"
+              " %d minor faults; n=%d" % (b, statistics.median(ms), min(ms), max(ms), statistics.median(cpu),
+                                          min(cpu), max(cpu), statistics.median(sys_), statistics.median(flt), n))
+
+
+if __name__ == "__main__":
+    main()
