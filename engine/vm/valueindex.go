@@ -23,7 +23,11 @@ import (
 // each key string to the positions that carry it. The predicate is then a
 // map lookup per item of the value — exactly the general comparison when
 // every value item is a string or untypedAtomic (both compare as strings
-// with the key's untypedAtomic); for any other value type the step is
+// with the key's untypedAtomic). When every value item is numeric (the code
+// list's own step, cl[@id=8]) the key is cast to xs:double and compared as
+// a double, as the general comparison does; that index is built on first
+// use, and only when every key casts (otherwise the scan raises the cast
+// error, as the reference would). For any other value type the step is
 // evaluated as usual.
 
 // maxValueIndexes bounds the indexes a frame keeps; maxIndexedNodes the
@@ -44,6 +48,29 @@ type valueIndexKey struct {
 type valueIndex struct {
 	nodes xdm.Sequence
 	pos   map[string][]int32
+	// num (built on first numeric lookup, numBuilt): the positions by the
+	// key cast to xs:double; nil when some key does not cast.
+	num      map[float64][]int32
+	numBuilt bool
+}
+
+// numeric returns the index by xs:double value (nil: some key does not
+// cast to xs:double, so the comparison must run as usual).
+func (ix *valueIndex) numeric() map[float64][]int32 {
+	if ix.numBuilt {
+		return ix.num
+	}
+	ix.numBuilt = true
+	num := make(map[float64][]int32, len(ix.pos))
+	for s, ps := range ix.pos {
+		d, err := xdm.Cast(xdm.Item{T: xdm.TUntyped, S: s}, xdm.TDouble)
+		if err != nil {
+			return nil
+		}
+		num[d.AsFloat()] = append(num[d.AsFloat()], ps...)
+	}
+	ix.num = num
+	return num
 }
 
 // indexablePred reports whether p is "key = value" with key a
@@ -103,12 +130,28 @@ func (f *frame) indexedStep(e *Expr, n xmltree.NodeID, out []xdm.Item) (_ []xdm.
 		return out, true, err
 	}
 	var hits []int32
+	strs, nums := 0, 0
 	for _, it := range v {
 		a := f.atom(it)
-		if a.T != xdm.TString && a.T != xdm.TUntyped {
-			return out, false, nil // numeric or other comparison rules
+		switch {
+		case a.T == xdm.TString || a.T == xdm.TUntyped:
+			strs++
+			hits = append(hits, ix.pos[a.S]...)
+		case a.T.IsNumeric():
+			num := ix.numeric()
+			if num == nil {
+				return out, false, nil // a key that does not cast: the scan raises it
+			}
+			nums++
+			// NaN is no map key that matches: it equals nothing, as in
+			// the comparison; 0 and -0 are one key, and equal there too.
+			hits = append(hits, num[a.AsFloat()]...)
+		default:
+			return out, false, nil // other comparison rules
 		}
-		hits = append(hits, ix.pos[a.S]...)
+		if strs > 0 && nums > 0 {
+			return out, false, nil // mixed: the general comparison's per-pair rules
+		}
 	}
 	slices.Sort(hits)
 	hits = slices.Compact(hits)
