@@ -25,23 +25,7 @@ func TestValueIndex(t *testing.T) {
 	sc := &xpath.StaticContext{Variables: map[string]int{"v": 0}, Functions: fs}
 	main := parse(t, `<inv><c>A</c><c>B</c></inv>`)
 	env := &vm.Env{Doc: main, Vars: make([]xdm.Sequence, 1)}
-	ctx := context.Background()
-	eval := func(src string) string {
-		t.Helper()
-		p, err := xpath.Compile(src, sc)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		s, err := p.EvalString(ctx, env, 0)
-		var xe *xdm.Error
-		if errors.As(err, &xe) {
-			return "error " + xe.Code
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		return s
-	}
+	eval := evaluator(t, sc, env)
 	for _, v := range []xdm.Sequence{
 		{xdm.String("A")},
 		{xdm.Untyped("B")},
@@ -81,22 +65,7 @@ func TestValueIndexNumeric(t *testing.T) {
 	fs.RegisterDocument("bad.xml", parse(t, `<db><cl id="1"/><cl id="x"/><cl id="3"/></db>`))
 	sc := &xpath.StaticContext{Variables: map[string]int{"v": 0}, Functions: fs}
 	env := &vm.Env{Doc: parse(t, `<inv/>`), Vars: make([]xdm.Sequence, 1)}
-	eval := func(src string) string {
-		t.Helper()
-		p, err := xpath.Compile(src, sc)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		s, err := p.EvalString(context.Background(), env, 0)
-		var xe *xdm.Error
-		if errors.As(err, &xe) {
-			return "error " + xe.Code
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		return s
-	}
+	eval := evaluator(t, sc, env)
 	four, _ := xdm.ParseDecimal("4.00")
 	hits := 0
 	for _, v := range []xdm.Sequence{
@@ -125,5 +94,27 @@ func TestValueIndexNumeric(t *testing.T) {
 	}
 	if hits < 15 {
 		t.Fatalf("only %d lookups found something: the test would not see a wrong index", hits)
+	}
+}
+
+// evaluator compiles and evaluates expressions as strings, a dynamic error
+// as "error CODE" (so that the indexed and the plain form can be compared
+// on errors too).
+func evaluator(t *testing.T, sc *xpath.StaticContext, env *vm.Env) func(string) string {
+	return func(src string) string {
+		t.Helper()
+		p, err := xpath.Compile(src, sc)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		s, err := p.EvalString(context.Background(), env, 0)
+		var xe *xdm.Error
+		if errors.As(err, &xe) {
+			return "error " + xe.Code
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		return s
 	}
 }
