@@ -40,6 +40,13 @@ type Ruleset struct {
 	names    []xdm.QName
 	byName   [][][]int32
 	anyRules [][]int32
+	// patNames[p] lists the names q with rules of pattern p (byName[q][p]
+	// not empty). For a pattern without anyRules these are the only names
+	// whose nodes can fire a rule: the validation visits just those nodes
+	// (Factur-X and Order-X have 47-173 patterns of one rule each, and
+	// visiting every node once per pattern was 18 % of the Factur-X
+	// EN16931 step).
+	patNames [][]int32
 	// sure[q][p][k] is set when rule byName[q][p][k] matches every element
 	// named names[q] that has a parent (vm.Pattern.MatchesEveryElement):
 	// its context is then not evaluated for such an element.
@@ -405,6 +412,14 @@ func (r *Ruleset) buildIndex() {
 				if len(l) == 0 || l[len(l)-1] != ri {
 					r.byName[q][pi] = append(l, ri)
 				}
+			}
+		}
+	}
+	r.patNames = make([][]int32, len(t.Patterns))
+	for q := range r.byName {
+		for pi, l := range r.byName[q] {
+			if len(l) > 0 {
+				r.patNames[pi] = append(r.patNames[pi], int32(q))
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/einvoice-dev/einvoice/engine/vm"
@@ -34,8 +35,12 @@ type state struct {
 	spelled map[spellKey]uint8
 	// present[i] tells whether Ruleset.absNames[i] occurs in the document.
 	present []bool
-	// visit is the document's visitList.
-	visit []visitNode
+	// visit is the document's visitList; byName[q] the indexes into it of
+	// the nodes named Ruleset.names[q], ascending; order a scratch list of
+	// such indexes.
+	visit  []visitNode
+	byName [][]int32
+	order  []int32
 }
 
 // spellKey identifies a gate verdict: gate, kind (attribute or not) and the
@@ -100,7 +105,8 @@ func (r *Ruleset) Validate(ctx context.Context, doc *xmltree.Document) ([]Findin
 func (r *Ruleset) release(st *state) {
 	st.env.Doc = nil
 	if cap(st.visit) > maxKeptVisit {
-		st.visit = nil // one huge document does not pin its list
+		st.visit = nil // one huge document does not pin its lists
+		st.byName, st.order = nil, nil
 	}
 	for i := range st.vars {
 		st.vars[i] = nil
@@ -190,61 +196,109 @@ func (v *validation) run(ctx context.Context) error {
 		}
 	}
 	visit := v.st.visitList(doc)
+	byName := v.st.namesIndex(len(r.names))
 	for pi := range t.Patterns {
 		v.pattern = pi
-		anyRules := r.anyRules[pi]
-		for vi := range visit {
-			if vi%ctxCheckEvery == 0 {
+		if len(r.anyRules[pi]) > 0 {
+			// A rule that can match any node: every node is a candidate.
+			for vi := range visit {
+				if vi%ctxCheckEvery == 0 {
+					if err := ctx.Err(); err != nil {
+						return v.fail("cancelled", -1, err)
+					}
+				}
+				if err := v.visitNode(ctx, pi, &visit[vi]); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		// Only the nodes of the pattern's names can fire one of its rules;
+		// visited in document order, as above.
+		if err := ctx.Err(); err != nil {
+			return v.fail("cancelled", -1, err)
+		}
+		order := v.st.order[:0]
+		for _, q := range r.patNames[pi] {
+			order = append(order, byName[q]...)
+		}
+		if len(r.patNames[pi]) > 1 {
+			slices.Sort(order)
+		}
+		v.st.order = order
+		for k, vi := range order {
+			if k%ctxCheckEvery == ctxCheckEvery-1 {
 				if err := ctx.Err(); err != nil {
 					return v.fail("cancelled", -1, err)
 				}
 			}
-			vn := &visit[vi]
-			node := vn.node
-			cands := anyRules
-			var sure []bool // see Ruleset.sure; nil: none is sure
-			if vn.q >= 0 {
-				cands = r.byName[vn.q][pi]
-				if vn.sureOK {
-					sure = r.sure[vn.q][pi]
-				}
-			}
-			for k, ri := range cands {
-				if sure != nil && sure[k] {
-					if err := v.fire(ctx, ri, node); err != nil {
-						return err
-					}
-					break
-				}
-				if pg := r.parents[ri]; pg != nil && !pg.allows(vn.parent) {
-					continue
-				}
-				if g := r.gate[ri]; g >= 0 && !v.mayMatch(ctx, ri, g, node) {
-					continue
-				}
-				ok, err := v.matches(ctx, r.rules[ri], r.ruleRefs[ri], node)
-				if err != nil {
-					// XSLT 2.0 (§6.2): a dynamic error while matching a
-					// pattern is recoverable, and the recovery the reference
-					// (Saxon) takes is to treat the pattern as not matching
-					// this node (it logs a warning and goes on). Anything
-					// that is not an XPath dynamic error still aborts.
-					var xe *xdm.Error
-					if ctx.Err() != nil || !errors.As(err, &xe) {
-						return v.fail("rule context "+t.Rules[ri].Context, node, err)
-					}
-					ok = false
-				}
-				if ok {
-					if err := v.fire(ctx, ri, node); err != nil {
-						return err
-					}
-					break
-				}
+			if err := v.visitNode(ctx, pi, &visit[vi]); err != nil {
+				return err
 			}
 		}
 	}
 	return nil
+}
+
+// visitNode fires the first rule of pattern pi whose context matches the
+// node vn, if any.
+func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error {
+	r, t := v.r, v.r.tables
+	node := vn.node
+	cands := r.anyRules[pi]
+	var sure []bool // see Ruleset.sure; nil: none is sure
+	if vn.q >= 0 {
+		cands = r.byName[vn.q][pi]
+		if vn.sureOK {
+			sure = r.sure[vn.q][pi]
+		}
+	}
+	for k, ri := range cands {
+		if sure != nil && sure[k] {
+			return v.fire(ctx, ri, node)
+		}
+		if pg := r.parents[ri]; pg != nil && !pg.allows(vn.parent) {
+			continue
+		}
+		if g := r.gate[ri]; g >= 0 && !v.mayMatch(ctx, ri, g, node) {
+			continue
+		}
+		ok, err := v.matches(ctx, r.rules[ri], r.ruleRefs[ri], node)
+		if err != nil {
+			// XSLT 2.0 (§6.2): a dynamic error while matching a
+			// pattern is recoverable, and the recovery the reference
+			// (Saxon) takes is to treat the pattern as not matching
+			// this node (it logs a warning and goes on). Anything
+			// that is not an XPath dynamic error still aborts.
+			var xe *xdm.Error
+			if ctx.Err() != nil || !errors.As(err, &xe) {
+				return v.fail("rule context "+t.Rules[ri].Context, node, err)
+			}
+			ok = false
+		}
+		if ok {
+			return v.fire(ctx, ri, node)
+		}
+	}
+	return nil
+}
+
+// namesIndex groups the visit list by name: byName[q] holds the indexes of
+// the visited nodes named Ruleset.names[q], in document order.
+func (st *state) namesIndex(n int) [][]int32 {
+	if cap(st.byName) < n {
+		st.byName = make([][]int32, n)
+	}
+	st.byName = st.byName[:n]
+	for q := range st.byName {
+		st.byName[q] = st.byName[q][:0]
+	}
+	for vi, vn := range st.visit {
+		if vn.q >= 0 {
+			st.byName[vn.q] = append(st.byName[vn.q], int32(vi))
+		}
+	}
+	return st.byName
 }
 
 // visitNode is a node the rule contexts are tried on (element, attribute
