@@ -11,6 +11,7 @@ import (
 
 	"github.com/einvoice-dev/einvoice/engine/xdm"
 	"github.com/einvoice-dev/einvoice/engine/xpath"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
 )
 
 func mustLoad(t testing.TB, tb *Tables) *Ruleset {
@@ -323,5 +324,47 @@ func TestValidateContextErrorIsNoMatch(t *testing.T) {
 	}
 	if len(b) != 1 || b[0] != "B2@/inv[1]/line[1]/amt[1]" {
 		t.Fatalf("pattern B findings %v, want only B2 on the first amt", b)
+	}
+}
+
+// TestPatternVisitsNamedNodesInDocumentOrder: a pattern without a
+// catch-all rule visits only the nodes of its rules' names, and still in
+// document order when it names several (lines and notes interleaved); a
+// pattern with a catch-all rule visits every node. The findings come out
+// in document order per pattern, patterns in schema order.
+func TestPatternVisitsNamedNodesInDocumentOrder(t *testing.T) {
+	tb := smallTables()
+	tb.Patterns = []Pattern{
+		{ID: "two-names", FirstRule: 0, NumRules: 2, FirstLet: 3},
+		{ID: "catch-all", FirstRule: 2, NumRules: 2, FirstLet: 3},
+	}
+	tb.Rules = []Rule{
+		{Context: "p:note", Pattern: 0, FirstCheck: 0, NumChecks: 1, FirstLet: 3},
+		{Context: "t:line", Pattern: 0, FirstCheck: 1, NumChecks: 1, FirstLet: 3},
+		{Context: "t:amt", Pattern: 1, FirstCheck: 2, NumChecks: 1, FirstLet: 3},
+		{Context: "node()", Pattern: 1, FirstCheck: 3, NumChecks: 1, FirstLet: 3},
+	}
+	report := func(id string) Check {
+		return Check{ID: id, Flag: "warning", Kind: KindReport, Test: "true()", Message: []MessagePart{txt(id)}}
+	}
+	tb.Checks = []Check{report("NOTE"), report("LINE"), report("AMT"), report("ANY")}
+	tb.Lets = tb.Lets[:1]
+	rs := mustLoad(t, tb)
+	doc, err := xmltree.Parse([]byte(`<inv xmlns="urn:t" xmlns:p="urn:p"><p:note/><line><amt/></line><p:note/><line/><line><amt/></line><p:note/></inv>`), xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := rs.Validate(context.Background(), doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, f := range got {
+		ids = append(ids, f.RuleID)
+	}
+	want := "NOTE LINE NOTE LINE LINE NOTE " + // two-names: document order across both names
+		"ANY ANY ANY AMT ANY ANY ANY AMT ANY" // catch-all: inv, note, line, amt, note, line, line, amt, note
+	if strings.Join(ids, " ") != want {
+		t.Fatalf("findings\n got %s\nwant %s", strings.Join(ids, " "), want)
 	}
 }
