@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/xdm"
-	"github.com/einvoice-dev/einvoice/engine/xpath"
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
+	"github.com/einvoice-dev/einvoice/engine/xpath"
 )
 
 func mustLoad(t testing.TB, tb *Tables) *Ruleset {
