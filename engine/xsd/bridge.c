@@ -106,14 +106,15 @@ static void einv_pop_handlers(einv_saved_handlers *s) {
 	xmlSetGenericErrorFunc(s->gctx, s->gerror);
 }
 
-xmlSchemaPtr einv_schema_load(const char *url, uintptr_t handle) {
+// einv_schema_compile compiles the schema of pctxt (freed here; NULL gives
+// NULL) with the Go resolver and error collector behind handle.
+static xmlSchemaPtr einv_schema_compile(xmlSchemaParserCtxtPtr pctxt, uintptr_t handle) {
 	einv_saved_handlers saved;
 	einv_push_handlers(&saved, handle);
 	uintptr_t prev = einv_load_handle;
 	einv_load_handle = handle;
 
 	xmlSchemaPtr schema = NULL;
-	xmlSchemaParserCtxtPtr pctxt = xmlSchemaNewParserCtxt(url);
 	if (pctxt != NULL) {
 		xmlSchemaSetParserStructuredErrors(pctxt, einv_serror, (void *)handle);
 		schema = xmlSchemaParse(pctxt);
@@ -125,23 +126,12 @@ xmlSchemaPtr einv_schema_load(const char *url, uintptr_t handle) {
 	return schema;
 }
 
+xmlSchemaPtr einv_schema_load(const char *url, uintptr_t handle) {
+	return einv_schema_compile(xmlSchemaNewParserCtxt(url), handle);
+}
+
 xmlSchemaPtr einv_schema_load_mem(const char *buf, int len, uintptr_t handle) {
-	einv_saved_handlers saved;
-	einv_push_handlers(&saved, handle);
-	uintptr_t prev = einv_load_handle;
-	einv_load_handle = handle;
-
-	xmlSchemaPtr schema = NULL;
-	xmlSchemaParserCtxtPtr pctxt = xmlSchemaNewMemParserCtxt(buf, len);
-	if (pctxt != NULL) {
-		xmlSchemaSetParserStructuredErrors(pctxt, einv_serror, (void *)handle);
-		schema = xmlSchemaParse(pctxt);
-		xmlSchemaFreeParserCtxt(pctxt);
-	}
-
-	einv_load_handle = prev;
-	einv_pop_handlers(&saved);
-	return schema;
+	return einv_schema_compile(xmlSchemaNewMemParserCtxt(buf, len), handle);
 }
 
 // SAX internalSubset callback: called as soon as a DOCTYPE name and external
