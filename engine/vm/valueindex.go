@@ -67,7 +67,8 @@ func (ix *valueIndex) numeric() map[float64][]int32 {
 		if err != nil {
 			return nil
 		}
-		num[d.AsFloat()] = append(num[d.AsFloat()], ps...)
+		k := d.AsFloat()
+		num[k] = append(num[k], ps...)
 	}
 	ix.num = num
 	return num
@@ -129,28 +130,24 @@ func (f *frame) indexedStep(e *Expr, n xmltree.NodeID, out []xdm.Item) (_ []xdm.
 	if err != nil {
 		return out, true, err
 	}
+	// A general comparison holds when one pair does: the union of each
+	// value item's hits, string items by string, numeric ones by double.
 	var hits []int32
-	strs, nums := 0, 0
 	for _, it := range v {
 		a := f.atom(it)
 		switch {
 		case a.T == xdm.TString || a.T == xdm.TUntyped:
-			strs++
 			hits = append(hits, ix.pos[a.S]...)
 		case a.T.IsNumeric():
 			num := ix.numeric()
 			if num == nil {
 				return out, false, nil // a key that does not cast: the scan raises it
 			}
-			nums++
 			// NaN is no map key that matches: it equals nothing, as in
 			// the comparison; 0 and -0 are one key, and equal there too.
 			hits = append(hits, num[a.AsFloat()]...)
 		default:
 			return out, false, nil // other comparison rules
-		}
-		if strs > 0 && nums > 0 {
-			return out, false, nil // mixed: the general comparison's per-pair rules
 		}
 	}
 	slices.Sort(hits)
