@@ -229,14 +229,17 @@ func (r *Result) Report(w io.Writer) {
 		fmt.Fprintf(w, "p99 after warm-up: first third %s, last third %s\n", ms(first), ms(last))
 	}
 	if len(r.Samples) > 0 {
-		fmt.Fprintf(w, "%8s %8s %10s %10s %9s %6s %7s %8s\n", "t", "requests", "rss_MiB", "goroutines", "in_flight", "conns", "resting", "p99")
+		fmt.Fprintf(w, "%8s %8s %10s %10s %9s %6s %7s %8s %6s\n", "t", "requests", "rss_MiB", "goroutines", "in_flight", "conns", "resting", "p99", "load1")
 		for _, win := range r.Windows() {
-			rss, gor, infl, conns, rest := "-", "-", "-", "-", "-"
+			rss, gor, infl, conns, rest, load := "-", "-", "-", "-", "-", "-"
 			if s := win.Sample; s.At > 0 && s.Err == "" {
 				rss, gor = fmt.Sprintf("%.1f", s.RSS/(1<<20)), fmt.Sprintf("%.0f", s.Goroutines)
 				infl, conns, rest = fmt.Sprintf("%.0f", s.InFlight), fmt.Sprintf("%.0f", s.Conns), fmt.Sprintf("%.0f", s.Resting())
 			}
-			fmt.Fprintf(w, "%8s %8d %10s %10s %9s %6s %7s %8s\n", win.To, win.Count, rss, gor, infl, conns, rest, ms(win.P99))
+			if s := win.Sample; s.HostLoad > 0 {
+				load = fmt.Sprintf("%.2f", s.HostLoad)
+			}
+			fmt.Fprintf(w, "%8s %8d %10s %10s %9s %6s %7s %8s %6s\n", win.To, win.Count, rss, gor, infl, conns, rest, ms(win.P99), load)
 		}
 	}
 }

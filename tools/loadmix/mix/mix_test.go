@@ -116,7 +116,7 @@ func TestRunIsOpenLoopAndChecks(t *testing.T) {
 	}
 	var rep strings.Builder
 	res.Report(&rep)
-	if !strings.Contains(rep.String(), "200:200") || !strings.Contains(rep.String(), "rss_MiB") {
+	if !strings.Contains(rep.String(), "200:200") || !strings.Contains(rep.String(), "rss_MiB") || !strings.Contains(rep.String(), "load1") {
 		t.Errorf("report:\n%s", rep.String())
 	}
 }

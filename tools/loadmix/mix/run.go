@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,7 +66,12 @@ type Sample struct {
 	Goroutines float64 // go_goroutines
 	InFlight   float64 // einvoice_http_requests_in_flight (0 when not served)
 	Conns      float64 // einvoice_http_connections_open (0 when not served)
-	Err        string  // the scrape failed
+	// HostLoad is the one-minute load average of the machine the client
+	// runs on (/proc/loadavg; 0 where there is none). It does not judge the
+	// run: it tells a p99 that rose with the machine's load (other jobs on
+	// a shared machine) from one that rose on its own.
+	HostLoad float64
+	Err      string // the scrape failed
 }
 
 // Resting is the goroutines that neither hold an open connection nor serve
@@ -112,7 +118,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		defer t.Stop()
 		take := func() {
 			s := Scrape(ctx, cfg.Client, cfg.Base)
-			s.At = time.Since(start)
+			s.At, s.HostLoad = time.Since(start), hostLoad()
 			mu.Lock()
 			res.Samples = append(res.Samples, s)
 			mu.Unlock()
@@ -237,4 +243,18 @@ func Scrape(ctx context.Context, c *http.Client, base string) Sample {
 		s.Err = "/metrics: process_resident_memory_bytes or go_goroutines missing"
 	}
 	return s
+}
+
+// hostLoad returns the one-minute load average of this machine, or 0.
+func hostLoad() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f, _, _ := strings.Cut(string(b), " ")
+	v, err := strconv.ParseFloat(f, 64)
+	if err != nil {
+		return 0
+	}
+	return v
 }
