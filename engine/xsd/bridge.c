@@ -1,4 +1,5 @@
 // C side of the libxml2 bridge of package xsd; see bridge.h and doc.go.
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libxml/parser.h>
@@ -6,6 +7,7 @@
 #include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
 #include <libxml/catalog.h>
+#include <libxml/uri.h>
 #include <libxml/xmlschemastypes.h>
 #include "bridge.h"
 #include "_cgo_export.h"
@@ -59,6 +61,32 @@ static void einv_generic_sink(void *ctx, const char *msg, ...) {
 	(void)msg;
 }
 
+// einv_input_from_memory is xmlNewInputFromFile for a document the Go side
+// holds (a pruned schema document, see prune.go): the n bytes at mem are
+// copied, and the input is named path so that relative locations and
+// messages are those of the file.
+static xmlParserInputPtr einv_input_from_memory(xmlParserCtxtPtr ctxt,
+	const char *path, const char *mem, size_t n) {
+	if (n > INT_MAX) {
+		return NULL;
+	}
+	xmlParserInputBufferPtr buf = xmlParserInputBufferCreateMem(mem, (int)n,
+		XML_CHAR_ENCODING_NONE);
+	if (buf == NULL) {
+		return NULL;
+	}
+	xmlParserInputPtr in = xmlNewIOInputStream(ctxt, buf, XML_CHAR_ENCODING_NONE);
+	if (in == NULL) {
+		xmlFreeParserInputBuffer(buf);
+		return NULL;
+	}
+	in->filename = (char *)xmlCanonicPath((const xmlChar *)path);
+	if (ctxt->directory == NULL) {
+		ctxt->directory = xmlParserGetDirectory(path);
+	}
+	return in;
+}
+
 static xmlParserInputPtr einv_entity_loader(const char *url, const char *id,
 	xmlParserCtxtPtr ctxt) {
 	uintptr_t h = einv_load_handle;
@@ -69,7 +97,15 @@ static xmlParserInputPtr einv_entity_loader(const char *url, const char *id,
 	if (path == NULL) {
 		return NULL;
 	}
-	xmlParserInputPtr in = xmlNewInputFromFile(ctxt, path);
+	size_t n = 0;
+	char *mem = einvEntityOverride(h, path, &n);
+	xmlParserInputPtr in;
+	if (mem != NULL) {
+		in = einv_input_from_memory(ctxt, path, mem, n);
+		free(mem);
+	} else {
+		in = xmlNewInputFromFile(ctxt, path);
+	}
 	free(path);
 	return in;
 }

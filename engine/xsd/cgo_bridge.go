@@ -60,6 +60,20 @@ func einvResolveEntity(h C.uintptr_t, url, id *C.char) *C.char {
 	return C.CString(path) // freed by the C entity loader
 }
 
+//export einvEntityOverride
+func einvEntityOverride(h C.uintptr_t, path *C.char, n *C.size_t) *C.char {
+	st, ok := cgo.Handle(h).Value().(*loadState)
+	if !ok || path == nil || st.overrides == nil {
+		return nil
+	}
+	b, ok := st.overrides[C.GoString(path)]
+	if !ok {
+		return nil
+	}
+	*n = C.size_t(len(b))
+	return (*C.char)(C.CBytes(b)) // freed by the C entity loader
+}
+
 // cleanMessage trims libxml2's trailing newline and surrounding blanks.
 func cleanMessage(s string) string {
 	return strings.TrimSpace(s)

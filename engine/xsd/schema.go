@@ -26,6 +26,12 @@ type Options struct {
 	// by this package, per schema; libxml2's process-wide catalogs are never
 	// used. Targets must be local files under the catalog file's directory.
 	CatalogFiles []string
+	// Instance, when set, compiles the schema for validating that one
+	// document only: the declarations of elements it does not contain are
+	// pruned (see prune.go), which makes the compile several times cheaper
+	// and changes no verdict or message for that document. Such a schema
+	// must not validate any other document.
+	Instance *Instance
 	// Root is the directory tree schema documents may be read from. Empty
 	// means defaultRootLevels above the schema file's directory, which covers
 	// the published layouts (UBL maindoc/../common, UN/CEFACT
@@ -40,8 +46,9 @@ type Options struct {
 // concurrent use by any number of goroutines; Close must not race with
 // Validate (it waits for running validations and later calls fail).
 type Schema struct {
-	path  string
-	files []string
+	path   string
+	files  []string
+	pruned bool // compiled for one instance (Options.Instance), some declarations pruned
 
 	mu  sync.RWMutex // guards ptr against Close; Validate takes it shared
 	ptr *C.xmlSchema
@@ -64,6 +71,10 @@ type loadState struct {
 	files    []string
 	refused  []string
 	errs     []Error
+	// overrides are the pruned schema documents (Options.Instance), by
+	// canonical path: the entity loader hands them to libxml2 instead of
+	// the files.
+	overrides map[string][]byte
 }
 
 func (st *loadState) addError(level, line, col int, msg, file string) {
@@ -221,6 +232,27 @@ func compile(abs []string, opts Options, load func(cgo.Handle) *C.xmlSchema) (*S
 		st.lexRoots = append(st.lexRoots, lex)
 	}
 
+	if opts.Instance != nil {
+		lookup := func(loc string) (string, bool) {
+			p, err := st.lookup(loc, "")
+			return p, err == nil
+		}
+		if ov, err := pruneSet(abs, opts.Instance, lookup); err == nil && len(ov) > 0 {
+			pruned := *st
+			pruned.overrides = ov
+			if s, err := compileWith(&pruned, abs[0], load); err == nil {
+				return s, nil
+			}
+			// A pruned set that does not compile (nothing the pruner is
+			// known to produce): compile it whole, whose errors are the
+			// schema's own.
+		}
+	}
+	return compileWith(st, abs[0], load)
+}
+
+// compileWith runs one libxml2 compile with the load state st.
+func compileWith(st *loadState, path string, load func(cgo.Handle) *C.xmlSchema) (*Schema, error) {
 	h := cgo.NewHandle(st)
 	defer h.Delete()
 	ptr := load(h)
@@ -233,7 +265,7 @@ func compile(abs []string, opts Options, load func(cgo.Handle) *C.xmlSchema) (*S
 	if ptr == nil {
 		return nil, fmt.Errorf("compile failed: %s", summarize(st.errs))
 	}
-	return &Schema{path: abs[0], files: slices.Clone(st.files), ptr: ptr}, nil
+	return &Schema{path: path, files: slices.Clone(st.files), ptr: ptr, pruned: len(st.overrides) > 0}, nil
 }
 
 // summarize renders the first compile errors for an error message.
@@ -264,6 +296,11 @@ func summarize(errs []Error) string {
 // Path is the absolute path of the root schema document.
 func (s *Schema) Path() string { return s.path }
 
+// Pruned reports whether the schema was compiled for one instance document
+// (Options.Instance) with declarations pruned; false when the pruner stepped
+// aside and the schema is whole.
+func (s *Schema) Pruned() bool { return s.pruned }
+
 // Files lists every schema document read while compiling, in load order
 // (absolute paths, the root first). Useful to fingerprint a schema set.
 func (s *Schema) Files() []string { return slices.Clone(s.files) }
@@ -284,19 +321,24 @@ func (s *Schema) Close() {
 // path to open. Catalog entries are consulted first; then only local files
 // under the allowed roots qualify. Refusals are recorded and fail the Load.
 func (st *loadState) resolve(rawURL, publicID string) (string, bool) {
-	target := rawURL
-	if t, ok := st.catalogs.resolveSystem(rawURL, publicID); ok {
-		target = t
-	} else if t, ok := st.catalogs.resolveURI(rawURL); ok {
-		target = t
-	}
-	p, err := st.localFile(target)
+	p, err := st.lookup(rawURL, publicID)
 	if err != nil {
 		st.refused = append(st.refused, fmt.Sprintf("%q: %v", rawURL, err))
 		return "", false
 	}
 	st.files = append(st.files, p)
 	return p, true
+}
+
+// lookup is resolve without recording anything.
+func (st *loadState) lookup(rawURL, publicID string) (string, error) {
+	target := rawURL
+	if t, ok := st.catalogs.resolveSystem(rawURL, publicID); ok {
+		target = t
+	} else if t, ok := st.catalogs.resolveURI(rawURL); ok {
+		target = t
+	}
+	return st.localFile(target)
 }
 
 func (st *loadState) localFile(target string) (string, error) {
