@@ -439,6 +439,27 @@ func (p *Profile) ensure() {
 // set, so callers that only check ok answer an error (fail closed) and
 // callers that look can say why; its Validate reports incomplete/invalid.
 func (c *Catalog) Profile(syntax, name string, version ...string) (*Profile, bool) {
+	p := c.lookup(syntax, name, version)
+	if p == nil {
+		return nil, false
+	}
+	p.ensure()
+	return p, p.Err == nil
+}
+
+// ProfileXSD returns the XSD roots of the profile Profile would return,
+// without compiling its rule sets (nil for an unknown profile): a lazy
+// caller can start compiling the document's schema while the rule sets
+// compile.
+func (c *Catalog) ProfileXSD(syntax, name string, version ...string) []XSDRoot {
+	if p := c.lookup(syntax, name, version); p != nil {
+		return p.XSD
+	}
+	return nil
+}
+
+// lookup resolves a profile as Profile does, without assembling it.
+func (c *Catalog) lookup(syntax, name string, version []string) *Profile {
 	if name == "" {
 		name = c.defaults[syntax]
 	}
@@ -449,12 +470,7 @@ func (c *Catalog) Profile(syntax, name string, version ...string) (*Profile, boo
 	if v == "" {
 		v = c.newest[key{syntax, name, ""}]
 	}
-	p, ok := c.profiles[key{syntax, name, v}]
-	if !ok {
-		return nil, false
-	}
-	p.ensure()
-	return p, p.Err == nil
+	return c.profiles[key{syntax, name, v}]
 }
 
 // Profiles lists the profile names of a syntax, sorted.

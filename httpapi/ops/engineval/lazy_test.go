@@ -1,12 +1,14 @@
 package engineval
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"runtime/debug"
 	"sync"
 	"testing"
 
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/rulesets"
 )
@@ -108,5 +110,53 @@ func TestSchemaSets(t *testing.T) {
 func TestLazyMissingShared(t *testing.T) {
 	if _, err := New(t.TempDir(), Lazy()); err == nil {
 		t.Fatal("New with an empty shared directory succeeded")
+	}
+}
+
+// TestSchemaPerDocumentEqualsShared: a validator that compiles each
+// document's schema pruned for it (SchemaPerDocument, the one-file CLI)
+// gives the reports of the shared one, valid or not, and its schemas were
+// pruned.
+func TestSchemaPerDocumentEqualsShared(t *testing.T) {
+	v, err := New(shared(), Lazy(), SchemaPerDocument())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	ex1 := corpus(t, "en16931/ubl/examples/ubl-tc434-example1.xml")
+	cases := []ops.ValidateRequest{
+		{Syntax: "ubl", Profile: "en16931", Body: ex1},
+		{Syntax: "ubl", Profile: "en16931", Body: bytes.Replace(ex1, []byte("</cbc:IssueDate>"), []byte("</cbc:IssueDate><cac:Shipment/>"), 1)},
+		{Syntax: "ubl", Profile: "en16931", Body: []byte(`<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>`)},
+		{Syntax: "ubl", Profile: "peppol", Body: corpus(t, "en16931/ubl/examples/ubl-tc434-creditnote1.xml")},
+		{Syntax: "cii", Profile: "en16931", Body: corpus(t, "en16931/cii/examples/CII_example1.xml")},
+		{Syntax: "cii", Profile: "facturx_basic", Body: corpus(t, "factur-x/1.09.2/phive-test-files/basic/factur-x-1.xml")},
+	}
+	for _, req := range cases {
+		canon := func(v *Validator) string {
+			rep, err := (&ops.Service{Validator: v}).Validate(context.Background(), req)
+			if err != nil {
+				t.Fatalf("%s/%s: %v", req.Syntax, req.Profile, err)
+			}
+			rep.DurationMS = 0
+			b, _ := json.Marshal(rep)
+			return string(b)
+		}
+		if got, want := canon(v), canon(testValidator); got != want {
+			t.Errorf("%s/%s: per-document schema report differs:\n got %s\nwant %s", req.Syntax, req.Profile, got, want)
+		}
+		doc, err := xmltree.Parse(req.Body, xmltree.DefaultLimits())
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := doc.Name(doc.Root())
+		ds := v.startDocSchema(req, doc.NameSpace(root), doc.NameLocal(root), doc)
+		if ds == nil {
+			t.Fatalf("%s/%s: no per-document schema", req.Syntax, req.Profile)
+		}
+		if s, err := ds.wait(); err != nil || !s.Pruned() {
+			t.Errorf("%s/%s: per-document schema not pruned (%v)", req.Syntax, req.Profile, err)
+		}
+		ds.close()
 	}
 }
