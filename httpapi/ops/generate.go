@@ -276,7 +276,7 @@ func BodyLoc(f wire.Finding) []any {
 			if !strings.HasPrefix(term, kind) {
 				continue
 			}
-			path, ok := btPaths[term]
+			path, ok := btPaths()[term]
 			if !ok {
 				continue
 			}

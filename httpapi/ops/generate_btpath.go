@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/einvoice-dev/einvoice/formats/model"
 )
@@ -15,9 +16,10 @@ const wildcard = "*"
 // btPaths maps each business term or group of the canonical model ("BT-131")
 // to its JSON path inside the invoice object (["lines", "*", "net_amount"]),
 // read once from the model's struct tags (json and bt). The first (shallowest,
-// in field order) occurrence of a term wins. It is computed at package
-// initialisation and never written afterwards.
-var btPaths = buildBTPaths()
+// in field order) occurrence of a term wins. It is computed on first use
+// (not at package initialisation, which every CLI command pays) and never
+// written afterwards.
+var btPaths = sync.OnceValue(buildBTPaths)
 
 func buildBTPaths() map[string][]any {
 	out := map[string][]any{}
@@ -66,7 +68,7 @@ func isLeaf(t reflect.Type) bool {
 // BTPath returns the JSON path of a business term inside the invoice object
 // ("*" for an array index) and whether the model has the term.
 func BTPath(term string) ([]any, bool) {
-	p, ok := btPaths[term]
+	p, ok := btPaths()[term]
 	return append([]any(nil), p...), ok
 }
 
