@@ -269,28 +269,14 @@ func scanSchema(path string, src []byte) (*schemaDoc, error) {
 		}
 		i += lt
 		rest := src[i:]
+		if n := skipMarkup(rest); n != 0 {
+			if n < 0 {
+				return nil, errNoPrune
+			}
+			i += n
+			continue
+		}
 		switch {
-		case bytes.HasPrefix(rest, []byte("<!--")):
-			end := bytes.Index(rest, []byte("-->"))
-			if end < 0 {
-				return nil, errNoPrune
-			}
-			i += end + 3
-			continue
-		case bytes.HasPrefix(rest, []byte("<![CDATA[")):
-			end := bytes.Index(rest, []byte("]]>"))
-			if end < 0 {
-				return nil, errNoPrune
-			}
-			i += end + 3
-			continue
-		case bytes.HasPrefix(rest, []byte("<?")):
-			end := bytes.Index(rest, []byte("?>"))
-			if end < 0 {
-				return nil, errNoPrune
-			}
-			i += end + 2
-			continue
 		case bytes.HasPrefix(rest, []byte("<!DOCTYPE")) && !rootSeen && !d.opaque:
 			// A DTD (the xmldsig schema has one, with entities and a
 			// defaulted xmlns:ds) can change what the markup means: the
@@ -518,6 +504,22 @@ func scanName(b []byte) []byte {
 		n++
 	}
 	return b[:n]
+}
+
+// skipMarkup returns the length of the comment, CDATA section or
+// processing instruction at the start of b, 0 when there is none, -1 when
+// it is not closed.
+func skipMarkup(b []byte) int {
+	for _, m := range [...]struct{ open, close string }{{"<!--", "-->"}, {"<![CDATA[", "]]>"}, {"<?", "?>"}} {
+		if bytes.HasPrefix(b, []byte(m.open)) {
+			end := bytes.Index(b, []byte(m.close))
+			if end < 0 {
+				return -1
+			}
+			return end + len(m.close)
+		}
+	}
+	return 0
 }
 
 // doctypeEnd returns the length of the DOCTYPE declaration at the start of
