@@ -363,6 +363,19 @@ func (f *frame) step(e *Expr, n xmltree.NodeID, out []xdm.Item) ([]xdm.Item, err
 
 // stepAny reports whether a predicate-free step from n selects any node.
 func (f *frame) stepAny(e *Expr, n xmltree.NodeID) (bool, error) {
+	if e.Axis == AxisChild && e.Test.Kind == TestAnyName {
+		// *, not(*): is there an element child.
+		d := f.doc
+		for c := d.FirstChild(n); c != xmltree.None; c = d.NextSibling(c) {
+			if err := f.tick(); err != nil {
+				return false, err
+			}
+			if d.Kind(c) == xmltree.KindElement {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
 	b := f.buf()
 	m := f.matcher(&e.Test, e.Axis)
 	b, err := f.axisWith(&m, e.Axis, n, b, true)

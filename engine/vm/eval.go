@@ -344,6 +344,17 @@ func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
 			return false, err
 		}
 		return f.childEq(e, n)
+	case OpStep:
+		if len(e.Preds) == 0 {
+			// not(*), cac:X and ...: true when the step selects a node;
+			// stop at the first, as exists() does, instead of collecting
+			// every node for the effective boolean value.
+			n, err := f.contextNode(fc)
+			if err != nil {
+				return false, err
+			}
+			return f.stepAny(e, n)
+		}
 	case OpCall:
 		if e.Builtin != nil && e.Builtin.Name == "normalize-space" {
 			// not(normalize-space()), [normalize-space(X)]: the effective
