@@ -8,7 +8,8 @@ import (
 
 // Per-document memoisation of absolute paths.
 //
-// A path that starts at the root ("/x", "//x[p]/y") and whose steps
+// A path that starts at the root ("/x", "//x[p]/y"), or at a registered
+// document (document('codes.xml')/..., see memoRoot), and whose steps
 // reference no variable has one value per document, whatever the context
 // node and whichever assertion evaluates it. The EN 16931 rules repeat such
 // paths (//cac:TaxCategory[cac:TaxScheme/normalize-space(upper-case(cbc:ID))
@@ -37,7 +38,7 @@ const maxMemoItems = 1 << 16
 // expression step) within the longest variable-free prefix, and that prefix
 // itself.
 func (c *Catalog) memoPoints(e *Expr) []MemoPoint {
-	if len(e.Args) < 2 || e.Args[0].Op != OpRoot {
+	if len(e.Args) < 2 || !memoRoot(e.Args[0]) {
 		return nil
 	}
 	last := 0
@@ -62,6 +63,21 @@ func (c *Catalog) memoPoints(e *Expr) []MemoPoint {
 		}
 	}
 	return out
+}
+
+// memoRoot reports whether a path's first argument has one value per
+// document: the root, or fn:document of a constant, a registered document,
+// which never changes (the Factur-X code lists:
+// document('FACTUR-X_EN16931_codedb.xml')/codedb/cl[@id=8]/enumeration[@value=$v]
+// then evaluates only its last step).
+func memoRoot(e *Expr) bool {
+	switch e.Op {
+	case OpRoot:
+		return true
+	case OpCall:
+		return e.Builtin != nil && e.Builtin.Name == "document" && len(e.Args) == 1 && e.Args[0].Op == OpConst
+	}
+	return false
 }
 
 func (c *Catalog) memoSlot(key []byte) int32 {
