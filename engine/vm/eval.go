@@ -641,13 +641,9 @@ func (f *frame) predicate(p *Expr, fc focus) (bool, error) {
 		}
 	case OpStep:
 		if len(p.Preds) == 0 {
-			// [@schemeID], [cbc:ID]: a node sequence, true when not empty;
-			// stop at the first node.
-			n, err := f.contextNode(fc)
-			if err != nil {
-				return false, err
-			}
-			return f.stepAny(p, n)
+			// [@schemeID], [cbc:ID]: a node sequence, never a position;
+			// evalBool stops at its first node.
+			return f.evalBool(p, fc)
 		}
 	}
 	r, err := f.eval(p, fc)
