@@ -58,9 +58,8 @@ const maxPruneFiles = 256
 type schemaDoc struct {
 	path   string
 	src    []byte
-	tns    string
-	hasTNS bool
-	opaque bool // has a DTD: read for its references, never rewritten
+	tns    string // targetNamespace, "" when none
+	opaque bool   // has a DTD: read for its references, never rewritten
 	decls  []elemDecl
 	types  []typeDef // top-level named complex types
 	refs   []typeRef // type and base attributes of XSD elements
@@ -162,7 +161,7 @@ func pruneSet(roots []string, inst *Instance, resolve func(string) (string, bool
 			}
 		}
 		for i, d := range docs {
-			if !d.hasTNS || d.tns == "" || d.opaque {
+			if d.tns == "" || d.opaque {
 				continue
 			}
 			for k, t := range d.types {
@@ -398,7 +397,7 @@ func scanSchema(path string, src []byte) (*schemaDoc, error) {
 			}
 			rootSeen = true
 			if a, ok := get("targetNamespace"); ok {
-				d.tns, d.hasTNS = string(a.val), true
+				d.tns = string(a.val)
 			}
 		}
 		switch xl {

@@ -409,6 +409,18 @@ func (v *Validator) rootSchema(ns, local string) string {
 	return path
 }
 
+// rootSchemaOf is the schema of a profile's XSD roots for the root element
+// {ns}local (the last one that names it), or "".
+func rootSchemaOf(roots []rulesets.XSDRoot, ns, local string) string {
+	path := ""
+	for _, r := range roots {
+		if r.Namespace == ns && r.Local == local {
+			path = r.Path
+		}
+	}
+	return path
+}
+
 // docSchema is a schema being compiled for one document (SchemaPerDocument).
 type docSchema struct {
 	path string
@@ -422,12 +434,7 @@ type docSchema struct {
 // (SchemaPerDocument); nil when the profile names no schema for that root,
 // or that schema compiles as part of a set. The caller must call close.
 func (v *Validator) startDocSchema(req ops.ValidateRequest, ns, local string, doc *xmltree.Document) *docSchema {
-	path := ""
-	for _, r := range v.catalog.ProfileXSD(req.Syntax, req.Profile, req.Version) {
-		if r.Namespace == ns && r.Local == local {
-			path = r.Path // the last one, as Validate picks it
-		}
-	}
+	path := rootSchemaOf(v.catalog.ProfileXSD(req.Syntax, req.Profile, req.Version), ns, local)
 	if path == "" || v.sets[path] != nil {
 		return nil
 	}
@@ -577,12 +584,7 @@ func (v *Validator) Validate(ctx context.Context, req ops.ValidateRequest) (*wir
 	if err != nil {
 		return nil, err
 	}
-	schemaPath := ""
-	for _, r := range p.XSD {
-		if r.Namespace == ns && r.Local == local {
-			schemaPath = r.Path
-		}
-	}
+	schemaPath := rootSchemaOf(p.XSD, ns, local)
 	if schemaPath == "" {
 		var want []string
 		for _, r := range p.XSD {
