@@ -158,5 +158,13 @@ func TestSchemaPerDocumentEqualsShared(t *testing.T) {
 			t.Errorf("%s/%s: per-document schema not pruned (%v)", req.Syntax, req.Profile, err)
 		}
 		ds.close()
+		// Validate took the per-document schema: no shared one was
+		// compiled (or prefetched) for it.
+		v.mu.Lock()
+		shared := len(v.schemas)
+		v.mu.Unlock()
+		if shared != 0 {
+			t.Errorf("%s/%s: %d shared schemas compiled beside the per-document one", req.Syntax, req.Profile, shared)
+		}
 	}
 }
