@@ -126,34 +126,99 @@ func (r *Result) Check(b Bounds) []string {
 				100*(rss1/rss0-1), rss0/(1<<20), rss1/(1<<20), 100*b.Growth))
 		}
 		// Resting goroutines: a count that follows the requests in flight
-		// and the client's open connections is load, not growth.
-		g0, g1 := median(first, Sample.Resting), median(last, Sample.Resting)
+		// and the client's open connections is load, not growth. They are
+		// compared between the first and last quarter of the quiet samples.
+		qs := quiet(post)
+		qq := len(qs) / 4
+		g0, g1 := median(qs[:qq], Sample.Resting), median(qs[len(qs)-qq:], Sample.Resting)
 		if g1 > g0*(1+b.Growth)+b.GoroutineSlack {
 			out = append(out, fmt.Sprintf("goroutines grew after warm-up (%.0f -> %.0f not holding a connection or serving a request; bound +%.0f%% + %.0f)",
 				g0, g1, 100*b.Growth, b.GoroutineSlack))
 		}
 	}
 	if first, last, ok := r.driftThirds(); ok && last > time.Duration(float64(first)*b.P99Drift) && last-first > b.P99Floor {
-		out = append(out, fmt.Sprintf("p99 drifted from %s (first third after warm-up) to %s (last third); bound x%.1f or +%s",
-			first.Round(time.Millisecond), last.Round(time.Millisecond), b.P99Drift, b.P99Floor))
+		msg := fmt.Sprintf("%s from %s (first third after warm-up) to %s (last third); bound x%.1f or +%s",
+			P99Drifted, first.Round(time.Millisecond), last.Round(time.Millisecond), b.P99Drift, b.P99Floor)
+		if c0, c1, ok := r.cpuThirds(); ok {
+			msg += fmt.Sprintf("; server CPU per request %.2f ms, then %.2f ms", c0, c1)
+		}
+		out = append(out, msg)
 	}
 	return out
+}
+
+// P99Drifted begins the violation Check reports for a p99 that drifted: of
+// its verdicts the one a stall of a shared machine can cause.
+const P99Drifted = "p99 drifted"
+
+// thirds returns the bounds of the first and the last third of the run
+// after warm-up: [w, w+span/3) and [w+2*span/3, Duration).
+func (r *Result) thirds() (a0, a1, c0, c1 time.Duration, ok bool) {
+	span := r.Config.Duration - r.Config.Warmup
+	w := r.Config.Warmup
+	return w, w + span/3, w + 2*span/3, r.Config.Duration, span > 0
+}
+
+// cpuThirds returns the server's CPU time per request, in milliseconds, in
+// the first and the last third after warm-up, from the samples nearest to
+// their bounds (false when the server does not export its CPU time or the
+// samples do not cover the thirds).
+func (r *Result) cpuThirds() (first, last float64, ok bool) {
+	a0, a1, c0, c1, ok := r.thirds()
+	if !ok {
+		return 0, 0, false
+	}
+	first, ok1 := r.cpuPerRequest(a0, a1)
+	last, ok2 := r.cpuPerRequest(c0, c1)
+	return first, last, ok1 && ok2
+}
+
+// cpuPerRequest is the server's CPU time between the first sample at or
+// after from and the last one at or before to, divided by the requests
+// scheduled between them, in milliseconds.
+func (r *Result) cpuPerRequest(from, to time.Duration) (float64, bool) {
+	var s0, s1 *Sample
+	for i := range r.Samples {
+		s := &r.Samples[i]
+		if s.Err != "" || s.CPU <= 0 {
+			continue
+		}
+		if s.At >= from && s0 == nil {
+			s0 = s
+		}
+		if s.At <= to {
+			s1 = s
+		}
+	}
+	if s0 == nil || s1 == nil || s1.At <= s0.At {
+		return 0, false
+	}
+	var n int
+	for _, rec := range r.Records {
+		if rec.At >= s0.At && rec.At < s1.At {
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return 1000 * (s1.CPU - s0.CPU) / float64(n), true
 }
 
 // driftThirds returns the p99 of the first and the last third of the
 // requests scheduled after warm-up.
 func (r *Result) driftThirds() (first, last time.Duration, ok bool) {
-	span := r.Config.Duration - r.Config.Warmup
-	if span <= 0 {
+	a0, a1, c0, _, ok := r.thirds()
+	if !ok {
 		return 0, 0, false
 	}
 	var a, c []time.Duration
 	for _, rec := range r.Records {
 		switch {
-		case rec.At < r.Config.Warmup:
-		case rec.At < r.Config.Warmup+span/3:
+		case rec.At < a0:
+		case rec.At < a1:
 			a = append(a, rec.Latency)
-		case rec.At >= r.Config.Warmup+2*span/3:
+		case rec.At >= c0:
 			c = append(c, rec.Latency)
 		}
 	}
@@ -163,6 +228,28 @@ func (r *Result) driftThirds() (first, last time.Duration, ok bool) {
 	_, first, _ = percentiles(a)
 	_, last, _ = percentiles(c)
 	return first, last, true
+}
+
+// quietInFlight is the number of requests in flight below which a sample's
+// resting goroutines are exact. Above it requests wait in different places
+// (reading the body, queued for a worker, in a handler under the time-out)
+// with one or two goroutines each, and two per request undercounts: in a
+// stall of the shared machine the resting count went to -14.
+const quietInFlight = 8
+
+// quiet returns the samples with fewer than quietInFlight requests in
+// flight, or all of them when fewer than four are.
+func quiet(xs []Sample) []Sample {
+	var out []Sample
+	for _, s := range xs {
+		if s.InFlight < quietInFlight {
+			out = append(out, s)
+		}
+	}
+	if len(out) < 4 {
+		return xs
+	}
+	return out
 }
 
 func median(xs []Sample, f func(Sample) float64) float64 {
@@ -229,17 +316,35 @@ func (r *Result) Report(w io.Writer) {
 		fmt.Fprintf(w, "p99 after warm-up: first third %s, last third %s\n", ms(first), ms(last))
 	}
 	if len(r.Samples) > 0 {
-		fmt.Fprintf(w, "%8s %8s %10s %10s %9s %6s %7s %8s %6s\n", "t", "requests", "rss_MiB", "goroutines", "in_flight", "conns", "resting", "p99", "load1")
-		for _, win := range r.Windows() {
-			rss, gor, infl, conns, rest, load := "-", "-", "-", "-", "-", "-"
-			if s := win.Sample; s.At > 0 && s.Err == "" {
+		fmt.Fprintf(w, "%8s %8s %10s %10s %9s %6s %7s %8s %6s %6s %7s\n", "t", "requests", "rss_MiB", "goroutines", "in_flight", "conns", "resting", "p99", "load1", "steal%", "cpu/req")
+		// prev starts at the sample taken as the run began, if any.
+		var prev Sample
+		wins := r.Windows()
+		if s := r.Samples[0]; len(wins) > 0 && s.Err == "" && s.At < (wins[0].From+wins[0].To)/2 {
+			prev = s
+		}
+		for _, win := range wins {
+			rss, gor, infl, conns, rest, load, steal, cpu := "-", "-", "-", "-", "-", "-", "-", "-"
+			s := win.Sample
+			if s.At > 0 && s.Err == "" {
 				rss, gor = fmt.Sprintf("%.1f", s.RSS/(1<<20)), fmt.Sprintf("%.0f", s.Goroutines)
 				infl, conns, rest = fmt.Sprintf("%.0f", s.InFlight), fmt.Sprintf("%.0f", s.Conns), fmt.Sprintf("%.0f", s.Resting())
+				// The server's CPU milliseconds per request of the window:
+				// flat while p99 rises, the server got less of the machine.
+				if prev.CPU > 0 && s.CPU > 0 && win.Count > 0 {
+					cpu = fmt.Sprintf("%.2f", 1000*(s.CPU-prev.CPU)/float64(win.Count))
+				}
+				// The share of the machine's CPU time the hypervisor gave
+				// to other guests in the window.
+				if d := s.HostCPU - prev.HostCPU; prev.HostCPU > 0 && d > 0 {
+					steal = fmt.Sprintf("%.0f", 100*(s.HostSteal-prev.HostSteal)/d)
+				}
+				prev = s
 			}
-			if s := win.Sample; s.HostLoad > 0 {
+			if s.HostLoad > 0 {
 				load = fmt.Sprintf("%.2f", s.HostLoad)
 			}
-			fmt.Fprintf(w, "%8s %8d %10s %10s %9s %6s %7s %8s %6s\n", win.To, win.Count, rss, gor, infl, conns, rest, ms(win.P99), load)
+			fmt.Fprintf(w, "%8s %8d %10s %10s %9s %6s %7s %8s %6s %6s %7s\n", win.To, win.Count, rss, gor, infl, conns, rest, ms(win.P99), load, steal, cpu)
 		}
 	}
 }

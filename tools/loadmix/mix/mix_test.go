@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -213,21 +214,111 @@ func TestCheckGoroutinesNetOfLoad(t *testing.T) {
 	if v := strings.Join(r.Check(DefaultBounds), "\n"); !strings.Contains(v, "goroutines grew") {
 		t.Errorf("30 more resting goroutines not reported:\n%s", v)
 	}
+	// A stall early after warm-up: every connection busy, fewer goroutines
+	// than two per request in flight (requests queued, not yet in a
+	// handler), so the resting count goes negative. Quiet samples judge.
+	r = &Result{Config: Config{Rate: 1, Duration: 40 * time.Second, Warmup: 6 * time.Second}}
+	for i := 0; i < 40; i++ {
+		s := Sample{At: time.Duration(i) * time.Second, RSS: 100 << 20, Goroutines: 48, InFlight: 2, Conns: 33}
+		if i >= 7 && i <= 15 {
+			s.Goroutines, s.InFlight = 85, 33
+		}
+		r.Samples = append(r.Samples, s)
+	}
+	if v := strings.Join(r.Check(DefaultBounds), "\n"); strings.Contains(v, "goroutines grew") {
+		t.Errorf("a stall early in the run reported as growth:\n%s", v)
+	}
+	for i := 30; i < 40; i++ {
+		r.Samples[i].Goroutines += 20
+	}
+	if v := strings.Join(r.Check(DefaultBounds), "\n"); !strings.Contains(v, "goroutines grew") {
+		t.Errorf("20 more resting goroutines at the end, after an early stall, not reported:\n%s", v)
+	}
+}
+
+// TestDriftShowsServerCPU: a p99 drift is reported with the server's CPU
+// time per request in both thirds, and the report has a column of it.
+func TestDriftShowsServerCPU(t *testing.T) {
+	r := &Result{Config: Config{Ops: []Op{{Name: "x"}}, Duration: 30 * time.Second, SampleEvery: time.Second}}
+	for i := range 3000 {
+		lat := 10 * time.Millisecond
+		if i >= 2000 {
+			lat = 900 * time.Millisecond
+		}
+		r.Records = append(r.Records, Record{At: time.Duration(i) * 10 * time.Millisecond, Latency: lat, Status: 200})
+	}
+	for i := 0; i <= 30; i++ {
+		// 5 ms of CPU per request throughout: 100 requests a second.
+		// and a quarter of the machine's time stolen.
+		r.Samples = append(r.Samples, Sample{At: time.Duration(i) * time.Second, RSS: 1 << 20, Goroutines: 10, CPU: 1 + 0.5*float64(i),
+			HostCPU: 1000 + 200*float64(i), HostSteal: 10 + 50*float64(i)})
+	}
+	v := strings.Join(r.Check(DefaultBounds), "\n")
+	if !strings.HasPrefix(v, P99Drifted) || !strings.Contains(v, "server CPU per request 5.00 ms, then 5.00 ms") {
+		t.Errorf("drift verdict %q", v)
+	}
+	var rep strings.Builder
+	r.Report(&rep)
+	if !strings.Contains(rep.String(), "steal%") || strings.Count(rep.String(), "  25    5.00\n") != 30 {
+		t.Errorf("report without the steal and the CPU per request of 30 windows:\n%s", rep.String())
+	}
+}
+
+// TestHostCPU: the machine's CPU and steal times are read on Linux.
+func TestHostCPU(t *testing.T) {
+	total, steal := hostCPU()
+	if _, err := os.Stat("/proc/stat"); err != nil {
+		t.Skip("no /proc/stat on this system")
+	}
+	if total <= 0 || steal < 0 || steal > total {
+		t.Errorf("hostCPU() = %v, %v", total, steal)
+	}
 }
 
 // TestScrapeReadsLoadGauges: the optional in-flight and connection gauges
 // are read when the server exports them, and their absence is no error.
 func TestScrapeReadsLoadGauges(t *testing.T) {
-	body := "go_goroutines 50\nprocess_resident_memory_bytes 1e+08\neinvoice_http_requests_in_flight 3\neinvoice_http_connections_open 7\n"
+	body := "go_goroutines 50\nprocess_resident_memory_bytes 1e+08\neinvoice_http_requests_in_flight 3\neinvoice_http_connections_open 7\nprocess_cpu_seconds_total 12.5\n"
 	for _, c := range []struct {
-		body           string
-		inFlight, conn float64
-	}{{body, 3, 7}, {"go_goroutines 50\nprocess_resident_memory_bytes 1e+08\n", 0, 0}} {
+		body                string
+		inFlight, conn, cpu float64
+	}{{body, 3, 7, 12.5}, {"go_goroutines 50\nprocess_resident_memory_bytes 1e+08\n", 0, 0, 0}} {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, c.body) }))
 		s := Scrape(context.Background(), srv.Client(), srv.URL)
 		srv.Close()
-		if s.Err != "" || s.Goroutines != 50 || s.InFlight != c.inFlight || s.Conns != c.conn || s.Resting() != 50-c.conn-2*c.inFlight {
+		if s.Err != "" || s.Goroutines != 50 || s.InFlight != c.inFlight || s.Conns != c.conn || s.CPU != c.cpu || s.Resting() != 50-c.conn-2*c.inFlight {
 			t.Errorf("scrape of %q: %+v", c.body, s)
 		}
+	}
+}
+
+// TestSamplesNotQueuedBehindLoad: when every load connection is busy (the
+// server stalls), /metrics is still read on time on a connection of its own.
+func TestSamplesNotQueuedBehindLoad(t *testing.T) {
+	f := &fakeServer{delay: 250 * time.Millisecond}
+	f.rss.Store(100 << 20)
+	f.goroutines.Store(10)
+	srv := httptest.NewServer(f)
+	defer srv.Close()
+	ops := []Op{{Name: "ok", ContentType: "text/plain", Bodies: [][]byte{[]byte("a")}}}
+	cfg := Config{Base: srv.URL, Key: "k", Ops: ops, Client: NewClient(10*time.Second, 1), Rate: 12,
+		Duration: time.Second, SampleEvery: 100 * time.Millisecond}
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The one load connection is busy for 3 s; the samples of the first
+	// second must not wait for it.
+	var early int
+	for _, s := range res.Samples {
+		if s.Err != "" {
+			t.Errorf("sample at %s: %s", s.At, s.Err)
+		}
+		if s.At < 1500*time.Millisecond {
+			early++
+		}
+	}
+	if early < 5 {
+		t.Errorf("%d samples in the first 1.5 s of a run sampled every 100 ms; they queued behind the load", early)
 	}
 }

@@ -66,12 +66,22 @@ type Sample struct {
 	Goroutines float64 // go_goroutines
 	InFlight   float64 // einvoice_http_requests_in_flight (0 when not served)
 	Conns      float64 // einvoice_http_connections_open (0 when not served)
+	// CPU is the server's CPU time so far, in seconds
+	// (process_cpu_seconds_total; 0 when not served). Per request it tells
+	// a server that does more work for the same mix from one that got less
+	// of the machine.
+	CPU float64
 	// HostLoad is the one-minute load average of the machine the client
 	// runs on (/proc/loadavg; 0 where there is none). It does not judge the
 	// run: it tells a p99 that rose with the machine's load (other jobs on
 	// a shared machine) from one that rose on its own.
 	HostLoad float64
-	Err      string // the scrape failed
+	// HostCPU and HostSteal are the machine's CPU time so far and the part
+	// of it the hypervisor gave to other guests, in clock ticks
+	// (/proc/stat; 0 where there is none). A window whose p99 rose with
+	// the steal lost the machine, not its speed.
+	HostCPU, HostSteal float64
+	Err                string // the scrape failed
 }
 
 // Resting is the goroutines that neither hold an open connection nor serve
@@ -114,11 +124,17 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		if cfg.SampleEvery <= 0 {
 			return
 		}
+		// The samples have a connection of their own: behind the load's
+		// (at most 32, all busy when the server stalls) a sample would wait
+		// for the very stall it should record.
+		sc := NewClient(cfg.SampleEvery+5*time.Second, 1)
+		defer sc.CloseIdleConnections()
 		t := time.NewTicker(cfg.SampleEvery)
 		defer t.Stop()
 		take := func() {
-			s := Scrape(ctx, cfg.Client, cfg.Base)
+			s := Scrape(ctx, sc, cfg.Base)
 			s.At, s.HostLoad = time.Since(start), hostLoad()
+			s.HostCPU, s.HostSteal = hostCPU()
 			mu.Lock()
 			res.Samples = append(res.Samples, s)
 			mu.Unlock()
@@ -224,6 +240,8 @@ func Scrape(ctx context.Context, c *http.Client, base string) Sample {
 			dst, required = &s.InFlight, false
 		case "einvoice_http_connections_open":
 			dst, required = &s.Conns, false
+		case "process_cpu_seconds_total":
+			dst, required = &s.CPU, false
 		default:
 			continue
 		}
@@ -243,6 +261,36 @@ func Scrape(ctx context.Context, c *http.Client, base string) Sample {
 		s.Err = "/metrics: process_resident_memory_bytes or go_goroutines missing"
 	}
 	return s
+}
+
+// hostCPU returns the machine's CPU time and its steal time so far, in
+// clock ticks, from the "cpu" line of /proc/stat (user nice system idle
+// iowait irq softirq steal ...), or zeros.
+func hostCPU() (total, steal float64) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, 0
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	if len(f) < 9 || f[0] != "cpu" {
+		return 0, 0
+	}
+	for i, v := range f[1:] {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return 0, 0
+		}
+		// guest and guest_nice (fields 9 and 10) are already counted in
+		// user and nice.
+		if i < 8 {
+			total += x
+		}
+		if i == 7 {
+			steal = x
+		}
+	}
+	return total, steal
 }
 
 // hostLoad returns the one-minute load average of this machine, or 0.
