@@ -75,14 +75,21 @@ func TestProbeSkips501AndDrops4xxBodies(t *testing.T) {
 	}
 }
 
-func TestRunIsOpenLoopAndChecks(t *testing.T) {
-	f := &fakeServer{delay: 30 * time.Millisecond}
+// startOK starts a fakeServer answering /v1/ok after delay, with 100 MiB
+// and 10 goroutines in its metrics, and returns it, its URL and the
+// operation of /v1/ok; the server stops with the test.
+func startOK(t *testing.T, delay time.Duration) (*fakeServer, string, []Op) {
+	f := &fakeServer{delay: delay}
 	f.rss.Store(100 << 20)
 	f.goroutines.Store(10)
 	srv := httptest.NewServer(f)
-	defer srv.Close()
-	ops := []Op{{Name: "ok", ContentType: "text/plain", Bodies: [][]byte{[]byte("a")}}}
-	cfg := Config{Base: srv.URL, Key: "k", Ops: ops, Rate: 100, Duration: 2 * time.Second, Warmup: 200 * time.Millisecond,
+	t.Cleanup(srv.Close)
+	return f, srv.URL, []Op{{Name: "ok", ContentType: "text/plain", Bodies: [][]byte{[]byte("a")}}}
+}
+
+func TestRunIsOpenLoopAndChecks(t *testing.T) {
+	f, url, ops := startOK(t, 30*time.Millisecond)
+	cfg := Config{Base: url, Key: "k", Ops: ops, Rate: 100, Duration: 2 * time.Second, Warmup: 200 * time.Millisecond,
 		SampleEvery: 100 * time.Millisecond}
 	// RSS and goroutines grow during the run.
 	stop := make(chan struct{})
@@ -295,13 +302,8 @@ func TestScrapeReadsLoadGauges(t *testing.T) {
 // TestSamplesNotQueuedBehindLoad: when every load connection is busy (the
 // server stalls), /metrics is still read on time on a connection of its own.
 func TestSamplesNotQueuedBehindLoad(t *testing.T) {
-	f := &fakeServer{delay: 250 * time.Millisecond}
-	f.rss.Store(100 << 20)
-	f.goroutines.Store(10)
-	srv := httptest.NewServer(f)
-	defer srv.Close()
-	ops := []Op{{Name: "ok", ContentType: "text/plain", Bodies: [][]byte{[]byte("a")}}}
-	cfg := Config{Base: srv.URL, Key: "k", Ops: ops, Client: NewClient(10*time.Second, 1), Rate: 12,
+	_, url, ops := startOK(t, 250*time.Millisecond)
+	cfg := Config{Base: url, Key: "k", Ops: ops, Client: NewClient(10*time.Second, 1), Rate: 12,
 		Duration: time.Second, SampleEvery: 100 * time.Millisecond}
 	res, err := Run(context.Background(), cfg)
 	if err != nil {
