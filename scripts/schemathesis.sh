@@ -20,10 +20,14 @@ for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2
 export EINVOICE_ST_NOT_LANDED="$work/not-landed.txt"
 rc=0
 cd "$work" # schemathesis keeps its state under the working directory
+# One worker: with two, schemathesis's data generation (Hypothesis describing its strategies with
+# ast.parse on two threads) hit CPython 3.11's thread-unsafe AST recursion counter once in a CI run
+# ("SystemError: AST constructor recursion depth mismatch", python/cpython#106905), an error of the
+# tool's generator that fails the run although every request passed its checks.
 SCHEMATHESIS_HOOKS="$here/schemathesis/hooks.py" "$venv/bin/st" run "http://127.0.0.1:$port/openapi.json" \
   -H "x-api-key:$key" \
   --checks no_server_error_but_not_landed,status_code_conformance,content_type_conformance,response_schema_conformance \
-  --max-examples "$examples" --max-time "$maxtime" --seed "${ST_SEED:-20261121}" --workers 2 \
+  --max-examples "$examples" --max-time "$maxtime" --seed "${ST_SEED:-20261121}" --workers 1 \
   --phases examples,coverage,fuzzing --suppress-health-check all --request-timeout 60 || rc=$?
 if [ -s "$work/not-landed.txt" ]; then
   sort -u "$work/not-landed.txt" | sed 's/^/schemathesis: not landed (501), only input checks tested: /' >&2
