@@ -8,8 +8,14 @@ machine's load, and for each start records:
   - the wall time from exec to the "rule sets and schemas compiled" log line (its timestamp);
   - the process's CPU ticks (utime+stime), system ticks and minor page faults at that moment
     (/proc/PID/stat).
+  - how long its threads waited for a CPU, runnable but not running (run delay, the second field
+    of /proc/PID/task/*/schedstat, summed), and the machine's CPU steal over the start
+    (/proc/stat: the share of the host's time the hypervisor gave to other guests). Both stretch
+    the wall time of a start without changing its CPU time: other processes of this machine show
+    in the first, other guests of the host in the second.
 Nothing polls the server over HTTP meanwhile: a curl loop takes CPU from the warm-up it measures.
-Prints, per binary, the median and range of each figure.
+Prints, per binary, the median and range of each figure, and the median wall time of the
+uncontended starts: run delay under a tenth of the wall time and steal under 5 %.
 """
 import datetime
 import json
@@ -22,8 +28,29 @@ import tempfile
 import time
 
 
+def host_cpu():
+    """Total and steal ticks of the machine so far (the "cpu" line of /proc/stat)."""
+    with open("/proc/stat") as f:
+        fields = f.readline().split()[1:9]  # user nice system idle iowait irq softirq steal
+    ticks = [int(x) for x in fields]
+    return sum(ticks), ticks[7]
+
+
+def run_delay(pid):
+    """Milliseconds the process's threads have waited on a run queue so far."""
+    total = 0
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/schedstat" % (pid, tid)) as f:
+                total += int(f.read().split()[1])
+        except (OSError, IndexError, ValueError):
+            pass  # a thread that ended meanwhile
+    return total / 1e6
+
+
 def start(binary, shared):
     d = tempfile.mkdtemp()
+    cpu0 = host_cpu()
     port = 20000 + random.randint(0, 9999)
     logpath = os.path.join(d, "log")
     with open(logpath, "w") as log:
@@ -39,13 +66,15 @@ def start(binary, shared):
                     with open("/proc/%d/stat" % p.pid) as sf:
                         fields = sf.read().rsplit(")", 1)[1].split()
                     # after the comm field: [7] minflt, [11] utime, [12] stime
-                    stat = (int(fields[11]) + int(fields[12]), int(fields[12]), int(fields[7]))
+                    stat = (int(fields[11]) + int(fields[12]), int(fields[12]), int(fields[7]), run_delay(p.pid))
                     break
     finally:
         p.kill()
         p.wait()
     if stat is None:
         sys.exit("%s: no 'schemas compiled' line within 10 s (see %s)" % (binary, logpath))
+    cpu1 = host_cpu()
+    steal = 100.0 * (cpu1[1] - cpu0[1]) / max(1, cpu1[0] - cpu0[0])
     with open(logpath) as f:
         for line in f:
             try:
@@ -54,7 +83,7 @@ def start(binary, shared):
                 continue
             if "schemas compiled" in rec.get("msg", ""):
                 ts = datetime.datetime.fromisoformat(rec["time"].replace("Z", "+00:00")).timestamp()
-                return (ts - t0) * 1000, stat
+                return (ts - t0) * 1000, stat, steal
     sys.exit("%s: the log line has no timestamp" % binary)
 
 
@@ -72,9 +101,19 @@ def main():
         cpu = [r[1][0] for r in rows[b]]
         sys_ = [r[1][1] for r in rows[b]]
         flt = [r[1][2] for r in rows[b]]
+        delay = [r[1][3] for r in rows[b]]
+        steal = [r[2] for r in rows[b]]
         print("%s: compiled after %.0f ms median (%.0f-%.0f); CPU %.1f ticks (%d-%d), of which system %.1f;"
-              " %d minor faults; n=%d" % (b, statistics.median(ms), min(ms), max(ms), statistics.median(cpu),
-                                          min(cpu), max(cpu), statistics.median(sys_), statistics.median(flt), n))
+              " %d minor faults; run delay %.0f ms median (%.0f-%.0f); steal %.0f %% median (%.0f-%.0f); n=%d" % (
+                  b, statistics.median(ms), min(ms), max(ms), statistics.median(cpu), min(cpu), max(cpu),
+                  statistics.median(sys_), statistics.median(flt), statistics.median(delay), min(delay),
+                  max(delay), statistics.median(steal), min(steal), max(steal), n))
+        quiet = [r[0] for r in rows[b] if r[1][3] < r[0] / 10 and r[2] < 5]
+        if quiet:
+            print("%s: uncontended starts (run delay < 10 %% of the wall time, steal < 5 %%): compiled after"
+                  " %.0f ms median (%.0f-%.0f), n=%d" % (b, statistics.median(quiet), min(quiet), max(quiet), len(quiet)))
+        else:
+            print("%s: no uncontended start (run delay < 10 %% of the wall time, steal < 5 %%)" % b)
 
 
 if __name__ == "__main__":
