@@ -121,6 +121,7 @@ func (c *Catalog) prepare(e *Expr) {
 	for _, p := range e.Preds {
 		c.prepare(p)
 		c.preparePred(p)
+		c.prepareFocusCalls(p)
 	}
 	for _, b := range e.Binds {
 		c.prepare(b.In)

@@ -139,6 +139,63 @@ func TestNodeCallMemo(t *testing.T) {
 	}
 }
 
+// TestFocusCallMemoInPredicates: normalize-space(.) in a predicate (the
+// nine VAT-category filters cbc:ID[normalize-space(.) = 'S'] of EN 16931)
+// is memoised per node, once for all the predicates that share it; the
+// same call in a check's own test is not (its store would seldom be read).
+// The values stay apart per node and per document.
+func TestFocusCallMemoInPredicates(t *testing.T) {
+	cat := vm.NewCatalog()
+	sc := &xpath.StaticContext{Catalog: cat}
+	px := compile(t, "string-join(b[normalize-space(.) = 'x']/@n, ',')", sc)
+	py := compile(t, "string-join(b[normalize-space(.) = 'y']/@n, ',')", sc)
+	top := compile(t, "normalize-space(.) = 'x'", sc)
+	for _, c := range []struct {
+		p    *vm.Program
+		memo bool
+	}{{px, true}, {py, true}, {top, false}} {
+		call := findCall(c.p.Root(), "normalize-space")
+		if call == nil {
+			t.Fatalf("%s: no normalize-space call in the compiled tree", c.p.Source())
+		}
+		if (call.NodeSlot > 0) != c.memo {
+			t.Errorf("%s: node memo slot %d, want memoised %v", c.p.Source(), call.NodeSlot, c.memo)
+		}
+	}
+	env := &vm.Env{}
+	for _, c := range []struct {
+		doc  string
+		want []string // px then py, per a element
+	}{
+		{`<r><a><b n="1"> x </b><b n="2">y</b><b n="3">x</b></a><a><b n="4">y </b></a></r>`, []string{"1,3", "2", "", "4"}},
+		{`<r><a><b n="1">y</b><b n="2"> x</b></a><a><b n="3">x</b><b n="4">z</b></a></r>`, []string{"2", "1", "3", ""}},
+	} {
+		d := parse(t, c.doc)
+		env.Doc = d
+		for round := 0; round < 2; round++ { // the second round reads the memo
+			if got := evalOnA(t, env, d, px, py); strings.Join(got, ";") != strings.Join(c.want, ";") {
+				t.Errorf("%s, round %d: got %v, want %v", c.doc, round, got, c.want)
+			}
+		}
+	}
+}
+
+// findCall returns the first call of the built-in name in e, depth first.
+func findCall(e *vm.Expr, name string) *vm.Expr {
+	if e == nil {
+		return nil
+	}
+	if e.Op == vm.OpCall && e.Builtin != nil && e.Builtin.Name == name {
+		return e
+	}
+	for _, c := range append(append([]*vm.Expr{}, e.Args...), e.Preds...) {
+		if f := findCall(c, name); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
 // TestNormalizeSpaceEBV: the effective boolean value of normalize-space
 // (not(normalize-space()), [normalize-space(b)]) is computed by a scan for
 // a non-whitespace character; it must agree with the length of the
