@@ -233,8 +233,8 @@ func (r *Result) driftThirds() (first, last time.Duration, ok bool) {
 // quietInFlight is the number of requests in flight below which a sample's
 // resting goroutines are exact. Above it requests wait in different places
 // (reading the body, queued for a worker, in a handler under the time-out)
-// with one or two goroutines each, and two per request undercounts: in a
-// stall of the shared machine the resting count went to -14.
+// with one or two goroutines each, and subtracting two per request takes
+// too many: in a stall of the shared machine the resting count went to -14.
 const quietInFlight = 8
 
 // quiet returns the samples with fewer than quietInFlight requests in
