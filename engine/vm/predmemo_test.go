@@ -15,11 +15,9 @@ import (
 // one Env over two documents, and checks the values: a memo keyed wrongly
 // (by slot only, or kept across documents) gives other counts.
 func TestPredicateMemo(t *testing.T) {
-	cat := vm.NewCatalog()
-	sc := &xpath.StaticContext{Catalog: cat}
-	count := compile(t, "count(a[normalize-space(b) = 'x'])", sc)
-	again := compile(t, "string-join(for $a in a[normalize-space(b) = 'x'] return string($a/@n), ',')", sc)
-	other := compile(t, "count(a[normalize-space(b) = 'y'])", sc)
+	sc, progs := compileShared(t, "count(a[normalize-space(b) = 'x'])",
+		"string-join(for $a in a[normalize-space(b) = 'x'] return string($a/@n), ',')", "count(a[normalize-space(b) = 'y'])")
+	count, again, other := progs[0], progs[1], progs[2]
 	pt, err := xpath.CompilePattern("a[normalize-space(b) = 'x']", sc)
 	if err != nil {
 		t.Fatal(err)
@@ -145,11 +143,9 @@ func TestNodeCallMemo(t *testing.T) {
 // same call in a check's own test is not (its store would seldom be read).
 // The values stay apart per node and per document.
 func TestFocusCallMemoInPredicates(t *testing.T) {
-	cat := vm.NewCatalog()
-	sc := &xpath.StaticContext{Catalog: cat}
-	px := compile(t, "string-join(b[normalize-space(.) = 'x']/@n, ',')", sc)
-	py := compile(t, "string-join(b[normalize-space(.) = 'y']/@n, ',')", sc)
-	top := compile(t, "normalize-space(.) = 'x'", sc)
+	_, progs := compileShared(t, "string-join(b[normalize-space(.) = 'x']/@n, ',')",
+		"string-join(b[normalize-space(.) = 'y']/@n, ',')", "normalize-space(.) = 'x'")
+	px, py, top := progs[0], progs[1], progs[2]
 	for _, c := range []struct {
 		p    *vm.Program
 		memo bool
@@ -178,6 +174,18 @@ func TestFocusCallMemoInPredicates(t *testing.T) {
 			}
 		}
 	}
+}
+
+// compileShared compiles srcs with one static context whose catalog they
+// share (their memo slots are numbered together).
+func compileShared(t *testing.T, srcs ...string) (*xpath.StaticContext, []*vm.Program) {
+	t.Helper()
+	sc := &xpath.StaticContext{Catalog: vm.NewCatalog()}
+	progs := make([]*vm.Program, len(srcs))
+	for i, src := range srcs {
+		progs[i] = compile(t, src, sc)
+	}
+	return sc, progs
 }
 
 // findCall returns the first call of the built-in name in e, depth first.
