@@ -158,9 +158,11 @@ func ParseXmute(data []byte) ([]*XmuteInstruction, error) {
 	return out, nil
 }
 
-// attrValue matches name="value" (or single quotes) inside a start tag.
-func attrRegexp(name string) *regexp.Regexp {
-	return regexp.MustCompile(`\s` + regexp.QuoteMeta(name) + `\s*=\s*("[^"]*"|'[^']*')`)
+// attrRegexp matches name="value" (or single quotes) inside a start tag. A
+// name that is not valid UTF-8 cannot be quoted into a regular expression
+// (nor be an attribute): an error, not a panic.
+func attrRegexp(name string) (*regexp.Regexp, error) {
+	return regexp.Compile(`\s` + regexp.QuoteMeta(name) + `\s*=\s*("[^"]*"|'[^']*')`)
 }
 
 func escapeText(s string) string {
@@ -196,7 +198,10 @@ func (ins *XmuteInstruction) Mutants(data []byte) ([]XmuteMutant, error) {
 	startTag := string(data[ins.tagStart:ins.tagEnd])
 	attr := ins.Params["attribute"]
 	setAttr := func(val *string) ([]byte, error) {
-		re := attrRegexp(attr)
+		re, err := attrRegexp(attr)
+		if err != nil {
+			return nil, fmt.Errorf("%w: attribute=%q at line %d is not a name: %v", ErrXmuteSyntax, attr, ins.Line, err)
+		}
 		loc := re.FindStringIndex(startTag)
 		if loc == nil {
 			return nil, fmt.Errorf("%w: no attribute %s on the target at line %d", ErrXmuteTarget, attr, ins.Line)
