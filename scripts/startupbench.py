@@ -16,8 +16,8 @@ machine's load, and for each start records:
 Nothing polls the server over HTTP meanwhile: a curl loop takes CPU from the warm-up it measures.
 Prints, per binary, the median and range of each figure, and the median wall time of the starts
 with steal under 5 %. The run delay is shown, not filtered on: on two cores the warm-up's own
-goroutines and the collector's workers queue for a core too (50-100 ms on an idle machine), so it
-tells a crowded machine (hundreds of ms) from a quiet one rather than marking a clean start.
+goroutines and the collector's workers queue for a core too (53-357 ms, median 103, in 20 starts on
+an idle machine), so a run delay alone does not mark a start as disturbed; it is context.
 """
 import datetime
 import json

@@ -156,8 +156,8 @@ func Lazy() Option { return func(c *config) { c.lazy = true } }
 // declarations of elements it does not contain are dropped), instead of
 // the whole schema once: about 3 times cheaper for UBL (11-13 against
 // 36-38 ms), so it is for a process that validates one document (the CLI
-// with one file), where the schema compile is the longest task of the run. Findings are the whole schema's
-// (engine/xsd TestPrunedSameFindingsAsFull).
+// with one file), where the schema compile is the longest task of the run.
+// Findings are the whole schema's (engine/xsd TestPrunedSameFindingsAsFull).
 func SchemaPerDocument() Option { return func(c *config) { c.schemaPerDocument = true } }
 
 // ShareSchemas compiles the schema files that share their components as
