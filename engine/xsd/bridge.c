@@ -185,6 +185,88 @@ static void einv_refuse_doctype(void *ctx, const xmlChar *name,
 	xmlStopParser(ctxt);
 }
 
+// einv_count_error and einv_count_generic count the diagnostics of
+// einv_validate_clean, which reports none of them.
+static void einv_count_error(void *data, xmlErrorPtr err) {
+	(void)err;
+	(*(int *)data)++;
+}
+
+static void einv_count_generic(void *ctx, const char *msg, ...) {
+	(void)msg;
+	if (ctx != NULL) {
+		(*(int *)ctx)++;
+	}
+}
+
+int einv_validate_clean(xmlSchemaPtr schema, const char *buf, int len) {
+	int diagnostics = 0;
+	xmlStructuredErrorFunc serror = xmlStructuredError;
+	void *sctx = xmlStructuredErrorContext;
+	xmlGenericErrorFunc gerror = xmlGenericError;
+	void *gctx = xmlGenericErrorContext;
+	xmlSetStructuredErrorFunc(&diagnostics, einv_count_error);
+	xmlSetGenericErrorFunc(&diagnostics, einv_count_generic);
+	uintptr_t prev = einv_load_handle;
+	einv_load_handle = 0; // nothing external, ever, while parsing a document
+
+	int clean = 0;
+	int refused = 0;
+	xmlSchemaSAXPlugPtr plug = NULL;
+	xmlSchemaValidCtxtPtr vctxt = xmlSchemaNewValidCtxt(schema);
+	xmlParserCtxtPtr pctxt = xmlCreateMemoryParserCtxt(buf, len);
+	if (vctxt == NULL || pctxt == NULL) {
+		goto out;
+	}
+	xmlSchemaSetValidStructuredErrors(vctxt, einv_count_error, &diagnostics);
+	xmlCtxtUseOptions(pctxt, EINV_DOC_PARSE_OPTIONS);
+	pctxt->_private = &refused;
+	// No tree: only the DOCTYPE refusal stays of the SAX2 handler's
+	// callbacks; the schema plug adds the validator's element, text and
+	// reference handlers in front of it.
+	xmlSAXHandlerPtr sax = pctxt->sax;
+	sax->internalSubset = einv_refuse_doctype;
+	sax->externalSubset = NULL;
+	sax->startDocument = NULL;
+	sax->endDocument = NULL;
+	sax->startElement = NULL;
+	sax->endElement = NULL;
+	sax->startElementNs = NULL;
+	sax->endElementNs = NULL;
+	sax->characters = NULL;
+	sax->ignorableWhitespace = NULL;
+	sax->cdataBlock = NULL;
+	sax->comment = NULL;
+	sax->processingInstruction = NULL;
+	sax->reference = NULL;
+	plug = xmlSchemaSAXPlug(vctxt, &pctxt->sax, &pctxt->userData);
+	if (plug == NULL) {
+		goto out;
+	}
+	xmlParseDocument(pctxt);
+	clean = diagnostics == 0 && !refused && pctxt->wellFormed && pctxt->nsWellFormed &&
+		pctxt->myDoc == NULL && xmlSchemaIsValid(vctxt);
+
+out:
+	if (plug != NULL) {
+		xmlSchemaSAXUnplug(plug);
+	}
+	if (pctxt != NULL) {
+		if (pctxt->myDoc != NULL) {
+			xmlFreeDoc(pctxt->myDoc);
+			pctxt->myDoc = NULL;
+		}
+		xmlFreeParserCtxt(pctxt);
+	}
+	if (vctxt != NULL) {
+		xmlSchemaFreeValidCtxt(vctxt);
+	}
+	einv_load_handle = prev;
+	xmlSetStructuredErrorFunc(sctx, serror);
+	xmlSetGenericErrorFunc(gctx, gerror);
+	return clean && diagnostics == 0;
+}
+
 int einv_validate(xmlSchemaPtr schema, const char *buf, int len, uintptr_t handle) {
 	einv_saved_handlers saved;
 	einv_push_handlers(&saved, handle);

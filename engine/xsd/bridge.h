@@ -36,4 +36,14 @@ xmlSchemaPtr einv_schema_load_mem(const char *buf, int len, uintptr_t handle);
 // failure (see EINV_* and libxml2's -1 internal error).
 int einv_validate(xmlSchemaPtr schema, const char *buf, int len, uintptr_t handle);
 
+// einv_validate_clean validates buf against schema while parsing it, without
+// building a tree (libxml2's SAX plug), and returns 1 when the document is
+// well-formed and valid and nothing at all was reported on the way (no error,
+// no warning, no message), else 0. It reports nothing itself: a 0 tells the
+// caller to run einv_validate, whose findings are the answer. Streaming
+// locates its errors at the parser's position (an element's end tag) where
+// the tree walk locates them at the element, so only a clean result is taken
+// from it.
+int einv_validate_clean(xmlSchemaPtr schema, const char *buf, int len);
+
 #endif

@@ -118,7 +118,22 @@ const (
 	maxDocumentLength = 1<<31 - 1
 )
 
-// cValidate parses and validates doc (len(doc) > 0, <= maxDocumentLength).
-func cValidate(schema *C.xmlSchema, doc []byte, h cgo.Handle) int {
+// cValidate parses and validates doc (len(doc) > 0, <= maxDocumentLength),
+// its findings going to the collector behind h. With stream, a streaming pass
+// without a tree comes first (einv_validate_clean): a document it finds clean
+// (well-formed, valid, nothing reported) is valid with no findings, at about
+// 60 % of the instructions of the tree walk (docs/XSD.md). Any other document
+// is parsed and validated again as a tree, whose findings and lines are the
+// answer, so a finding is never located by the streaming pass.
+func cValidate(schema *C.xmlSchema, doc []byte, h cgo.Handle, stream bool) int {
+	if stream && cClean(schema, doc) {
+		return 0
+	}
 	return int(C.einv_validate(schema, (*C.char)(unsafe.Pointer(&doc[0])), C.int(len(doc)), C.uintptr_t(h)))
+}
+
+// cClean is the streaming pass alone: true when it finds doc (len(doc) > 0,
+// <= maxDocumentLength) clean.
+func cClean(schema *C.xmlSchema, doc []byte) bool {
+	return C.einv_validate_clean(schema, (*C.char)(unsafe.Pointer(&doc[0])), C.int(len(doc))) == 1
 }

@@ -3,6 +3,7 @@ package xsd
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -25,8 +26,15 @@ func FuzzValidate(f *testing.F) {
 	f.Add([]byte("<a>\n<b>"))
 	allowed := []error{ErrDoctype, ErrTooLarge}
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		for _, prescan := range []bool{true, false} {
-			errs, err := s.validate(context.Background(), doc, prescan)
+		// The tree walk alone, then Validate's passes without and with the
+		// prolog scan: the streaming pass must not change an answer.
+		treeErrs, treeErr := s.validate(context.Background(), doc, pass{})
+		for _, p := range []pass{{}, {stream: true}, {prescan: true, stream: true}} {
+			prescan := p.prescan
+			errs, err := s.validate(context.Background(), doc, p)
+			if !prescan && (!errors.Is(err, treeErr) || !slices.Equal(errs, treeErrs)) {
+				t.Fatalf("%+v: %v %v, the tree walk alone %v %v", p, errs, err, treeErrs, treeErr)
+			}
 			if err != nil {
 				ok := false
 				for _, a := range allowed {

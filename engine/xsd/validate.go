@@ -84,12 +84,16 @@ func (c *collector) findings() []Error {
 // default parser limits, XML_PARSE_HUGE being off). If ctx is done when it
 // returns, the findings are discarded and ctx's error returned (fail closed).
 func (s *Schema) Validate(ctx context.Context, doc []byte) ([]Error, error) {
-	return s.validate(ctx, doc, true)
+	return s.validate(ctx, doc, pass{prescan: true, stream: true})
 }
 
-// validate is Validate with the DOCTYPE pre-scan optional, so tests can
-// check the in-parser refusal on its own.
-func (s *Schema) validate(ctx context.Context, doc []byte, prescan bool) ([]Error, error) {
+// pass says how validate runs: prescan, the DOCTYPE pre-scan in Go (off in
+// tests of the in-parser refusal); stream, the streaming pass first (see
+// cValidate; off in tests holding it to the tree walk alone).
+type pass struct{ prescan, stream bool }
+
+// validate is Validate with the passes chosen by p.
+func (s *Schema) validate(ctx context.Context, doc []byte, p pass) ([]Error, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("xsd: validate: %w", err)
 	}
@@ -99,7 +103,7 @@ func (s *Schema) validate(ctx context.Context, doc []byte, prescan bool) ([]Erro
 	if len(doc) == 0 {
 		return []Error{{Level: LevelFatal, Message: "Document is empty"}}, nil
 	}
-	if prescan && scanProlog(doc) == prologDoctype {
+	if p.prescan && scanProlog(doc) == prologDoctype {
 		return nil, ErrDoctype
 	}
 
@@ -111,7 +115,7 @@ func (s *Schema) validate(ctx context.Context, doc []byte, prescan bool) ([]Erro
 	c := &collector{}
 	h := cgo.NewHandle(c)
 	defer h.Delete()
-	rc := cValidate(s.ptr, doc, h)
+	rc := cValidate(s.ptr, doc, h, p.stream)
 
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("xsd: validate: %w", err)
@@ -137,4 +141,12 @@ func (s *Schema) validate(ctx context.Context, doc []byte, prescan bool) ([]Erro
 	default:
 		return nil, fmt.Errorf("xsd: validate: libxml2 internal error %d", rc)
 	}
+}
+
+// streamsClean reports whether the streaming pass alone finds doc clean
+// (tests use it to see that valid documents take it).
+func (s *Schema) streamsClean(doc []byte) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.ptr != nil && len(doc) > 0 && len(doc) <= maxDocumentLength && cClean(s.ptr, doc)
 }

@@ -85,11 +85,11 @@ func TestDoctypeIsRefusedAndReadsNothing(t *testing.T) {
 		"utf-16be without BOM":    utf16BE(`<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE Invoice [<!ENTITY x SYSTEM "`+uri+`">]>`+inv, false),
 	}
 	for name, doc := range cases {
-		for _, prescan := range []bool{true, false} {
-			t.Run(fmt.Sprintf("%s/prescan=%v", name, prescan), func(t *testing.T) {
+		for _, p := range []pass{{prescan: true, stream: true}, {stream: true}, {}} {
+			t.Run(fmt.Sprintf("%s/%+v", name, p), func(t *testing.T) {
 				var errs []Error
 				var err error
-				noRead(t, fifo, func() { errs, err = s.validate(context.Background(), doc, prescan) })
+				noRead(t, fifo, func() { errs, err = s.validate(context.Background(), doc, p) })
 				if !errors.Is(err, ErrDoctype) {
 					t.Errorf("err = %v (findings %v), want ErrDoctype", err, errs)
 				}
