@@ -128,13 +128,19 @@ typedef struct {
 } einv_saved_handlers;
 
 // libxml2's error handler globals are per thread in threaded builds.
-static void einv_push_handlers(einv_saved_handlers *s, uintptr_t handle) {
+static void einv_push(einv_saved_handlers *s, xmlStructuredErrorFunc serror, void *sctx,
+	xmlGenericErrorFunc gerror, void *gctx) {
 	s->serror = xmlStructuredError;
 	s->sctx = xmlStructuredErrorContext;
 	s->gerror = xmlGenericError;
 	s->gctx = xmlGenericErrorContext;
-	xmlSetStructuredErrorFunc((void *)handle, einv_serror);
-	xmlSetGenericErrorFunc(NULL, einv_generic_sink);
+	xmlSetStructuredErrorFunc(sctx, serror);
+	xmlSetGenericErrorFunc(gctx, gerror);
+}
+
+// einv_push_handlers sends errors to the Go collector behind handle.
+static void einv_push_handlers(einv_saved_handlers *s, uintptr_t handle) {
+	einv_push(s, einv_serror, (void *)handle, einv_generic_sink, NULL);
 }
 
 static void einv_pop_handlers(einv_saved_handlers *s) {
@@ -199,14 +205,23 @@ static void einv_count_generic(void *ctx, const char *msg, ...) {
 	}
 }
 
+// einv_doc_parser is the parser context of an instance document: the
+// document's options, and the DOCTYPE refusal setting *refused. NULL when
+// out of memory.
+static xmlParserCtxtPtr einv_doc_parser(const char *buf, int len, int *refused) {
+	xmlParserCtxtPtr pctxt = xmlCreateMemoryParserCtxt(buf, len);
+	if (pctxt != NULL) {
+		xmlCtxtUseOptions(pctxt, EINV_DOC_PARSE_OPTIONS);
+		pctxt->_private = refused;
+		pctxt->sax->internalSubset = einv_refuse_doctype;
+	}
+	return pctxt;
+}
+
 int einv_validate_clean(xmlSchemaPtr schema, const char *buf, int len) {
 	int diagnostics = 0;
-	xmlStructuredErrorFunc serror = xmlStructuredError;
-	void *sctx = xmlStructuredErrorContext;
-	xmlGenericErrorFunc gerror = xmlGenericError;
-	void *gctx = xmlGenericErrorContext;
-	xmlSetStructuredErrorFunc(&diagnostics, einv_count_error);
-	xmlSetGenericErrorFunc(&diagnostics, einv_count_generic);
+	einv_saved_handlers saved;
+	einv_push(&saved, einv_count_error, &diagnostics, einv_count_generic, &diagnostics);
 	uintptr_t prev = einv_load_handle;
 	einv_load_handle = 0; // nothing external, ever, while parsing a document
 
@@ -214,18 +229,15 @@ int einv_validate_clean(xmlSchemaPtr schema, const char *buf, int len) {
 	int refused = 0;
 	xmlSchemaSAXPlugPtr plug = NULL;
 	xmlSchemaValidCtxtPtr vctxt = xmlSchemaNewValidCtxt(schema);
-	xmlParserCtxtPtr pctxt = xmlCreateMemoryParserCtxt(buf, len);
+	xmlParserCtxtPtr pctxt = einv_doc_parser(buf, len, &refused);
 	if (vctxt == NULL || pctxt == NULL) {
 		goto out;
 	}
 	xmlSchemaSetValidStructuredErrors(vctxt, einv_count_error, &diagnostics);
-	xmlCtxtUseOptions(pctxt, EINV_DOC_PARSE_OPTIONS);
-	pctxt->_private = &refused;
 	// No tree: only the DOCTYPE refusal stays of the SAX2 handler's
 	// callbacks; the schema plug adds the validator's element, text and
 	// reference handlers in front of it.
 	xmlSAXHandlerPtr sax = pctxt->sax;
-	sax->internalSubset = einv_refuse_doctype;
 	sax->externalSubset = NULL;
 	sax->startDocument = NULL;
 	sax->endDocument = NULL;
@@ -262,8 +274,7 @@ out:
 		xmlSchemaFreeValidCtxt(vctxt);
 	}
 	einv_load_handle = prev;
-	xmlSetStructuredErrorFunc(sctx, serror);
-	xmlSetGenericErrorFunc(gctx, gerror);
+	einv_pop_handlers(&saved);
 	return clean && diagnostics == 0;
 }
 
@@ -277,15 +288,12 @@ int einv_validate(xmlSchemaPtr schema, const char *buf, int len, uintptr_t handl
 	int refused = 0;
 	xmlDocPtr doc = NULL;
 	xmlSchemaValidCtxtPtr vctxt = NULL;
-	xmlParserCtxtPtr pctxt = xmlCreateMemoryParserCtxt(buf, len);
+	xmlParserCtxtPtr pctxt = einv_doc_parser(buf, len, &refused);
 	if (pctxt == NULL) {
 		ret = EINV_OUT_OF_MEMORY;
 		goto out;
 	}
-	pctxt->_private = &refused;
-	pctxt->sax->internalSubset = einv_refuse_doctype;
 	pctxt->sax->startElementNs = einv_start_element_ns;
-	xmlCtxtUseOptions(pctxt, EINV_DOC_PARSE_OPTIONS);
 	xmlParseDocument(pctxt);
 	doc = pctxt->myDoc;
 	pctxt->myDoc = NULL;
