@@ -96,6 +96,11 @@ func TestGenerateRefusals(t *testing.T) {
 		{"means", func(inv, _ map[string]any) {
 			inv["payment_instructions"].(map[string]any)["means_code"] = "1"
 		}, "body.invoice.payment_instructions.means_code", "value_error"},
+		{"bic", func(inv, _ map[string]any) {
+			// found by FuzzGenerate (testdata/fuzz/FuzzGenerate/713975a1cb6ec53b):
+			// written as it was, it broke BICType's length of 11
+			inv["payment_instructions"].(map[string]any)["credit_transfers"].([]any)[0].(map[string]any)["service_provider_id"] = "CAIXESBBmarzoXXX"
+		}, "body.invoice.payment_instructions.credit_transfers[0].service_provider_id", "value_error"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -106,6 +111,17 @@ func TestGenerateRefusals(t *testing.T) {
 			}
 			nationaltest.Refused(t, ps, err, c.loc, c.typ)
 		})
+	}
+}
+
+// TestEightCharacterBIC: an 8-character BIC (the institution's main office)
+// is written with the branch code XXX, as BICType's 11 positions require.
+func TestEightCharacterBIC(t *testing.T) {
+	res := generated(t, func(inv, _ map[string]any) {
+		inv["payment_instructions"].(map[string]any)["credit_transfers"].([]any)[0].(map[string]any)["service_provider_id"] = "CAIXESBB"
+	})
+	if !bytes.Contains(res.XML, []byte("<BIC>CAIXESBBXXX</BIC>")) {
+		t.Errorf("BIC not completed with XXX:\n%s", res.XML)
 	}
 }
 

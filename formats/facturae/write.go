@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/einvoice-dev/einvoice/formats/carry"
 	"github.com/einvoice-dev/einvoice/formats/model"
@@ -343,8 +344,24 @@ func (g *gen) payment() {
 		g.bad(g.il("payment_instructions", "credit_transfers", 1), model.ProblemValueError, "Facturae carries one account to be credited", nil)
 	}
 	if len(pi.CreditTransfers) == 1 {
-		if n := len(pi.CreditTransfers[0].AccountID); n < 5 || n > 34 {
-			g.bad(g.il("payment_instructions", "credit_transfers", 0, "account_id"), model.ProblemValueError, "Facturae IBAN has 5 to 34 characters", pi.CreditTransfers[0].AccountID)
+		ct := pi.CreditTransfers[0]
+		if n := len(ct.AccountID); n < 5 || n > 34 {
+			g.bad(g.il("payment_instructions", "credit_transfers", 0, "account_id"), model.ProblemValueError, "Facturae IBAN has 5 to 34 characters", ct.AccountID)
+		}
+		if n := utf8.RuneCountInString(ct.ServiceProviderID); n != 0 && n != 8 && n != 11 {
+			g.bad(g.il("payment_instructions", "credit_transfers", 0, "service_provider_id"), model.ProblemValueError,
+				"Facturae BIC has 11 characters (an 8-character BIC is written with the branch code XXX)", ct.ServiceProviderID)
 		}
 	}
+}
+
+// bic is Facturae's 11-character BIC of a BIC (service_provider_id) of 8
+// or 11 characters: an 8-character BIC names the institution's main office,
+// branch XXX, and the schema asks for the 11 positions with XXX (BICType;
+// "utilizando los caracteres XXX cuando no se informe de la sucursal").
+func bic(id string) string {
+	if utf8.RuneCountInString(id) == 8 {
+		return id + "XXX"
+	}
+	return id
 }

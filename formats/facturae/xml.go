@@ -114,7 +114,7 @@ func (g *gen) write(w *xmlio.Writer, res *Result, seller, buyer *party, lines []
 			ct := pi.CreditTransfers[0]
 			w.Start("AccountToBeCredited")
 			w.Element("IBAN", ct.AccountID)
-			opt(w, "BIC", ct.ServiceProviderID)
+			opt(w, "BIC", bic(ct.ServiceProviderID))
 			w.End()
 		}
 		w.End()
