@@ -11,8 +11,8 @@ import (
 )
 
 // TestSoak is the quick form of the soak (make reliability runs 30 min
-// with scripts/reliability/soak.sh): it measures the maximum rate of the
-// mix with a short ramp, then drives the mix at 70 % of it for
+// with scripts/reliability/soak.sh, at 70 %): it measures the maximum rate
+// of the mix with a short ramp, then drives the mix at 50 % of it for
 // $EINVOICE_SOAK_DURATION (default 60 s) and fails on any 5xx, on RSS or
 // goroutines growing more than 10 % after warm-up, or on a p99 drift that a
 // second soak repeats.
@@ -51,7 +51,13 @@ func TestSoak(t *testing.T) {
 	if last := steps[len(steps)-1]; last.OK {
 		t.Logf("the ramp stopped at its last step without reaching the maximum")
 	}
-	cfg.Rate, cfg.Duration, cfg.Warmup, cfg.SampleEvery = 0.7*best, duration, duration/4, 2*time.Second
+	// The quick form soaks at 50 % of the maximum, the long form (make
+	// reliability) at the 70 %: a 2 s ramp step can pass in a quiet
+	// moment of the host, and in CI run 14 (session 8) the hypervisor then
+	// took 17-54 % of the CPU (steal) for the whole minute, with the
+	// server's CPU per request unchanged (3.7 ms): 70 % of 440.8 req/s was
+	// more than the cores left.
+	cfg.Rate, cfg.Duration, cfg.Warmup, cfg.SampleEvery = 0.5*best, duration, duration/4, 2*time.Second
 	// The machine is shared: a p99 difference of a quarter second is
 	// scheduling, not drift.
 	bounds := mix.DefaultBounds
