@@ -63,6 +63,34 @@ func NewProgramShared(src string, root *Expr, nLocals int, fns *Functions, cat *
 	return p
 }
 
+// CSEPlan is the common-subexpression plan of a tree (cse.go): which
+// subexpressions share a slot (Expr.CSE) and the local variables each
+// slot's value depends on. It depends only on the tree's structure, not on
+// the catalog the tree is wrapped with.
+type CSEPlan struct{ locals [][]int32 }
+
+// PlanShared computes the plan of a tree that has not been wrapped yet and
+// records it in the tree (Expr.CSE). Copies made by CloneExpr carry the
+// annotations, so a tree wrapped many times (the compile cache: the
+// EN 16931 base in several rule sets) is planned once and each copy is
+// wrapped with NewProgramPlanned.
+func PlanShared(root *Expr) CSEPlan {
+	hc := hashConsPool.Get().(*hashCons)
+	defer hashConsPool.Put(hc)
+	return CSEPlan{locals: prepareCSE(root, hc)}
+}
+
+var hashConsPool = sync.Pool{New: func() any { return new(hashCons) }}
+
+// NewProgramPlanned is NewProgramShared for a copy of a tree planned by
+// PlanShared: the same program, without planning again.
+func NewProgramPlanned(src string, root *Expr, nLocals int, fns *Functions, cat *Catalog, plan CSEPlan) *Program {
+	p := NewProgramIn(src, root, nLocals, fns, cat)
+	p.cseLocals = plan.locals
+	p.nCSE = len(plan.locals)
+	return p
+}
+
 // SharedSubexpressions returns how many groups of repeated subexpressions
 // share their value within an evaluation (see NewProgramShared).
 func (p *Program) SharedSubexpressions() int { return p.nCSE }

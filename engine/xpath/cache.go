@@ -12,7 +12,9 @@ import (
 // static context: the EN 16931 base is part of the Peppol, XRechnung,
 // BR-FR and Factur-X sets, the Factur-X and Order-X profiles share most of
 // their rules, and a rule set repeats many tests. An entry is the
-// rewritten tree before it is wrapped in a program; each compilation wraps
+// rewritten tree before it is wrapped in a program, with its
+// common-subexpression plan (vm.PlanShared: it depends on the tree alone,
+// so it is made once per entry and the copies carry it); each compilation wraps
 // its own copy (vm.CloneExpr) with its own catalog, so programs of
 // different rule sets stay independent and the cache is never read by an
 // evaluation. A repeat in the same catalog and registry (the same test in
@@ -41,6 +43,7 @@ type cacheKey struct {
 
 type cacheEntry struct {
 	root    *vm.Expr         // Compile: the rewritten tree, never wrapped itself
+	cse     vm.CSEPlan       // Compile: root's shared subexpressions, planned once
 	alts    []vm.PathPattern // CompilePattern: the rewritten patterns
 	nLocals int
 	deps    []scopeDep
@@ -128,9 +131,12 @@ func (c *Cache) store(k cacheKey, e *cacheEntry) {
 func (c *Cache) compile(src string, sc *StaticContext) (*vm.Program, error) {
 	return cacheGet(c, cacheKey{src: src}, sc, func() (*parser, *cacheEntry, error) {
 		ps, root, err := parseOptimized(src, sc, true)
-		return ps, &cacheEntry{root: root}, err
+		if err != nil {
+			return nil, nil, err
+		}
+		return ps, &cacheEntry{root: root, cse: vm.PlanShared(root)}, nil
 	}, func(e *cacheEntry) *vm.Program {
-		return vm.NewProgramShared(src, vm.CloneExpr(e.root), e.nLocals, sc.Functions, sc.Catalog)
+		return vm.NewProgramPlanned(src, vm.CloneExpr(e.root), e.nLocals, sc.Functions, sc.Catalog, e.cse)
 	})
 }
 

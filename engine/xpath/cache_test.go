@@ -2,6 +2,8 @@ package xpath
 
 import (
 	"context"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/vm"
@@ -190,4 +192,74 @@ func TestCacheKeysScopeAndFunctions(t *testing.T) {
 			t.Errorf("string($x) with constant %v: %q, %v; want %q", c.val, got, err, c.want)
 		}
 	}
+}
+
+// TestCachePlansSharedSubexpressionsOnce: a program wrapped from a cache
+// entry (a copy of a tree planned once, vm.PlanShared) shares exactly the
+// subexpressions that a direct compilation (vm.NewProgramShared, planned
+// after the catalog annotations) shares, for every expression of the rule
+// sets, on a miss and on a hit in another catalog.
+func TestCachePlansSharedSubexpressionsOnce(t *testing.T) {
+	exprs, funcs := collectRuleSetExpressions(t, filepath.Join(sharedDir(), "rulesets"))
+	cache := NewCache()
+	shared := 0
+	for _, x := range exprs {
+		if x.pattern || strings.TrimSpace(x.src) == "" {
+			continue
+		}
+		mk := func(cat *vm.Catalog, c *Cache) *StaticContext {
+			sc := &StaticContext{Namespaces: x.ns, Variables: map[string]int{}, Functions: funcs, Catalog: cat, Cache: c}
+			for _, m := range varRef.FindAllStringSubmatch(x.src, -1) {
+				sc.Variables[m[1]] = len(sc.Variables)
+			}
+			return sc
+		}
+		want, err := Compile(x.src, mk(vm.NewCatalog(), nil))
+		if err != nil {
+			continue // TestCompileAllRuleSetExpressions reports these
+		}
+		for round := range 2 { // a miss, then a hit in another catalog
+			got, err := Compile(x.src, mk(vm.NewCatalog(), cache))
+			if err != nil {
+				t.Fatalf("%q round %d: %v", x.src, round, err)
+			}
+			if got.SharedSubexpressions() != want.SharedSubexpressions() || !sameCSE(got.Root(), want.Root()) {
+				t.Errorf("%q round %d: %d shared subexpressions, direct compile %d, or different nodes", x.src, round,
+					got.SharedSubexpressions(), want.SharedSubexpressions())
+			}
+		}
+		if want.SharedSubexpressions() > 0 {
+			shared++
+		}
+	}
+	if shared < 100 {
+		t.Fatalf("only %d expressions share subexpressions: the test does not exercise the plan", shared)
+	}
+}
+
+// sameCSE reports whether two trees of one expression have the same shape
+// and the same shared-subexpression slots node by node.
+func sameCSE(a, b *vm.Expr) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Op != b.Op || a.CSE != b.CSE || len(a.Args) != len(b.Args) || len(a.Preds) != len(b.Preds) || len(a.Binds) != len(b.Binds) {
+		return false
+	}
+	for i := range a.Args {
+		if !sameCSE(a.Args[i], b.Args[i]) {
+			return false
+		}
+	}
+	for i := range a.Preds {
+		if !sameCSE(a.Preds[i], b.Preds[i]) {
+			return false
+		}
+	}
+	for i := range a.Binds {
+		if !sameCSE(a.Binds[i].In, b.Binds[i].In) {
+			return false
+		}
+	}
+	return true
 }
