@@ -26,6 +26,11 @@ type Config struct {
 	Func    string
 	// Functions are the extension functions the rule set's XPath may call.
 	Functions *vm.Functions
+	// XSLFunctions copies the xsl:function definitions of Main and the
+	// prefixes they see (ParseXSLFunctions) into the tables
+	// (engine.Tables.Functions), for rule sets whose functions are compiled
+	// from their XPath bodies (BR-FR's custom:*).
+	XSLFunctions bool
 }
 
 // Unit is the state passed from stage to stage.

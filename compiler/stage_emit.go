@@ -92,6 +92,18 @@ func stageEmit(_ context.Context, u *Unit) error {
 		fmt.Fprintf(&b, ", Pos: %s},\n", pos(c.Pos))
 	}
 	b.WriteString("},\n")
+	if len(t.Functions) > 0 {
+		b.WriteString("Functions: []engine.XSLFunction{\n")
+		for _, f := range t.Functions {
+			fmt.Fprintf(&b, "{Space: %s, Local: %s, As: %s, Params: %s, Vars: %s, Result: %s, Line: %d},\n",
+				q(f.Space), q(f.Local), q(f.As), bindings(f.Params), bindings(f.Vars), q(f.Result), f.Line)
+		}
+		b.WriteString("},\nFunctionNamespaces: []engine.Namespace{\n")
+		for _, n := range t.FunctionNamespaces {
+			fmt.Fprintf(&b, "{Prefix: %s, URI: %s},\n", q(n.Prefix), q(n.URI))
+		}
+		b.WriteString("},\n")
+	}
 	if len(t.Diagnostics) > 0 {
 		b.WriteString("Diagnostics: []engine.Diagnostic{\n")
 		for _, d := range t.Diagnostics {
@@ -110,6 +122,22 @@ func stageEmit(_ context.Context, u *Unit) error {
 
 func pos(p engine.SourcePos) string {
 	return fmt.Sprintf("engine.SourcePos{File: %d, Line: %d}", p.File, p.Line)
+}
+
+func bindings(bs []engine.XSLBinding) string {
+	if len(bs) == 0 {
+		return "nil"
+	}
+	var b strings.Builder
+	b.WriteString("[]engine.XSLBinding{")
+	for i, x := range bs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "{Name: %s, As: %s, Expr: %s}", strconv.Quote(x.Name), strconv.Quote(x.As), strconv.Quote(x.Expr))
+	}
+	b.WriteString("}")
+	return b.String()
 }
 
 func parts(ps []engine.MessagePart) string {

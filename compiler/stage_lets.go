@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/einvoice-dev/einvoice/engine"
@@ -25,6 +27,16 @@ func stageLets(_ context.Context, u *Unit) error {
 		QueryBinding: s.QueryBinding,
 		Namespaces:   s.Namespaces,
 		Files:        append([]string(nil), u.Files...),
+	}
+	if u.Config.XSLFunctions {
+		defs, ns, err := ParseXSLFunctions(u.Data[0])
+		if err != nil {
+			return fmt.Errorf("%s: %w", u.Files[0], err)
+		}
+		t.Functions = defs
+		for _, p := range slices.Sorted(maps.Keys(ns)) {
+			t.FunctionNamespaces = append(t.FunctionNamespaces, engine.Namespace{Prefix: p, URI: ns[p]})
+		}
 	}
 	diag := map[string]int32{}
 	for _, d := range s.Diagnostics {

@@ -33,7 +33,7 @@ func VerifyGenerated(ctx context.Context, root, path, pkg, fn string, t *engine.
 		return fmt.Errorf("verify %s: stale: header %q, sources give %q (run `make generate`)", path, strings.TrimSpace(first), want)
 	}
 	u, err := Compile(ctx, Config{Root: root, Main: t.Source, Name: t.Name, Version: t.Version, Syntax: t.Syntax,
-		Phase: t.Phase, Package: pkg, Func: fn, Functions: fns}, "", nil)
+		Phase: t.Phase, Package: pkg, Func: fn, Functions: fns, XSLFunctions: len(t.Functions) > 0}, "", nil)
 	if err != nil {
 		return fmt.Errorf("verify %s: %w", path, err)
 	}

@@ -32,6 +32,32 @@ type Tables struct {
 	// fn:document('uri') (e.g. Factur-X code list databases). Load reads
 	// them from the directory given with WithDocumentRoot.
 	Documents []DocumentRef
+	// Functions are the xsl:function definitions of the source (BR-FR's
+	// custom:* helpers), read by the compiler so that a load compiles them
+	// from the tables instead of reading and parsing the .sch again;
+	// FunctionNamespaces are the prefixes their expressions see (the
+	// source root's xmlns declarations and its <ns> elements), sorted.
+	Functions          []XSLFunction
+	FunctionNamespaces []Namespace
+}
+
+// XSLFunction is one xsl:function of a Schematron source: params, then
+// variables evaluated in order (each sees the params and the variables
+// before it), then the xsl:sequence result (rulesets/xslfunc compiles it).
+type XSLFunction struct {
+	Space, Local string
+	As           string // declared result type
+	Params       []XSLBinding
+	Vars         []XSLBinding
+	Result       string // the xsl:sequence select
+	Line         int
+}
+
+// XSLBinding is an xsl:param (Expr empty) or xsl:variable of an XSLFunction.
+type XSLBinding struct {
+	Name string // as written, without '$' (may carry a prefix)
+	As   string
+	Expr string
 }
 
 // DocumentRef maps a literal document() URI to a file.

@@ -35,16 +35,17 @@ func HasFunctions(key string) bool {
 }
 
 // Functions compiles the xsl:functions of a key's source (nil registry for
-// a source that declares none).
-func Functions(shared, key string) (*vm.Functions, error) {
+// a source that declares none) from its generated tables, where rulegen
+// copied the definitions: a load does not read the .sch again.
+func Functions(_, key string) (*vm.Functions, error) {
 	if !HasFunctions(key) {
 		return nil, nil
 	}
-	src, ok := Sources()[key]
-	if !ok {
-		return nil, fmt.Errorf("brfr: unknown key %q", key)
+	t, err := Set{}.Tables(key)
+	if err != nil {
+		return nil, err
 	}
-	return xslfunc.FromSchematron(shared, src, nil)
+	return xslfunc.FromTables(t)
 }
 
 // Set gives access to the generated tables (see package en16931 for the

@@ -14,9 +14,11 @@
 //
 // Functions whose bodies are plain XPath (params, chained xsl:variables, one
 // xsl:sequence: the BR-FR custom:* helpers) are not rewritten in Go:
-// xsl_source.go reads them from the official .sch (ParseXSLFunctions) and
-// compiles them with engine/xpath into a registry (CompileXSLFunctions,
-// FromSchematron), at generation (rulegen group "xsl") and at load.
+// the compiler reads them from the official .sch into the generated tables
+// (compiler.ParseXSLFunctions, rulegen group "xsl"), and xsl_source.go
+// compiles them with engine/xpath into a registry (CompileXSLFunctions):
+// at load from the tables (FromTables), so a start does not parse the
+// source again; FromSchematron reads a source directly (rulegen's check).
 //
 // This package has no generated code, so tools/rulegen can always import it.
 package xslfunc

@@ -1,163 +1,38 @@
 package xslfunc
 
 import (
-	"bytes"
 	"context"
-	"encoding/xml"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
+	"github.com/einvoice-dev/einvoice/compiler"
+	"github.com/einvoice-dev/einvoice/engine"
 	"github.com/einvoice-dev/einvoice/engine/vm"
 	"github.com/einvoice-dev/einvoice/engine/xdm"
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
 	"github.com/einvoice-dev/einvoice/engine/xpath"
 )
 
-// XSLFunction is one xsl:function read from a Schematron source: params,
-// then variables evaluated in order (each sees the params and the variables
-// before it), then the xsl:sequence result. Nothing of it is copied into Go
-// source: the definitions are read from the official file and compiled with
-// engine/xpath when the rule set is generated and loaded.
-type XSLFunction struct {
-	Space, Local string
-	As           string // declared result type
-	Params       []XSLBinding
-	Vars         []XSLBinding
-	Result       string // the xsl:sequence select
-	Line         int
-}
+// XSLFunction is one xsl:function read from a Schematron source (see
+// engine.XSLFunction). Nothing of it is written into Go source by hand: the
+// definitions are read from the official file when the rule set is
+// generated, land in the generated tables (engine.Tables.Functions, a build
+// output like the rules), and are compiled with engine/xpath at load.
+type XSLFunction = engine.XSLFunction
 
 // XSLBinding is an xsl:param (Expr empty) or xsl:variable.
-type XSLBinding struct {
-	Name string // as written, without '$' (may carry a prefix)
-	As   string
-	Expr string
-}
+type XSLBinding = engine.XSLBinding
 
 // ErrXSLFunction marks an xsl:function this package cannot compile
 // (unsupported instruction or type).
-var ErrXSLFunction = errors.New("xslfunc: unsupported xsl:function")
+var ErrXSLFunction = compiler.ErrXSLFunction
 
-const (
-	nsXSL        = "http://www.w3.org/1999/XSL/Transform"
-	nsSchematron = "http://purl.oclc.org/dsdl/schematron"
-)
-
-// ParseXSLFunctions reads every xsl:function of a Schematron document
-// (commented-out ones are not read) and the namespaces its expressions see:
-// the root's xmlns declarations and the Schematron <ns> elements (which the
-// skeleton turns into stylesheet namespaces).
+// ParseXSLFunctions reads every xsl:function of a Schematron document (see
+// compiler.ParseXSLFunctions, which owns the reading of Schematron source).
 func ParseXSLFunctions(data []byte) ([]XSLFunction, map[string]string, error) {
-	d := xml.NewDecoder(bytes.NewReader(data))
-	d.CharsetReader = func(label string, r io.Reader) (io.Reader, error) {
-		if strings.EqualFold(label, "utf-8") {
-			return r, nil
-		}
-		return nil, fmt.Errorf("xslfunc: charset %s", label)
-	}
-	ns := map[string]string{}
-	var out []XSLFunction
-	var cur *XSLFunction
-	depth, fnDepth := 0, 0
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("xslfunc: parse: %w", err)
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			depth++
-			if depth == 1 {
-				for _, a := range t.Attr {
-					if a.Name.Space == "xmlns" {
-						ns[a.Name.Local] = a.Value
-					}
-				}
-			}
-			attr := func(n string) string {
-				for _, a := range t.Attr {
-					if a.Name.Space == "" && a.Name.Local == n {
-						return a.Value
-					}
-				}
-				return ""
-			}
-			line, _ := d.InputPos()
-			if t.Name.Space == nsSchematron && t.Name.Local == "ns" && cur == nil {
-				ns[attr("prefix")] = attr("uri")
-				continue
-			}
-			if t.Name.Space == nsXSL && t.Name.Local == "function" && cur == nil {
-				qn := attr("name")
-				prefix, local, ok := strings.Cut(qn, ":")
-				if !ok {
-					return nil, nil, fmt.Errorf("%w: line %d: function name %q without prefix", ErrXSLFunction, line, qn)
-				}
-				space := ""
-				for _, a := range t.Attr {
-					if a.Name.Space == "xmlns" && a.Name.Local == prefix {
-						space = a.Value
-					}
-				}
-				if space == "" {
-					space = ns[prefix]
-				}
-				if space == "" {
-					return nil, nil, fmt.Errorf("%w: line %d: undeclared prefix %s", ErrXSLFunction, line, prefix)
-				}
-				cur = &XSLFunction{Space: space, Local: local, As: attr("as"), Line: line}
-				fnDepth = depth
-				continue
-			}
-			if cur == nil {
-				continue
-			}
-			if depth != fnDepth+1 || t.Name.Space != nsXSL {
-				return nil, nil, fmt.Errorf("%w: line %d: %s in %s", ErrXSLFunction, line, t.Name.Local, cur.Local)
-			}
-			switch t.Name.Local {
-			case "param":
-				if len(cur.Vars) > 0 || cur.Result != "" || attr("select") != "" {
-					return nil, nil, fmt.Errorf("%w: line %d: param after body or with default", ErrXSLFunction, line)
-				}
-				cur.Params = append(cur.Params, XSLBinding{Name: attr("name"), As: attr("as")})
-			case "variable":
-				if attr("select") == "" || cur.Result != "" {
-					return nil, nil, fmt.Errorf("%w: line %d: variable without select or after the result", ErrXSLFunction, line)
-				}
-				cur.Vars = append(cur.Vars, XSLBinding{Name: attr("name"), As: attr("as"), Expr: attr("select")})
-			case "sequence":
-				if cur.Result != "" || attr("select") == "" {
-					return nil, nil, fmt.Errorf("%w: line %d: second or empty xsl:sequence", ErrXSLFunction, line)
-				}
-				cur.Result = attr("select")
-			default:
-				return nil, nil, fmt.Errorf("%w: line %d: xsl:%s", ErrXSLFunction, line, t.Name.Local)
-			}
-		case xml.EndElement:
-			if cur != nil && depth == fnDepth {
-				if cur.Result == "" {
-					return nil, nil, fmt.Errorf("%w: line %d: %s has no xsl:sequence", ErrXSLFunction, cur.Line, cur.Local)
-				}
-				out = append(out, *cur)
-				cur = nil
-			}
-			depth--
-		case xml.CharData:
-			if cur != nil && strings.TrimSpace(string(t)) != "" {
-				return nil, nil, fmt.Errorf("%w: text in %s", ErrXSLFunction, cur.Local)
-			}
-		}
-	}
-	return out, ns, nil
+	return compiler.ParseXSLFunctions(data)
 }
 
 // FromSchematron reads the xsl:functions of a Schematron file (path
@@ -178,6 +53,26 @@ func FromSchematron(root, path string, base func() *vm.Functions) (*vm.Functions
 	}
 	if err := CompileXSLFunctions(fs, defs, ns); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return fs, nil
+}
+
+// FromTables compiles the xsl:functions the compiler copied into t
+// (FromSchematron without reading the source again) into a fresh registry.
+// Tables generated from a source that declares xsl:functions always carry
+// them (TestFromTablesMatchesSource), so none is an error: a rule set whose
+// functions are missing must not load without them.
+func FromTables(t *engine.Tables) (*vm.Functions, error) {
+	if len(t.Functions) == 0 {
+		return nil, fmt.Errorf("xslfunc: %s %s: the tables carry no xsl:function (regenerate them: make generate)", t.Name, t.Source)
+	}
+	ns := make(map[string]string, len(t.FunctionNamespaces))
+	for _, n := range t.FunctionNamespaces {
+		ns[n.Prefix] = n.URI
+	}
+	fs := vm.NewFunctions()
+	if err := CompileXSLFunctions(fs, t.Functions, ns); err != nil {
+		return nil, fmt.Errorf("%s: %w", t.Source, err)
 	}
 	return fs, nil
 }

@@ -59,7 +59,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s/%s: functions: %w", rs.Set, rs.Syntax, err)
 		}
 		cfg := compiler.Config{Root: *shared, Main: rs.Main, Name: rs.Name, Version: rs.Version, Syntax: rs.Syntax,
-			Phase: rs.Phase, Package: rs.Set, Func: rs.Func, Functions: fns}
+			Phase: rs.Phase, Package: rs.Set, Func: rs.Func, Functions: fns,
+			// The definitions go into the tables: a load compiles them
+			// from there (xslfunc.FromTables) without parsing the .sch.
+			XSLFunctions: rs.Functions == "xsl"}
 		if *dump != "" {
 			if _, err := compiler.Compile(ctx, cfg, *dump, stdout); err != nil {
 				return err
