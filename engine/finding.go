@@ -28,18 +28,22 @@ func NormalizeSpace(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
-	space := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
-			space = b.Len() > 0
+	for i := 0; i < len(s); {
+		if isXMLSpace(s[i]) {
+			i++
 			continue
 		}
-		if space {
-			b.WriteByte(' ')
-			space = false
+		// A run of other bytes is copied at once (a load normalises every
+		// static message of the rule sets).
+		j := i + 1
+		for j < len(s) && !isXMLSpace(s[j]) {
+			j++
 		}
-		b.WriteByte(c)
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s[i:j])
+		i = j
 	}
 	return b.String()
 }

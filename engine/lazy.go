@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"reflect"
+	"strings"
 
 	"github.com/einvoice-dev/einvoice/engine/vm"
 	"github.com/einvoice-dev/einvoice/engine/xdm"
@@ -25,11 +26,18 @@ var sentinels = [2]xdm.Sequence{nil, {xdm.Bool(true)}}
 // varRefs returns the slots of the in-scope variables an expression's source
 // references ($name, QName characters), without duplicates.
 func varRefs(src string, vars map[string]int) []int32 {
+	if len(vars) == 0 {
+		return nil // EN 16931 and most sets: no variable in scope
+	}
 	var out []int32
 	for i := 0; i < len(src); i++ {
-		if src[i] != '$' {
-			continue
+		// Skip to the next '$' (IndexByte is vectorised: a load scans
+		// every test and message of the rule set).
+		d := strings.IndexByte(src[i:], '$')
+		if d < 0 {
+			break
 		}
+		i += d
 		j := i + 1
 		for j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '\n' || src[j] == '\r') {
 			j++

@@ -163,6 +163,7 @@ func TestNormalizeSpaceAndTerms(t *testing.T) {
 		"  a \n\t b  ":     "a b",
 		"a\u00a0 \u00a0  ": "a\u00a0 \u00a0",
 		"a  b":             "a b",
+		"\r\na\rb\n":       "a b",
 	} {
 		if got := NormalizeSpace(in); got != want {
 			t.Errorf("NormalizeSpace(%q) = %q, want %q", in, got, want)
