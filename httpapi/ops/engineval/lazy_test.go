@@ -56,9 +56,8 @@ func TestLazyEqualsEager(t *testing.T) {
 			}
 		}
 	}
-	// Warm raises the GC target while it compiles and restores the
-	// process's own afterwards (here a value above the default and below
-	// warmGCPercent, as an operator's GOGC=150 would be).
+	// Warm switches the collector off while it compiles and restores the
+	// process's own setting afterwards (an operator's GOGC=150 here).
 	prev := debug.SetGCPercent(150)
 	defer debug.SetGCPercent(prev)
 	if err := lazy.Warm(context.Background()); err != nil {
@@ -77,6 +76,25 @@ func TestLazyEqualsEager(t *testing.T) {
 		if e := testValidator.schemas[testValidator.schemaKey(r.Path)]; e == nil || e.s == nil {
 			t.Errorf("the eager validator has no schema for %s", r.Path)
 		}
+	}
+}
+
+// TestWarmGC: the collector is off during the warm-up, and the setting
+// before it (a value, or off) is back afterwards.
+func TestWarmGC(t *testing.T) {
+	prev := debug.SetGCPercent(150)
+	defer debug.SetGCPercent(prev)
+	restore := warmGC()
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Errorf("during the warm-up GOGC is %d, want off", got)
+	}
+	restore()
+	if got := debug.SetGCPercent(-1); got != 150 {
+		t.Errorf("after the warm-up GOGC is %d, want 150", got)
+	}
+	warmGC()()
+	if got := debug.SetGCPercent(150); got != -1 {
+		t.Errorf("an operator's GOGC=off became %d", got)
 	}
 }
 
