@@ -32,12 +32,27 @@ var pow10 = [...]int64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11
 
 var bigTen = big.NewInt(10)
 
+// bigPow10 returns 10^n, n >= 0. The result is shared: callers only read it.
 func bigPow10(n int32) *big.Int {
-	if int(n) < len(pow10) {
-		return big.NewInt(pow10[n])
+	if int(n) < len(bigPow10s) {
+		return bigPow10s[n]
 	}
 	return new(big.Int).Exp(bigTen, big.NewInt(int64(n)), nil)
 }
+
+// bigPow10s holds 10^0 .. 10^63, built once and never written: aligning a
+// decimal cast from a double (xs:decimal(cbc:TaxableAmount - 1) in the
+// BR-x-08 rules: its exact binary value has up to ~50 fraction digits) with
+// an amount needs a power beyond int64, and big.Int.Exp cost about 2,000
+// instructions per comparison.
+var bigPow10s = func() [64]*big.Int {
+	var t [64]*big.Int
+	t[0] = big.NewInt(1)
+	for i := 1; i < len(t); i++ {
+		t[i] = new(big.Int).Mul(t[i-1], bigTen)
+	}
+	return t
+}()
 
 // DecimalFromInt returns the decimal value of i.
 func DecimalFromInt(i int64) Decimal { return Decimal{c: i} }

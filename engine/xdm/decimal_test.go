@@ -2,6 +2,7 @@ package xdm
 
 import (
 	"errors"
+	"math/big"
 	"testing"
 )
 
@@ -286,4 +287,28 @@ func TestDivisionScaleProvenance(t *testing.T) {
 	if got, _ := Arith(OpDiv, Dec(one), cast); got.StringValue() != "0.003333333333333333" {
 		t.Errorf("1 div xs:decimal(300 as integer) = %s", got.StringValue())
 	}
+}
+
+// TestBigPow10: the shared table of powers of ten is exact, and decimal
+// arithmetic that aligns scales through it leaves it unchanged.
+func TestBigPow10(t *testing.T) {
+	check := func() {
+		t.Helper()
+		for n := int32(0); n < 70; n++ {
+			want := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
+			if got := bigPow10(n); got.Cmp(want) != 0 {
+				t.Fatalf("bigPow10(%d) = %s", n, got)
+			}
+		}
+	}
+	check()
+	a, _ := ParseDecimal("1234.5599999999999454303178936243057250976562")
+	b, _ := ParseDecimal("1234.56")
+	huge, _ := ParseDecimal("123456789012345678901234567890.5")
+	_ = a.Add(b)
+	_ = a.Cmp(b)
+	_ = huge.Sub(a)
+	_, _ = huge.IDiv(b)
+	_ = huge.Floor()
+	check()
 }
