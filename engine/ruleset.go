@@ -60,6 +60,13 @@ type Ruleset struct {
 	// element or attribute it is tried on (vm.Pattern.ParentNames), or nil
 	// when it has none.
 	parents []*parentGate
+	// dispatch[ri] is, for a rule whose context's first predicate is
+	// K = 'literal' with a K shared by other rules of its pattern
+	// (vm.Pattern.DispatchKey), the index of that key in dispatchers; -1
+	// otherwise. dispatchLit[ri] is the rule's literal.
+	dispatch    []int32
+	dispatchLit []string
+	dispatchers []*vm.Pattern // one rule's context per key, to evaluate K
 
 	// absNames are the names of the checks' absence verdicts; absIdx maps
 	// them back to their index.
@@ -295,6 +302,7 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 		r.diags[i] = msg
 	}
 	r.buildIndex()
+	r.buildDispatch()
 	r.pool.New = func() any { return &state{} }
 	return r, nil
 }
@@ -351,6 +359,46 @@ func (r *Ruleset) absenceIndexes(names []xdm.QName) []int32 {
 }
 
 // buildIndex builds the context index from the compiled patterns.
+// buildDispatch groups, within each pattern, the rules whose contexts start
+// with K = 'literal' for the same K (vm.Pattern.DispatchKey): EN 16931 tries
+// nine VAT-category rules, cac:ClassifiedTaxCategory[normalize-space(cbc:ID)
+// = 'S'] to [... = 'O'], on every category of every line, and eight of them
+// cannot match. A key with a single rule is not kept (K would be evaluated
+// for nothing).
+func (r *Ruleset) buildDispatch() {
+	t := r.tables
+	r.dispatch = make([]int32, len(t.Rules))
+	r.dispatchLit = make([]string, len(t.Rules))
+	for ri := range r.dispatch {
+		r.dispatch[ri] = -1
+	}
+	for _, p := range t.Patterns {
+		members := map[string][]int32{}
+		var order []string
+		for ri := p.FirstRule; ri < p.FirstRule+p.NumRules; ri++ {
+			key, lit, ok := r.rules[ri].DispatchKey()
+			if !ok {
+				continue
+			}
+			if members[key] == nil {
+				order = append(order, key)
+			}
+			members[key] = append(members[key], ri)
+			r.dispatchLit[ri] = lit
+		}
+		for _, key := range order {
+			rs := members[key]
+			if len(rs) < 2 {
+				continue
+			}
+			for _, ri := range rs {
+				r.dispatch[ri] = int32(len(r.dispatchers))
+			}
+			r.dispatchers = append(r.dispatchers, r.rules[rs[0]])
+		}
+	}
+}
+
 func (r *Ruleset) buildIndex() {
 	t := r.tables
 	qidx := map[xdm.QName]int{}

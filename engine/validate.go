@@ -41,6 +41,9 @@ type state struct {
 	visit  []visitNode
 	byName [][]int32
 	order  []int32
+	// dvals holds the values of a dispatch key for the node being visited
+	// (visitNode).
+	dvals []string
 }
 
 // spellKey identifies a gate verdict: gate, kind (attribute or not) and the
@@ -111,6 +114,8 @@ func (r *Ruleset) release(st *state) {
 	for i := range st.vars {
 		st.vars[i] = nil
 	}
+	clear(st.dvals) // strings of the document
+	st.dvals = st.dvals[:0]
 	r.pool.Put(st)
 }
 
@@ -253,6 +258,7 @@ func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error
 			sure = r.sure[vn.q][pi]
 		}
 	}
+	ds := dispatchState{key: -1}
 	for k, ri := range cands {
 		if sure != nil && sure[k] {
 			return v.fire(ctx, ri, node)
@@ -261,6 +267,9 @@ func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error
 			continue
 		}
 		if g := r.gate[ri]; g >= 0 && !v.mayMatch(ctx, ri, g, node) {
+			continue
+		}
+		if r.dispatch[ri] >= 0 && v.dispatchSkips(ctx, &ds, ri, node) {
 			continue
 		}
 		ok, err := v.matches(ctx, r.rules[ri], r.ruleRefs[ri], node)
@@ -285,6 +294,26 @@ func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error
 
 // namesIndex groups the visit list by name: byName[q] holds the indexes of
 // the visited nodes named Ruleset.names[q], in document order.
+// dispatchState is what visitNode knows of the dispatch keys on its node:
+// the key whose values v.st.dvals holds, and whether they decide.
+type dispatchState struct {
+	key int32
+	ok  bool
+}
+
+// dispatchSkips reports whether rule ri, which has a dispatch key
+// (Ruleset.buildDispatch), cannot match node: its literal is not among the
+// values of the key's K. When K cannot decide (an error, a value of another
+// type) the rule is matched as usual. K is evaluated once per node and key.
+func (v *validation) dispatchSkips(ctx context.Context, ds *dispatchState, ri int32, node xmltree.NodeID) bool {
+	r := v.r
+	if d := r.dispatch[ri]; d != ds.key {
+		ds.key = d
+		v.st.dvals, ds.ok = r.dispatchers[d].DispatchValues(ctx, &v.st.env, node, v.st.dvals[:0])
+	}
+	return ds.ok && !slices.Contains(v.st.dvals, r.dispatchLit[ri])
+}
+
 func (st *state) namesIndex(n int) [][]int32 {
 	if cap(st.byName) < n {
 		st.byName = make([][]int32, n)

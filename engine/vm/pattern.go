@@ -20,6 +20,17 @@ type Pattern struct {
 	// nil; nameFiltered is set when no alternative is "/".
 	gates        []*Expr
 	nameFiltered bool
+	// dispatch is the key of the pattern's first predicate (DispatchKey),
+	// or nil.
+	dispatch *dispatchKey
+}
+
+// dispatchKey is the K = 'literal' form of a pattern's first predicate:
+// expr is K (for the child-equals fast path, the child step), key its
+// fingerprint and lit the literal.
+type dispatchKey struct {
+	expr     *Expr
+	key, lit string
 }
 
 // PathPattern is one branch of a union pattern.
@@ -83,7 +94,100 @@ func NewPatternIn(src string, alts []PathPattern, nLocals int, fns *Functions, c
 			}
 		}
 	}
+	pt.dispatch = newDispatchKey(alts)
 	return pt
+}
+
+// newDispatchKey recognises a pattern whose branches all have, as the
+// first predicate of a non-positional last step, the same K = 'literal': a
+// general comparison of one string literal with an expression K that reads
+// no variable and not the focus position (normalize-space(cbc:ID) = 'S', or
+// the child-equals fast path ram:CategoryCode = 'S'). Matching such a
+// branch tests the last step's name, then that predicate, before anything
+// else that can fail or raise an error (matchStep: the predicates of a step
+// whose predicates can raise come before its parent step).
+func newDispatchKey(alts []PathPattern) *dispatchKey {
+	var d *dispatchKey
+	for i := range alts {
+		b := branchDispatchKey(&alts[i])
+		if b == nil || (d != nil && (b.key != d.key || b.lit != d.lit)) {
+			return nil
+		}
+		if d == nil {
+			d = b
+		}
+	}
+	return d
+}
+
+func branchDispatchKey(a *PathPattern) *dispatchKey {
+	if len(a.Steps) == 0 {
+		return nil
+	}
+	st := &a.Steps[len(a.Steps)-1]
+	if st.Positional || len(st.Preds) == 0 || st.safePreds {
+		// (safe predicates are tested after the parent step: the order
+		// DispatchValues relies on does not hold, and they are cheap.)
+		return nil
+	}
+	p := st.Preds[0]
+	var k *Expr
+	var lit string
+	switch {
+	case p.Op == OpChildEq:
+		// The child-equals fast path also stands for @a = 'literal'.
+		k, lit = &Expr{Op: OpStep, Axis: p.Axis, Test: p.Test}, p.Str
+	case p.Op == OpGenCmp && p.Cmp == xdm.OpEq && p.Set == nil && len(p.Args) == 2:
+		for i, c := range p.Args {
+			if c.Op == OpConst && len(c.Seq) == 1 && c.Seq[0].T == xdm.TString {
+				k, lit = p.Args[1-i], c.Seq[0].S
+				break
+			}
+		}
+	}
+	if k == nil || k.Op == OpConst || !closedExpr(k) || usesFocusPosition(k) {
+		return nil
+	}
+	return &dispatchKey{expr: k, key: string(fingerprint(nil, k)), lit: lit}
+}
+
+// DispatchKey reports whether the pattern's first predicate has the form
+// K = 'literal' (see newDispatchKey): a node whose K has no value equal to
+// lit does not match the pattern, whatever else the pattern says. Patterns
+// with the same key share K, so DispatchValues of one of them, once per
+// node, rules out all those whose literal is not among its values (the nine
+// VAT-category rules on each cac:ClassifiedTaxCategory of EN 16931).
+func (pt *Pattern) DispatchKey() (key, lit string, ok bool) {
+	if pt.dispatch == nil {
+		return "", "", false
+	}
+	return pt.dispatch.key, pt.dispatch.lit, true
+}
+
+// DispatchValues evaluates K of a pattern with a DispatchKey for node, with
+// the focus the first predicate has (the node, position 1 of 1), and appends
+// its values to out. ok is false when K raised an error or gave a value that
+// is neither xs:string nor untypedAtomic: only the predicate itself decides
+// then (an error is the pattern's to raise, or to recover from).
+func (pt *Pattern) DispatchValues(ctx context.Context, env *Env, node xmltree.NodeID, out []string) (_ []string, ok bool) {
+	d := pt.dispatch
+	if d == nil {
+		return out, false
+	}
+	f := env.acquire(ctx, pt.prog)
+	defer f.release()
+	s, err := f.eval(d.expr, focus{item: f.node(node), pos: 1, size: 1})
+	if err != nil {
+		return out, false
+	}
+	for _, it := range s {
+		a := f.atom(it)
+		if a.T != xdm.TString && a.T != xdm.TUntyped {
+			return out, false
+		}
+		out = append(out, a.S)
+	}
+	return out, true
 }
 
 // VarSlots returns the Env.Vars slots the pattern's predicates read.

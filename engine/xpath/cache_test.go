@@ -3,6 +3,7 @@ package xpath
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -262,4 +263,67 @@ func sameCSE(a, b *vm.Expr) bool {
 		}
 	}
 	return true
+}
+
+// TestPatternDispatchKey: which rule contexts start with K = 'literal'
+// (vm.Pattern.DispatchKey), and what DispatchValues gives for a node.
+func TestPatternDispatchKey(t *testing.T) {
+	for _, tc := range []struct {
+		src, lit string
+		ok       bool
+	}{
+		{"cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'S'][cac:TaxScheme]", "S", true},
+		{"'S' = normalize-space(cbc:ID)", "", false}, // not a pattern step
+		{"cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'E'] | cac:CreditNoteLine/cac:Item/cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'E']", "E", true},
+		{"cac:A[normalize-space(cbc:ID) = 'E'] | cac:B[normalize-space(cbc:ID) = 'S']", "", false}, // two literals
+		{"cac:A[normalize-space(cbc:ID) = 'E'] | cac:B", "", false},
+		{"cac:TaxCategory[cbc:ID = 'S']", "S", true},                    // the child-equals form
+		{"cac:TaxCategory[normalize-space(cbc:ID) = $code]", "", false}, // a variable
+		{"cac:TaxCategory[position() = 1][cbc:ID = 'S']", "", false},    // positional
+		{"cac:TaxCategory[cbc:Percent = 1]", "", false},                 // not a string literal
+		{"cac:TaxCategory", "", false},
+	} {
+		sc := ublContext()
+		sc.Variables = map[string]int{"code": 0}
+		pt, err := CompilePattern(tc.src, sc)
+		if err != nil {
+			if !tc.ok {
+				continue
+			}
+			t.Fatalf("%s: %v", tc.src, err)
+		}
+		_, lit, ok := pt.DispatchKey()
+		if ok != tc.ok || lit != tc.lit {
+			t.Errorf("%s: DispatchKey = %q, %v; want %q, %v", tc.src, lit, ok, tc.lit, tc.ok)
+		}
+	}
+	a, _ := CompilePattern("cac:TaxCategory[normalize-space(cbc:ID) = 'S']", ublContext())
+	b, _ := CompilePattern("cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'Z'][cac:TaxScheme]", ublContext())
+	ka, _, _ := a.DispatchKey()
+	kb, _, _ := b.DispatchKey()
+	if ka != kb {
+		t.Errorf("the same K has two keys: %q, %q", ka, kb)
+	}
+	d := parseDoc(t, `<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
+	xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"
+	xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">
+	<cac:TaxCategory><cbc:ID> S </cbc:ID></cac:TaxCategory>
+	<cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:ID>Z</cbc:ID></cac:TaxCategory>
+	<cac:TaxCategory/></Invoice>`)
+	var cats []xmltree.NodeID
+	for n := xmltree.NodeID(0); int(n) < d.Len(); n++ {
+		if d.Kind(n) == xmltree.KindElement && d.NameLocal(d.Name(n)) == "TaxCategory" {
+			cats = append(cats, n)
+		}
+	}
+	env := &vm.Env{Doc: d}
+	for i, want := range []struct {
+		vals []string
+		ok   bool
+	}{{[]string{"S"}, true}, {nil, false}, {[]string{""}, true}} {
+		vals, ok := a.DispatchValues(context.Background(), env, cats[i], nil)
+		if ok != want.ok || !slices.Equal(vals, want.vals) {
+			t.Errorf("category %d: DispatchValues = %q, %v; want %q, %v (two cbc:ID raise XPTY0004; none gives '')", i, vals, ok, want.vals, want.ok)
+		}
+	}
 }
