@@ -124,37 +124,35 @@ func pos(p engine.SourcePos) string {
 	return fmt.Sprintf("engine.SourcePos{File: %d, Line: %d}", p.File, p.Line)
 }
 
-func bindings(bs []engine.XSLBinding) string {
-	if len(bs) == 0 {
+// sliceLit writes the composite literal of a slice of type typ, one
+// element per item, or "nil" when it is empty.
+func sliceLit[T any](typ string, xs []T, elem func(T) string) string {
+	if len(xs) == 0 {
 		return "nil"
 	}
 	var b strings.Builder
-	b.WriteString("[]engine.XSLBinding{")
-	for i, x := range bs {
+	b.WriteString(typ + "{")
+	for i, x := range xs {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "{Name: %s, As: %s, Expr: %s}", strconv.Quote(x.Name), strconv.Quote(x.As), strconv.Quote(x.Expr))
+		b.WriteString(elem(x))
 	}
 	b.WriteString("}")
 	return b.String()
 }
 
+func bindings(bs []engine.XSLBinding) string {
+	return sliceLit("[]engine.XSLBinding", bs, func(x engine.XSLBinding) string {
+		return fmt.Sprintf("{Name: %s, As: %s, Expr: %s}", strconv.Quote(x.Name), strconv.Quote(x.As), strconv.Quote(x.Expr))
+	})
+}
+
 func parts(ps []engine.MessagePart) string {
-	if len(ps) == 0 {
-		return "nil"
-	}
-	var b strings.Builder
-	b.WriteString("[]engine.MessagePart{")
-	for i, p := range ps {
-		if i > 0 {
-			b.WriteString(", ")
-		}
+	return sliceLit("[]engine.MessagePart", ps, func(p engine.MessagePart) string {
 		kind := [...]string{"engine.PartText", "engine.PartValueOf", "engine.PartName"}[p.Kind]
-		fmt.Fprintf(&b, "{Kind: %s, Text: %s}", kind, strconv.Quote(p.Text))
-	}
-	b.WriteString("}")
-	return b.String()
+		return fmt.Sprintf("{Kind: %s, Text: %s}", kind, strconv.Quote(p.Text))
+	})
 }
 
 func dumpOutput(u *Unit, w io.Writer) error {
