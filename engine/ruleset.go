@@ -358,7 +358,6 @@ func (r *Ruleset) absenceIndexes(names []xdm.QName) []int32 {
 	return out
 }
 
-// buildIndex builds the context index from the compiled patterns.
 // buildDispatch groups, within each pattern, the rules whose contexts start
 // with K = 'literal' for the same K (vm.Pattern.DispatchKey): EN 16931 tries
 // nine VAT-category rules, cac:ClassifiedTaxCategory[normalize-space(cbc:ID)
@@ -399,6 +398,7 @@ func (r *Ruleset) buildDispatch() {
 	}
 }
 
+// buildIndex builds the context index from the compiled patterns.
 func (r *Ruleset) buildIndex() {
 	t := r.tables
 	qidx := map[xdm.QName]int{}

@@ -292,8 +292,6 @@ func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error
 	return nil
 }
 
-// namesIndex groups the visit list by name: byName[q] holds the indexes of
-// the visited nodes named Ruleset.names[q], in document order.
 // dispatchState is what visitNode knows of the dispatch keys on its node:
 // the key whose values v.st.dvals holds, and whether they decide.
 type dispatchState struct {
@@ -314,6 +312,8 @@ func (v *validation) dispatchSkips(ctx context.Context, ds *dispatchState, ri in
 	return ds.ok && !slices.Contains(v.st.dvals, r.dispatchLit[ri])
 }
 
+// namesIndex groups the visit list by name: byName[q] holds the indexes of
+// the visited nodes named Ruleset.names[q], in document order.
 func (st *state) namesIndex(n int) [][]int32 {
 	if cap(st.byName) < n {
 		st.byName = make([][]int32, n)
