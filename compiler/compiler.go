@@ -27,7 +27,7 @@ type Config struct {
 	// Functions are the extension functions the rule set's XPath may call.
 	Functions *vm.Functions
 	// XSLFunctions copies the xsl:function definitions of Main and the
-	// prefixes they see (ParseXSLFunctions) into the tables
+	// prefixes they see (rulesets/xslfunc.ParseXSLFunctions) into the tables
 	// (engine.Tables.Functions), for rule sets whose functions are compiled
 	// from their XPath bodies (BR-FR's custom:*).
 	XSLFunctions bool

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/einvoice-dev/einvoice/engine"
+	"github.com/einvoice-dev/einvoice/rulesets/xslfunc"
 )
 
 // stageLets lays the model out as flat engine.Tables and binds every let to a
@@ -29,7 +30,7 @@ func stageLets(_ context.Context, u *Unit) error {
 		Files:        append([]string(nil), u.Files...),
 	}
 	if u.Config.XSLFunctions {
-		defs, ns, err := ParseXSLFunctions(u.Data[0])
+		defs, ns, err := xslfunc.ParseXSLFunctions(u.Data[0])
 		if err != nil {
 			return fmt.Errorf("%s: %w", u.Files[0], err)
 		}

@@ -14,11 +14,13 @@
 //
 // Functions whose bodies are plain XPath (params, chained xsl:variables, one
 // xsl:sequence: the BR-FR custom:* helpers) are not rewritten in Go:
-// the compiler reads them from the official .sch into the generated tables
-// (compiler.ParseXSLFunctions, rulegen group "xsl"), and xsl_source.go
-// compiles them with engine/xpath into a registry (CompileXSLFunctions):
-// at load from the tables (FromTables), so a start does not parse the
-// source again; FromSchematron reads a source directly (rulegen's check).
+// xsl_source.go reads them from the official .sch (ParseXSLFunctions, which
+// the compiler calls to copy them into the generated tables for rulegen
+// group "xsl") and compiles them with engine/xpath into a registry
+// (CompileXSLFunctions): at load from the tables (FromTables), so a start
+// does not parse the source again; FromSchematron reads a source directly
+// (rulegen's check). The compiler imports this package, never the reverse:
+// the compiler does not link into the server binary (tools/depcheck).
 //
 // This package has no generated code, so tools/rulegen can always import it.
 package xslfunc
