@@ -36,7 +36,9 @@ func HasFunctions(key string) bool {
 
 // Functions compiles the xsl:functions of a key's source (nil registry for
 // a source that declares none) from its generated tables, where rulegen
-// copied the definitions: a load does not read the .sch again.
+// copied the definitions: a load does not read the .sch again. (The shared
+// directory parameter stays for the catalog's per-set function hook, which
+// other sets use.)
 func Functions(_, key string) (*vm.Functions, error) {
 	if !HasFunctions(key) {
 		return nil, nil

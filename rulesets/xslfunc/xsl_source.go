@@ -166,8 +166,13 @@ func FromSchematron(root, path string, base func() *vm.Functions) (*vm.Functions
 	if base != nil {
 		fs = base()
 	}
+	return compileInto(fs, defs, ns, path)
+}
+
+// compileInto compiles defs into fs; source names the file in errors.
+func compileInto(fs *vm.Functions, defs []XSLFunction, ns map[string]string, source string) (*vm.Functions, error) {
 	if err := CompileXSLFunctions(fs, defs, ns); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", source, err)
 	}
 	return fs, nil
 }
@@ -175,7 +180,7 @@ func FromSchematron(root, path string, base func() *vm.Functions) (*vm.Functions
 // FromTables compiles the xsl:functions the compiler copied into t
 // (FromSchematron without reading the source again) into a fresh registry.
 // Tables generated from a source that declares xsl:functions always carry
-// them (TestFromTablesMatchesSource), so none is an error: a rule set whose
+// them (brfr TestFunctionsFromTables), so none is an error: a rule set whose
 // functions are missing must not load without them.
 func FromTables(t *engine.Tables) (*vm.Functions, error) {
 	if len(t.Functions) == 0 {
@@ -185,11 +190,7 @@ func FromTables(t *engine.Tables) (*vm.Functions, error) {
 	for _, n := range t.FunctionNamespaces {
 		ns[n.Prefix] = n.URI
 	}
-	fs := vm.NewFunctions()
-	if err := CompileXSLFunctions(fs, t.Functions, ns); err != nil {
-		return nil, fmt.Errorf("%s: %w", t.Source, err)
-	}
-	return fs, nil
+	return compileInto(vm.NewFunctions(), t.Functions, ns, t.Source)
 }
 
 // compiled is one compiled function: programs share one variable frame
