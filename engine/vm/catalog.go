@@ -21,6 +21,10 @@ type Catalog struct {
 	n     int32
 	memo  map[string]int32 // fingerprint of a memoised path prefix -> memo slot (1-based)
 	nMemo int32
+	// keys: fingerprint of a keyed memo point's prefix, step and key ->
+	// key slot (1-based, keyindex.go).
+	keys  map[string]int32
+	nKeys int32
 	// preds: fingerprint of a memoisable predicate -> slot (1-based);
 	// predUses[slot-1] counts its occurrences (only predicates used more
 	// than once are memoised, see predmemo.go).
@@ -244,3 +248,6 @@ func (p *Program) AbsenceVerdict() (names []xdm.QName, value, ok bool) {
 	}
 	return names, value, true
 }
+
+// KeySlots returns the number of key slots (keyindex.go).
+func (c *Catalog) KeySlots() int { return int(c.nKeys) }

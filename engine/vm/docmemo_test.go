@@ -24,6 +24,7 @@ func TestDocumentPathMemo(t *testing.T) {
 		"count(document('db.xml')/db/cl[@id=2]/e[@value=$v])",
 		"string-join(document('db.xml')/db/cl[@id=1]/e/@value, ',')",
 		"count(document('nope.xml')/db/cl[@id=1])",
+		"count(document('db.xml')/db/cl[@id = '2']/e)",
 	} {
 		p, err := xpath.Compile(src, sc)
 		if err != nil {
@@ -47,6 +48,8 @@ func TestDocumentPathMemo(t *testing.T) {
 			{"", "string-join(document('db.xml')/db/cl[@id=1]/e/@value, ',')", "A,B"},
 			{"", "count(document('nope.xml')/db/cl[@id=1])", "error"},
 			{"A", "count(document('db.xml')/db/cl[@id=1]/e[@value=$v])", "1"},
+			// a keyed memo point over the registered document (keyindex.go)
+			{"", "count(document('db.xml')/db/cl[@id = '2']/e)", "1"},
 		} {
 			env.Vars[0] = xdm.Sequence{xdm.String(c.v)}
 			got, err := progs[c.src].EvalString(ctx, env, 0)

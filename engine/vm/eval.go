@@ -512,6 +512,18 @@ func (f *frame) evalPath(e *Expr, fc focus) (xdm.Sequence, error) {
 		if len(cur) == 0 {
 			return nil, nil
 		}
+		if memo && next < len(memoPts) && memoPts[next].Arg == ai && memoPts[next].Key > 0 {
+			r, ok, err := f.stepByKey(memoPts[next].Key, st, cur)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				cur = r
+				f.memoStore(memoPts[next].Slot, cur)
+				next++
+				continue
+			}
+		}
 		b := f.buf()
 		nodes, atoms := 0, 0
 		for i, it := range cur {

@@ -58,6 +58,9 @@ type frame struct {
 	memoSet   []bool
 	memoArena []xdm.Item
 	memoItems int
+	// keyIdx: the indexes of keyed memo points for memoDoc, by key slot
+	// (keyindex.go).
+	keyIdx []*keyIndex
 
 	// Memoised predicate values and relative path values of predDoc
 	// (predmemo.go); path values are copies in nodeArena.

@@ -26,6 +26,9 @@ import (
 type MemoPoint struct {
 	Arg  int
 	Slot int32
+	// Key is the key slot (1-based) of Args[Arg] when that step's first
+	// predicate compares a key of the node with a literal (keyindex.go).
+	Key int32
 }
 
 // maxMemoItems bounds the items one Env memoises per document; beyond it
@@ -33,10 +36,16 @@ type MemoPoint struct {
 // the number of rules times the size of the document).
 const maxMemoItems = 1 << 16
 
+// minMemoSteps is the number of plain steps from which a variable-free
+// prefix is worth a memo slot without any costly step: CII-DT-033 tests
+// /rsm:CrossIndustryInvoice/…/ram:BilledQuantity/@unitCode (five steps,
+// every line visited) on each quantity of the invoice.
+const minMemoSteps = 2
+
 // memoPoints returns the memo points of an OpPath: the prefixes
 // [Root, a1..ai] ending at a costly argument (a step with predicates, or an
 // expression step) within the longest variable-free prefix, and that prefix
-// itself.
+// itself when it has a costly argument or at least minMemoSteps steps.
 func (c *Catalog) memoPoints(e *Expr) []MemoPoint {
 	if len(e.Args) < 2 || !memoRoot(e.Args[0]) {
 		return nil
@@ -51,15 +60,16 @@ func (c *Catalog) memoPoints(e *Expr) []MemoPoint {
 	defer func() { c.fp = fp[:0] }()
 	for i := 1; i <= last; i++ {
 		a := e.Args[i]
+		key := c.keySlotFor(fp, a)
 		fp = append(fp, '/')
 		fp = fingerprint(fp, a)
 		c1 := a.Op != OpStep || len(a.Preds) > 0
-		costly = costly || c1
+		costly = costly || c1 || i >= minMemoSteps
 		if c1 || (i == last && costly) {
 			if n := len(out); n > 0 && out[n-1].Arg == i {
 				continue
 			}
-			out = append(out, MemoPoint{Arg: i, Slot: c.memoSlot(fp)})
+			out = append(out, MemoPoint{Arg: i, Slot: c.memoSlot(fp), Key: key})
 		}
 	}
 	return out
@@ -208,7 +218,7 @@ func (f *frame) memoReady(fc focus) bool {
 		return false
 	}
 	cat := f.prog.cat
-	if f.memoDoc != f.env.Doc || f.memoCat != cat || len(f.memo) < int(cat.nMemo) {
+	if f.memoDoc != f.env.Doc || f.memoCat != cat || len(f.memo) < int(cat.nMemo) || len(f.keyIdx) < int(cat.nKeys) {
 		f.memoDoc, f.memoCat = f.env.Doc, cat
 		if cap(f.memo) < int(cat.nMemo) {
 			f.memo = make([]xdm.Sequence, cat.nMemo)
@@ -218,6 +228,11 @@ func (f *frame) memoReady(fc focus) bool {
 		f.memoSet = f.memoSet[:cat.nMemo]
 		clear(f.memo)
 		clear(f.memoSet)
+		if cap(f.keyIdx) < int(cat.nKeys) {
+			f.keyIdx = make([]*keyIndex, cat.nKeys)
+		}
+		f.keyIdx = f.keyIdx[:cat.nKeys]
+		clear(f.keyIdx)
 		f.memoItems = 0
 		// No value of the previous document is referenced any more (results
 		// leave the vm as copies), so its chunk is reused.
