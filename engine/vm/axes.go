@@ -338,7 +338,11 @@ func (f *frame) step(e *Expr, n xmltree.NodeID, out []xdm.Item) ([]xdm.Item, err
 		}
 		return out, err
 	}
-	if r, ok, err := f.indexedStep(e, n, out); ok || err != nil {
+	if e.KeyPred > 0 && f.docIdx == 0 {
+		if r, ok, err := f.stepByIndex(e, n, out); ok || err != nil {
+			return r, err
+		}
+	} else if r, ok, err := f.indexedStep(e, n, out); ok || err != nil {
 		return r, err
 	}
 	tmp := f.buf()

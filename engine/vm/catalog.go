@@ -130,8 +130,14 @@ func (c *Catalog) prepare(e *Expr) {
 	for _, b := range e.Binds {
 		c.prepare(b.In)
 	}
+	if c != nil && e.Op == OpStep {
+		prepareStepKey(e)
+	}
 	if c != nil && e.Op == OpPath {
 		e.setMemo(c.memoPoints(e))
+		if vk := c.varKeyPoint(e, e.memoPoints()); vk.Arg > 0 {
+			e.Path.VarKey = vk
+		}
 		c.prepareNodePath(e)
 	}
 	if c != nil && e.Op == OpCall {

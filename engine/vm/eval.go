@@ -482,7 +482,7 @@ func (f *frame) nodeCmp(e *Expr, fc focus) (res, empty bool, err error) {
 }
 
 func (f *frame) evalPath(e *Expr, fc focus) (xdm.Sequence, error) {
-	kill, memoPts := e.Kills(), e.memoPoints()
+	kill, memoPts, varKey := e.Kills(), e.memoPoints(), e.varKey()
 	if len(kill) > 0 && !fc.undefined && fc.item.T == xdm.TNode && fc.item.Doc == f.docIdx {
 		for _, t := range kill {
 			if m := f.matcher(t, AxisChild); m.never {
@@ -511,6 +511,16 @@ func (f *frame) evalPath(e *Expr, fc focus) (xdm.Sequence, error) {
 		st := e.Args[ai]
 		if len(cur) == 0 {
 			return nil, nil
+		}
+		if memo && ai == varKey.Arg {
+			r, ok, err := f.pathStepByIndex(varKey.Key, st, cur)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				cur = r
+				continue
+			}
 		}
 		if memo && next < len(memoPts) && memoPts[next].Arg == ai && memoPts[next].Key > 0 {
 			r, ok, err := f.stepByKey(memoPts[next].Key, st, cur)

@@ -61,6 +61,9 @@ type frame struct {
 	// keyIdx: the indexes of keyed memo points for memoDoc, by key slot
 	// (keyindex.go).
 	keyIdx []*keyIndex
+	// stepIdx: the step indexes of stepIdxDoc (stepindex.go).
+	stepIdxDoc *xmltree.Document
+	stepIdx    map[stepIndexKey]*keyIndex
 
 	// Memoised predicate values and relative path values of predDoc
 	// (predmemo.go); path values are copies in nodeArena.

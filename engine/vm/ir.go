@@ -158,6 +158,10 @@ type Expr struct {
 	Type     xdm.Type // OpCast, OpCastable
 	Optional bool     // OpCast, OpCastable: "?"
 	Pure     bool     // OpExtCall: the function was registered with Functions.RegisterPure
+	// KeyPred (OpStep, set when the program is built with a Catalog): 1 +
+	// the index of the predicate "Q = $v" a step index keys on
+	// (stepindex.go); 0 when none.
+	KeyPred uint8
 	// PredSlot (a predicate, set when the program is built with a
 	// Catalog): its slot in the per-node predicate memo (predmemo.go); 0
 	// when it is not memoisable.
@@ -196,6 +200,11 @@ type PathInfo struct {
 	// Memo (set when the program is built with a Catalog): the prefixes
 	// of an absolute path memoised per document (memo.go).
 	Memo []MemoPoint
+	// VarKey (set with a Catalog): the step right after the longest
+	// memoised prefix, when its predicate compares a key with a variable,
+	// and the key slot of its per-document index (stepindex.go); Arg 0
+	// when none.
+	VarKey MemoPoint
 }
 
 // Kills returns the path killers of e (nil when none).
@@ -222,6 +231,13 @@ func (e *Expr) memoPoints() []MemoPoint {
 		return nil
 	}
 	return e.Path.Memo
+}
+
+func (e *Expr) varKey() MemoPoint {
+	if e.Path == nil {
+		return MemoPoint{}
+	}
+	return e.Path.VarKey
 }
 
 func (e *Expr) setMemo(m []MemoPoint) {

@@ -49,6 +49,7 @@ type keyIndex struct {
 	valueIndex
 	unusable bool
 	untyped  bool // every key item was xs:untypedAtomic (numeric literals may compare)
+	decimal  bool // the keys are the canonical forms of xs:decimal/xs:integer values (stepindex.go)
 }
 
 // keyedStep reports the key expression and the literal of st's first

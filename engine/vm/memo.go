@@ -75,6 +75,55 @@ func (c *Catalog) memoPoints(e *Expr) []MemoPoint {
 	return out
 }
 
+// varKeyPoint returns the key point of the step of path e right after its
+// longest variable-free prefix, when that prefix is memoised and the step
+// has a predicate "Q = $v" (stepindex.go); Arg 0 when none.
+func (c *Catalog) varKeyPoint(e *Expr, memo []MemoPoint) MemoPoint {
+	if len(memo) == 0 {
+		return MemoPoint{}
+	}
+	last := memo[len(memo)-1].Arg
+	for i := 1; i <= last; i++ {
+		if !closedExpr(e.Args[i]) {
+			return MemoPoint{}
+		}
+	}
+	if last+1 >= len(e.Args) || e.Args[last+1].KeyPred == 0 {
+		return MemoPoint{}
+	}
+	st := e.Args[last+1]
+	j := int(st.KeyPred) - 1
+	fp := fingerprint(c.fp[:0], e.Args[0])
+	for i := 1; i <= last; i++ {
+		fp = append(fp, '/')
+		fp = fingerprint(fp, e.Args[i])
+	}
+	fp = append(fp, "/v"...)
+	fp = appendInt(fp, int64(st.Axis))
+	fp = writeTest(fp, &st.Test)
+	for _, p := range st.Preds[:j] {
+		fp = fingerprint(fp, p)
+	}
+	pre, q, _ := varKeyPred(st.Preds[j])
+	fp = append(fp, '|')
+	if pre != nil {
+		fp = fingerprint(fp, pre)
+	}
+	fp = append(fp, '|')
+	fp = fingerprint(fp, q)
+	c.fp = fp[:0]
+	if c.keys == nil {
+		c.keys = map[string]int32{}
+	}
+	s, ok := c.keys[string(fp)]
+	if !ok {
+		c.nKeys++
+		s = c.nKeys
+		c.keys[string(fp)] = s
+	}
+	return MemoPoint{Arg: last + 1, Key: s}
+}
+
 // memoRoot reports whether a path's first argument has one value per
 // document: the root, or fn:document of a constant, a registered document,
 // which never changes (the Factur-X code lists:

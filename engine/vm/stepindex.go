@@ -1,0 +1,299 @@
+package vm
+
+import (
+	"slices"
+
+	"github.com/einvoice-dev/einvoice/engine/xdm"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+)
+
+// Step indexes: a step whose predicate compares a key of the node with a
+// variable, evaluated again from the same node for another value.
+//
+// BR-S-08 and its siblings sum, per VAT rate of the breakdown,
+//
+//	../../../cac:InvoiceLine[cac:Item/cac:ClassifiedTaxCategory/normalize-space(cbc:ID)='S']
+//	                        [cac:Item/cac:ClassifiedTaxCategory/xs:decimal(cbc:Percent) = $rate]
+//
+// from the invoice element: for every rate, the rate of every line is read
+// and compared again. When a step's predicate j is "Q = $v" (Q a closed,
+// non-positional expression of the node, $v a variable or a quantified
+// binding, which does not depend on the node) and the predicates before it
+// are closed, the compiler marks the step (Expr.KeyPred = j+1). Evaluated
+// from a node of the validated document, the step keeps, per step and
+// context node for the document, the nodes that pass the predicates before
+// j and an index from Q's value to them; each later value of $v is a
+// lookup, and the predicates after j run on the nodes it selects.
+// Predicate j may also be "A and Q = $v" with A closed (EN 16931 CII:
+// ram:SpecifiedLineTradeSettlement[ram:ApplicableTradeTax/ram:CategoryCode = 'S'
+// and ram:ApplicableTradeTax/xs:decimal(ram:RateApplicablePercent) = $rate]):
+// a node is then indexed when A holds, A evaluated before Q as the
+// conjunction evaluates it.
+//
+// The answer is the step's:
+//   - every predicate is boolean and ignores the position, so applying the
+//     predicates to the whole axis result, one after the other, is what the
+//     step does (filter), and the predicates before j do not read $v;
+//   - the index is kept only when the predicates before j and Q raise no
+//     error on any node, and Q's items are all strings or untypedAtomic
+//     (compared as strings; a numeric $v only against untypedAtomic keys,
+//     cast to xs:double as the comparison does) or all xs:decimal or
+//     xs:integer (compared by value: their canonical forms are equal
+//     exactly when the values are); otherwise, and for any other type of
+//     $v, the step is evaluated as before, errors included.
+
+// maxStepIndexes bounds the step indexes a frame keeps per document.
+const maxStepIndexes = 64
+
+type stepIndexKey struct {
+	e    *Expr
+	node xmltree.NodeID
+}
+
+// stepKeyPred returns the index of the predicate of step e that a step
+// index can key on, or -1.
+func stepKeyPred(e *Expr) int {
+	if e.Op != OpStep || e.Axis.Reverse() || e.PosConst != 0 || len(e.Preds) == 0 {
+		return -1
+	}
+	for _, p := range e.Preds {
+		if p.PosConst != 0 || !booleanPred(p) || usesFocusPosition(p) {
+			return -1
+		}
+	}
+	for j, p := range e.Preds {
+		if _, q, _ := varKeyPred(p); q != nil {
+			return j
+		}
+		if !closedExpr(p) {
+			return -1
+		}
+	}
+	return -1
+}
+
+// varKeyPred splits predicate p, "Q = $v" or "A and Q = $v" with A
+// closed, into A (nil when absent), Q and the variable reference; q is nil
+// when p is of neither form.
+func varKeyPred(p *Expr) (a, q, v *Expr) {
+	if p.Op == OpAnd && len(p.Args) == 2 && closedExpr(p.Args[0]) {
+		if q, v := varKeyCmp(p.Args[1]); q != nil {
+			return p.Args[0], q, v
+		}
+	}
+	q, v = varKeyCmp(p)
+	return nil, q, v
+}
+
+// varKeyCmp splits "Q = $v" (either order) into Q and the variable
+// reference; nil when p is not of that form.
+func varKeyCmp(p *Expr) (q, v *Expr) {
+	if p.Op != OpGenCmp || p.Cmp != xdm.OpEq || p.Set != nil || len(p.Args) != 2 {
+		return nil, nil
+	}
+	isVar := func(e *Expr) bool { return e.Op == OpVar || e.Op == OpLocal }
+	a, b := p.Args[0], p.Args[1]
+	if isVar(a) {
+		a, b = b, a
+	}
+	if !isVar(b) || isVar(a) || !closedExpr(a) || focusFree(a) {
+		return nil, nil
+	}
+	return a, b
+}
+
+// prepareStepKey marks a step that a step index applies to.
+func prepareStepKey(e *Expr) {
+	if j := stepKeyPred(e); j >= 0 && j < 255 {
+		e.KeyPred = uint8(j + 1)
+	}
+}
+
+// stepByIndex evaluates step e (KeyPred > 0) from node n of the validated
+// document through its index; ok=false when the index does not apply. Only
+// steps from the root or the document element are indexed (the rule sets'
+// document-wide sums start there): a step from each line would build an
+// index per line, each used about once.
+func (f *frame) stepByIndex(e *Expr, n xmltree.NodeID, out []xdm.Item) (_ []xdm.Item, ok bool, err error) {
+	if n != 0 && f.doc.Parent(n) != 0 {
+		return out, false, nil
+	}
+	if f.stepIdxDoc != f.env.Doc {
+		f.stepIdxDoc = f.env.Doc
+		clear(f.stepIdx)
+	}
+	k := stepIndexKey{e, n}
+	ix := f.stepIdx[k]
+	if ix == nil {
+		if ix, err = f.buildStepIndex(e, xdm.Sequence{f.node(n)}); err != nil {
+			return out, false, err
+		}
+		if f.stepIdx == nil {
+			f.stepIdx = make(map[stepIndexKey]*keyIndex)
+		}
+		if len(f.stepIdx) >= maxStepIndexes {
+			clear(f.stepIdx)
+		}
+		f.stepIdx[k] = ix
+	}
+	s, ok, err := f.lookupStepIndex(ix, e)
+	if !ok || err != nil {
+		return out, ok, err
+	}
+	return append(out, s...), true, nil
+}
+
+// pathStepByIndex evaluates step st, the first variable-dependent step of
+// an absolute path, from the path's memoised prefix cur through the
+// index of key slot slot (kept per document, like the memo).
+func (f *frame) pathStepByIndex(slot int32, st *Expr, cur xdm.Sequence) (_ xdm.Sequence, ok bool, err error) {
+	if int(st.KeyPred) < len(st.Preds) && len(cur) > 1 && st.Axis != AxisChild && st.Axis != AxisAttribute {
+		return nil, false, nil // the predicates after the key would not run in the step's order
+	}
+	ix := f.keyIdx[slot-1]
+	if ix == nil {
+		if ix, err = f.buildStepIndex(st, cur); err != nil {
+			return nil, false, err
+		}
+		f.keyIdx[slot-1] = ix
+	}
+	return f.lookupStepIndex(ix, st)
+}
+
+// lookupStepIndex selects the nodes of e's index whose key equals a value
+// of the variable and applies the predicates after the key predicate.
+func (f *frame) lookupStepIndex(ix *keyIndex, e *Expr) (_ xdm.Sequence, ok bool, err error) {
+	if ix.unusable {
+		return nil, false, nil
+	}
+	j := int(e.KeyPred) - 1
+	_, _, ve := varKeyPred(e.Preds[j])
+	var hits []int32
+	if len(ix.nodes) > 0 {
+		v, err := f.eval(ve, focus{item: ix.nodes[0], pos: 1, size: len(ix.nodes)})
+		if err != nil {
+			return nil, false, nil // the step raises it
+		}
+		for _, it := range v {
+			a := f.atom(it)
+			switch {
+			case ix.decimal && (a.T == xdm.TDecimal || a.T == xdm.TInteger):
+				hits = append(hits, ix.pos[a.D.String()]...)
+			case ix.decimal:
+				return nil, false, nil // compared as doubles, or an error
+			case a.T == xdm.TString || a.T == xdm.TUntyped:
+				hits = append(hits, ix.pos[a.S]...)
+			case a.T.IsNumeric() && ix.untyped:
+				num := ix.numeric()
+				if num == nil {
+					return nil, false, nil // a key that does not cast: the step raises it
+				}
+				hits = append(hits, num[a.AsFloat()]...)
+			default:
+				return nil, false, nil
+			}
+		}
+		if len(v) > 1 {
+			slices.Sort(hits)
+			hits = slices.Compact(hits)
+		}
+	}
+	b := f.buf()
+	for _, i := range hits {
+		b = append(b, ix.nodes[i])
+	}
+	s, err := f.filter(f.done(b), e.Preds[j+1:])
+	return s, true, err
+}
+
+// buildStepIndex computes the nodes of step e from the nodes ctx (in
+// document order) that pass the predicates before the key predicate, and
+// the key of each.
+func (f *frame) buildStepIndex(e *Expr, ctx xdm.Sequence) (*keyIndex, error) {
+	ix := &keyIndex{untyped: true}
+	j := int(e.KeyPred) - 1
+	pre, q, _ := varKeyPred(e.Preds[j])
+	tmp := f.buf()
+	for _, c := range ctx {
+		if c.T != xdm.TNode {
+			f.drop(tmp)
+			ix.unusable = true // the step raises the error
+			return ix, nil
+		}
+		pd, pi := f.enter(c)
+		var err error
+		tmp, err = f.axis(e.Axis, &e.Test, xmltree.NodeID(c.Node), tmp, false) // names resolve in c's document
+		f.doc, f.docIdx = pd, pi
+		if err != nil {
+			f.drop(tmp)
+			return nil, err
+		}
+	}
+	if len(ctx) > 1 {
+		tmp = sortNodes(tmp)
+	}
+	if len(tmp) > maxIndexedNodes {
+		f.drop(tmp)
+		ix.unusable = true
+		return ix, nil
+	}
+	s, err := f.filter(f.done(tmp), e.Preds[:j])
+	if err != nil {
+		ix.unusable = true
+		return ix, nil
+	}
+	ix.nodes = slices.Clone(s)
+	ix.pos = make(map[string][]int32, len(ix.nodes))
+	strs, decs := false, false
+	for i, it := range ix.nodes {
+		if err := f.tick(); err != nil {
+			return nil, err
+		}
+		pd, pi := f.enter(it)
+		ok := f.indexKey(ix, pre, q, focus{item: it, pos: i + 1, size: len(ix.nodes)}, i, &strs, &decs)
+		f.doc, f.docIdx = pd, pi
+		if !ok || (strs && decs) {
+			ix.unusable, ix.nodes, ix.pos = true, nil, nil
+			return ix, nil
+		}
+	}
+	ix.decimal = decs
+	return ix, nil
+}
+
+// indexKey adds node i of the index under its keys (Q on fc, when the
+// closed conjunct pre, if any, holds); false when the index is unusable.
+func (f *frame) indexKey(ix *keyIndex, pre, q *Expr, fc focus, i int, strs, decs *bool) bool {
+	if pre != nil {
+		// "A and Q = $v": A first, as the conjunction evaluates it.
+		keep, err := f.evalBool(pre, fc)
+		if err != nil {
+			return false
+		}
+		if !keep {
+			return true
+		}
+	}
+	v, err := f.eval(q, fc)
+	if err != nil {
+		return false
+	}
+	for _, x := range v {
+		a := f.atom(x)
+		var key string
+		switch a.T {
+		case xdm.TUntyped:
+			*strs, key = true, a.S
+		case xdm.TString:
+			*strs, key, ix.untyped = true, a.S, false
+		case xdm.TDecimal, xdm.TInteger:
+			*decs, key = true, a.D.String()
+		default:
+			return false
+		}
+		if p := ix.pos[key]; len(p) == 0 || p[len(p)-1] != int32(i) {
+			ix.pos[key] = append(p, int32(i))
+		}
+	}
+	return true
+}
