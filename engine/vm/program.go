@@ -189,7 +189,9 @@ func (f *frame) release() {
 	// drop.)
 	// Shared-subexpression values: drop the items (their strings point
 	// into the document) and oversized buffers, keep the rest for reuse.
-	all := f.cse[:cap(f.cse)]
+	// Only the current program's slots were written (acquire resliced
+	// f.cse to them; the entries beyond were cleared by earlier releases).
+	all := f.cse
 	if !f.cseUsed {
 		all = nil
 	}
