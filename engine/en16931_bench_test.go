@@ -45,6 +45,8 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 const (
 	ublMain    = "rulesets/en16931/1.3.16/ubl/schematron/EN16931-UBL-validation.sch"
 	ublExample = "corpus/en16931/ubl/examples/ubl-tc434-example1.xml"
+	ciiMain    = "rulesets/en16931/1.3.16/cii/schematron/EN16931-CII-validation.sch"
+	ciiExample = "corpus/en16931/cii/examples/CII_example1.xml"
 )
 
 func readExample(tb testing.TB) []byte {
@@ -80,10 +82,24 @@ func BenchmarkEN16931UBLSchematron(b *testing.B) {
 // validates a new document every time. (Each document's name index is
 // still built only once, ~8 µs.)
 func BenchmarkEN16931UBLSchematronFresh(b *testing.B) {
-	rs := loadEN16931(b, "ubl", ublMain)
+	benchFresh(b, "ubl", ublMain, readExample(b))
+}
+
+// BenchmarkEN16931CIISchematronFresh is the same for EN 16931 CII on
+// CII_example1.xml.
+func BenchmarkEN16931CIISchematronFresh(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(sharedDir(b), ciiExample))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchFresh(b, "cii", ciiMain, data)
+}
+
+func benchFresh(b *testing.B, syntax, main string, data []byte) {
+	rs := loadEN16931(b, syntax, main)
 	var docs [2]*xmltree.Document
 	for i := range docs {
-		d, err := xmltree.Parse(readExample(b), xmltree.DefaultLimits())
+		d, err := xmltree.Parse(data, xmltree.DefaultLimits())
 		if err != nil {
 			b.Fatal(err)
 		}
