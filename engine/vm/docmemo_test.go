@@ -60,5 +60,12 @@ func TestDocumentPathMemo(t *testing.T) {
 				t.Errorf("round %d, $v=%q, %s = %s, want %s", round, c.v, c.src, got, c.want)
 			}
 		}
+		// The registered document keeps its value indexes across the
+		// validated documents (valueindex.go); a per-document key index
+		// would be rebuilt for every invoice (the Factur-X code lists: 5x
+		// slower steps).
+		if n := env.KeyIndexes(); n != 0 {
+			t.Errorf("round %d: %d key indexes built over the registered document", round, n)
+		}
 	}
 }

@@ -512,7 +512,10 @@ func (f *frame) evalPath(e *Expr, fc focus) (xdm.Sequence, error) {
 		if len(cur) == 0 {
 			return nil, nil
 		}
-		if memo && ai == varKey.Arg {
+		// Registered documents (code lists) keep their value indexes
+		// across validated documents (valueindex.go); the per-document
+		// indexes are for the validated document's own paths.
+		if memo && ai == varKey.Arg && cur[0].Doc == 0 {
 			r, ok, err := f.pathStepByIndex(varKey.Key, st, cur)
 			if err != nil {
 				return nil, err
@@ -522,7 +525,7 @@ func (f *frame) evalPath(e *Expr, fc focus) (xdm.Sequence, error) {
 				continue
 			}
 		}
-		if memo && next < len(memoPts) && memoPts[next].Arg == ai && memoPts[next].Key > 0 {
+		if memo && next < len(memoPts) && memoPts[next].Arg == ai && memoPts[next].Key > 0 && cur[0].Doc == 0 {
 			r, ok, err := f.stepByKey(memoPts[next].Key, st, cur)
 			if err != nil {
 				return nil, err

@@ -259,3 +259,23 @@ func (f *frame) buildKeyIndex(st, key *Expr, cur xdm.Sequence) (*keyIndex, error
 	}
 	return ix, nil
 }
+
+// KeyIndexes returns how many key and step indexes the Env holds for its
+// current document (a test hook: registered documents must not get one,
+// see evalPath).
+func (env *Env) KeyIndexes() int {
+	f := env.fr
+	if f == nil || f.memoDoc != env.Doc {
+		return 0
+	}
+	n := 0
+	for _, ix := range f.keyIdx {
+		if ix != nil {
+			n++
+		}
+	}
+	if f.stepIdxDoc == env.Doc {
+		n += len(f.stepIdx)
+	}
+	return n
+}
