@@ -302,6 +302,21 @@ func (c *Client) validatePath(ctx context.Context, start time.Time, path, flavou
 	if err != nil {
 		return nil, err
 	}
+	r, err := verdict(resp)
+	if err != nil {
+		return nil, err
+	}
+	r.Duration = time.Since(start)
+	return r, nil
+}
+
+// verdict turns the answer to a validate request into the caller's result
+// or error: a *DocumentError for a PDF veraPDF could not check, an
+// *UnavailableError when the worker failed or its verdict contradicts itself
+// (no flavour or validator version, "compliant" with failed rules, a failed
+// rule without a failed check): no verdict is passed on that the worker did
+// not clearly give.
+func verdict(resp *response) (*Result, error) {
 	if e := resp.Error; e != nil {
 		switch e.Kind {
 		case KindParse, KindEncrypted, KindTimeout, KindResource:
@@ -311,7 +326,21 @@ func (c *Client) validatePath(ctx context.Context, start time.Time, path, flavou
 		}
 	}
 	r := resp.Result
-	r.Duration = time.Since(start)
+	bad := ""
+	switch {
+	case r.CheckedFlavour == "" || r.Validator.Version == "":
+		bad = "no checked flavour or validator version"
+	case r.Compliant && len(r.FailedRules) > 0:
+		bad = "compliant with failed rules"
+	}
+	for _, fr := range r.FailedRules {
+		if fr.FailedChecks < 1 {
+			bad = "a failed rule without a failed check"
+		}
+	}
+	if bad != "" {
+		return nil, &UnavailableError{Reason: "the worker's verdict contradicts itself", Err: errors.New(bad)}
+	}
 	if r.FailedRules == nil {
 		r.FailedRules = []FailedRule{}
 	}
@@ -393,16 +422,26 @@ func (c *Client) answer(s *slot, p *proc, id int64, out []byte, ok bool) (*respo
 		c.drop(s, p, "crash")
 		return nil, &UnavailableError{Reason: "the worker exited during the request", Err: p.exitErr(nil)}
 	}
+	resp, err := decodeAnswer(out, id)
+	if err != nil {
+		c.drop(s, p, "protocol")
+		return nil, err
+	}
+	if resp.Restarting {
+		c.drop(s, p, "restart")
+	}
+	return resp, nil
+}
+
+// decodeAnswer reads the worker's answer line to request id; an answer that
+// is not JSON or answers another request is an *UnavailableError.
+func decodeAnswer(out []byte, id int64) (*response, error) {
 	var resp response
 	if err := json.Unmarshal(out, &resp); err != nil || resp.ID == nil || *resp.ID != id {
-		c.drop(s, p, "protocol")
 		if err == nil {
 			err = fmt.Errorf("answer %.200q does not match request %d", out, id)
 		}
 		return nil, &UnavailableError{Reason: "the worker's answer is out of protocol", Err: err}
-	}
-	if resp.Restarting {
-		c.drop(s, p, "restart")
 	}
 	return &resp, nil
 }

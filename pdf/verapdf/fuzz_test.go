@@ -38,3 +38,58 @@ func FuzzValidate(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAnswer feeds arbitrary worker answer lines (seeded with the shapes
+// the worker writes) through what the client does with them: an answer out
+// of protocol, a failure and a contradictory verdict are *UnavailableError,
+// a PDF veraPDF could not check a *DocumentError, and a result that comes
+// through is self-consistent. The worker's output carries text of the
+// hostile PDF (error messages, its declared flavour); this is the Go side's
+// parser of it, fuzzed without a JVM (FuzzValidate drives the real worker).
+func FuzzAnswer(f *testing.F) {
+	for _, s := range []string{
+		`{"id":7,"ok":true,"compliant":true,"flavour":"3b","checked_flavour":"3b","failed_rules":[],"validator":{"name":"veraPDF","version":"1.28.2"}}`,
+		`{"id":7,"ok":true,"compliant":false,"flavour":"","checked_flavour":"3b","failed_rules":[{"specification":"ISO 19005-3:2012","clause":"6.6.2.1","test_number":1,"description":"x","failed_checks":2}],"validator":{"name":"veraPDF","version":"1.28.2"}}`,
+		`{"id":7,"error":{"kind":"parse","message":"Couldn't parse stream"},"validator":{"name":"veraPDF","version":"1.28.2"}}`,
+		`{"id":7,"error":{"kind":"internal","message":"boom"},"restarting":true}`,
+		`{"id":8,"ok":true}`,
+		`{"id":7,"compliant":true,"checked_flavour":"3b","failed_rules":[{"failed_checks":0}],"validator":{"version":"1"}}`,
+		`not json`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		resp, err := decodeAnswer(line, 7)
+		if err != nil {
+			var ue *UnavailableError
+			if !errors.As(err, &ue) {
+				t.Fatalf("decode: %v is not an UnavailableError", err)
+			}
+			return
+		}
+		if resp.ID == nil || *resp.ID != 7 {
+			t.Fatalf("answer to another request accepted: %+v", resp)
+		}
+		r, err := verdict(resp)
+		var ue *UnavailableError
+		var de *DocumentError
+		switch {
+		case err == nil:
+			if r.CheckedFlavour == "" || r.Validator.Version == "" || (r.Compliant && len(r.FailedRules) > 0) || r.FailedRules == nil {
+				t.Fatalf("inconsistent result passed on: %+v", r)
+			}
+			for _, fr := range r.FailedRules {
+				if fr.FailedChecks < 1 {
+					t.Fatalf("failed rule without a failed check passed on: %+v", r)
+				}
+			}
+		case errors.As(err, &de):
+			if resp.Error == nil {
+				t.Fatalf("DocumentError without a worker error: %v", err)
+			}
+		case errors.As(err, &ue):
+		default:
+			t.Fatalf("verdict: unexpected error %T %v", err, err)
+		}
+	})
+}
