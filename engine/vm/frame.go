@@ -76,7 +76,7 @@ type frame struct {
 
 	// valIdx holds the value indexes of steps over registered documents
 	// (valueindex.go); they stay valid as long as those documents do.
-	valIdx map[valueIndexKey]*valueIndex
+	valIdx map[valueIndexKey]*keyIndex
 }
 
 type nameKey struct {

@@ -141,38 +141,88 @@ func (f *frame) stepByKey(slot int32, st *Expr, cur xdm.Sequence) (_ xdm.Sequenc
 	if ix.unusable {
 		return nil, false, nil
 	}
-	var hits []int32
+	var v xdm.Sequence
 	if key.Op == OpChildEq {
-		hits = ix.pos[key.Str]
+		v = f.one(xdm.String(key.Str))
 	} else {
-		for _, it := range lit.Seq {
-			switch {
-			case it.T == xdm.TString || it.T == xdm.TUntyped:
-				hits = append(hits, ix.pos[it.S]...)
-			case it.T.IsNumeric() && ix.untyped:
-				num := ix.numeric()
-				if num == nil {
-					return nil, false, nil // a key that does not cast: the step raises it
-				}
-				hits = append(hits, num[it.AsFloat()]...)
-			default:
-				return nil, false, nil // other comparison rules
+		v = lit.Seq
+	}
+	return f.selectByKey(ix, v, st.Preds[1:])
+}
+
+// selectByKey returns the nodes of ix whose key equals an item of v, as
+// the general comparison = finds them (in index order), filtered by the
+// predicates rest; ok=false when an item of v does not compare that way
+// with these keys, and the step must run as usual: strings and
+// untypedAtomic items by string; numbers against untypedAtomic keys cast to
+// xs:double (ValueIndex.numeric; nil when a key does not cast, and the
+// step raises that); decimals and integers against decimal keys by
+// canonical form; anything else does not use the index.
+func (f *frame) selectByKey(ix *keyIndex, v xdm.Sequence, rest []*Expr) (_ xdm.Sequence, ok bool, err error) {
+	var hits []int32
+	for _, it := range v {
+		a := f.atom(it)
+		switch {
+		case ix.decimal && (a.T == xdm.TDecimal || a.T == xdm.TInteger):
+			hits = append(hits, ix.pos[a.D.String()]...)
+		case ix.decimal:
+			return nil, false, nil // compared as doubles, or an error
+		case a.T == xdm.TString || a.T == xdm.TUntyped:
+			hits = append(hits, ix.pos[a.S]...)
+		case a.T.IsNumeric() && ix.untyped:
+			num := ix.numeric()
+			if num == nil {
+				return nil, false, nil
 			}
-		}
-		if len(lit.Seq) > 1 {
-			slices.Sort(hits)
-			hits = slices.Compact(hits)
+			// NaN is no map key that matches: it equals nothing, as in
+			// the comparison; 0 and -0 are one key, and equal there too.
+			hits = append(hits, num[a.AsFloat()]...)
+		default:
+			return nil, false, nil
 		}
 	}
+	// A general comparison holds when one pair does: the union of the
+	// items' hits (several strings can cast to one double).
+	slices.Sort(hits)
+	hits = slices.Compact(hits)
 	b := f.buf()
 	for _, i := range hits {
 		b = append(b, ix.nodes[i])
 	}
-	s := f.done(b)
-	if s, err = f.filter(s, st.Preds[1:]); err != nil {
-		return nil, true, err
+	s, err := f.filter(f.done(b), rest)
+	return s, true, err
+}
+
+// stepNodes returns a copy of the nodes step st selects, without its
+// predicates, from the nodes ctx (in document order); ok=false when an item
+// of ctx is not a node (the step raises that) or the nodes exceed the memo
+// budget, which they are counted against.
+func (f *frame) stepNodes(st *Expr, ctx xdm.Sequence) (_ []xdm.Item, ok bool, err error) {
+	tmp := f.buf()
+	for _, c := range ctx {
+		if c.T != xdm.TNode {
+			f.drop(tmp)
+			return nil, false, nil
+		}
+		pd, pi := f.enter(c)
+		tmp, err = f.axis(st.Axis, &st.Test, xmltree.NodeID(c.Node), tmp, false) // names resolve in c's document
+		f.doc, f.docIdx = pd, pi
+		if err != nil {
+			f.drop(tmp)
+			return nil, false, err
+		}
 	}
-	return s, true, nil
+	if len(ctx) > 1 {
+		tmp = sortNodes(tmp)
+	}
+	if len(tmp) > maxIndexedNodes || f.memoItems+len(tmp) > maxMemoItems {
+		f.drop(tmp)
+		return nil, false, nil
+	}
+	f.memoItems += len(tmp)
+	nodes := slices.Clone(tmp)
+	f.drop(tmp)
+	return nodes, true, nil
 }
 
 // buildKeyIndex computes st's nodes from cur without predicates and the key
@@ -181,33 +231,12 @@ func (f *frame) stepByKey(slot int32, st *Expr, cur xdm.Sequence) (_ xdm.Sequenc
 // budget.
 func (f *frame) buildKeyIndex(st, key *Expr, cur xdm.Sequence) (*keyIndex, error) {
 	ix := &keyIndex{untyped: true}
-	tmp := f.buf()
-	for _, it := range cur {
-		if it.T != xdm.TNode {
-			f.drop(tmp)
-			ix.unusable = true // the step raises the error
-			return ix, nil
-		}
-		pd, pi := f.enter(it)
-		var err error
-		tmp, err = f.axis(st.Axis, &st.Test, xmltree.NodeID(it.Node), tmp, false)
-		f.doc, f.docIdx = pd, pi
-		if err != nil {
-			f.drop(tmp)
-			return nil, err
-		}
-	}
-	if len(cur) > 1 {
-		tmp = sortNodes(tmp)
-	}
-	if len(tmp) > maxIndexedNodes || f.memoItems+len(tmp) > maxMemoItems {
-		f.drop(tmp)
+	nodes, ok, err := f.stepNodes(st, cur)
+	if err != nil || !ok {
 		ix.unusable = true
-		return ix, nil
+		return ix, err
 	}
-	f.memoItems += len(tmp)
-	ix.nodes = slices.Clone(tmp)
-	f.drop(tmp)
+	ix.nodes = nodes
 	ix.pos = make(map[string][]int32, len(ix.nodes))
 	add := func(s string, i int) {
 		if p := ix.pos[s]; len(p) == 0 || p[len(p)-1] != int32(i) {

@@ -121,6 +121,8 @@ func (f *frame) stepByIndex(e *Expr, n xmltree.NodeID, out []xdm.Item) (_ []xdm.
 	if f.stepIdxDoc != f.env.Doc {
 		f.stepIdxDoc = f.env.Doc
 		clear(f.stepIdx)
+		// the memo budget (stepNodes) is per document too
+		f.memoReady(focus{item: f.node(n), pos: 1, size: 1})
 	}
 	k := stepIndexKey{e, n}
 	ix := f.stepIdx[k]
@@ -168,42 +170,14 @@ func (f *frame) lookupStepIndex(ix *keyIndex, e *Expr) (_ xdm.Sequence, ok bool,
 	}
 	j := int(e.KeyPred) - 1
 	_, _, ve := varKeyPred(e.Preds[j])
-	var hits []int32
-	if len(ix.nodes) > 0 {
-		v, err := f.eval(ve, focus{item: ix.nodes[0], pos: 1, size: len(ix.nodes)})
-		if err != nil {
-			return nil, false, nil // the step raises it
-		}
-		for _, it := range v {
-			a := f.atom(it)
-			switch {
-			case ix.decimal && (a.T == xdm.TDecimal || a.T == xdm.TInteger):
-				hits = append(hits, ix.pos[a.D.String()]...)
-			case ix.decimal:
-				return nil, false, nil // compared as doubles, or an error
-			case a.T == xdm.TString || a.T == xdm.TUntyped:
-				hits = append(hits, ix.pos[a.S]...)
-			case a.T.IsNumeric() && ix.untyped:
-				num := ix.numeric()
-				if num == nil {
-					return nil, false, nil // a key that does not cast: the step raises it
-				}
-				hits = append(hits, num[a.AsFloat()]...)
-			default:
-				return nil, false, nil
-			}
-		}
-		if len(v) > 1 {
-			slices.Sort(hits)
-			hits = slices.Compact(hits)
-		}
+	if len(ix.nodes) == 0 {
+		return nil, true, nil // the predicate is never evaluated
 	}
-	b := f.buf()
-	for _, i := range hits {
-		b = append(b, ix.nodes[i])
+	v, err := f.eval(ve, focus{item: ix.nodes[0], pos: 1, size: len(ix.nodes)})
+	if err != nil {
+		return nil, false, nil // the step raises it
 	}
-	s, err := f.filter(f.done(b), e.Preds[j+1:])
-	return s, true, err
+	return f.selectByKey(ix, v, e.Preds[j+1:])
 }
 
 // buildStepIndex computes the nodes of step e from the nodes ctx (in
@@ -213,36 +187,17 @@ func (f *frame) buildStepIndex(e *Expr, ctx xdm.Sequence) (*keyIndex, error) {
 	ix := &keyIndex{untyped: true}
 	j := int(e.KeyPred) - 1
 	pre, q, _ := varKeyPred(e.Preds[j])
-	tmp := f.buf()
-	for _, c := range ctx {
-		if c.T != xdm.TNode {
-			f.drop(tmp)
-			ix.unusable = true // the step raises the error
-			return ix, nil
-		}
-		pd, pi := f.enter(c)
-		var err error
-		tmp, err = f.axis(e.Axis, &e.Test, xmltree.NodeID(c.Node), tmp, false) // names resolve in c's document
-		f.doc, f.docIdx = pd, pi
-		if err != nil {
-			f.drop(tmp)
-			return nil, err
-		}
-	}
-	if len(ctx) > 1 {
-		tmp = sortNodes(tmp)
-	}
-	if len(tmp) > maxIndexedNodes {
-		f.drop(tmp)
+	nodes, ok, err := f.stepNodes(e, ctx)
+	if err != nil || !ok {
 		ix.unusable = true
-		return ix, nil
+		return ix, err
 	}
-	s, err := f.filter(f.done(tmp), e.Preds[:j])
+	s, err := f.filter(nodes, e.Preds[:j])
 	if err != nil {
 		ix.unusable = true
 		return ix, nil
 	}
-	ix.nodes = slices.Clone(s)
+	ix.nodes = slices.Clone(s) // filter's result lives in the evaluation's arena
 	ix.pos = make(map[string][]int32, len(ix.nodes))
 	strs, decs := false, false
 	for i, it := range ix.nodes {

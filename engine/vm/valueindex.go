@@ -114,7 +114,7 @@ func (f *frame) indexedStep(e *Expr, n xmltree.NodeID, out []xdm.Item) (_ []xdm.
 			return out, false, err
 		}
 		if f.valIdx == nil {
-			f.valIdx = make(map[valueIndexKey]*valueIndex)
+			f.valIdx = make(map[valueIndexKey]*keyIndex)
 		}
 		if len(f.valIdx) >= maxValueIndexes {
 			clear(f.valIdx)
@@ -130,49 +130,23 @@ func (f *frame) indexedStep(e *Expr, n xmltree.NodeID, out []xdm.Item) (_ []xdm.
 	if err != nil {
 		return out, true, err
 	}
-	// A general comparison holds when one pair does: the union of each
-	// value item's hits, string items by string, numeric ones by double.
-	var hits []int32
-	for _, it := range v {
-		a := f.atom(it)
-		switch {
-		case a.T == xdm.TString || a.T == xdm.TUntyped:
-			hits = append(hits, ix.pos[a.S]...)
-		case a.T.IsNumeric():
-			num := ix.numeric()
-			if num == nil {
-				return out, false, nil // a key that does not cast: the scan raises it
-			}
-			// NaN is no map key that matches: it equals nothing, as in
-			// the comparison; 0 and -0 are one key, and equal there too.
-			hits = append(hits, num[a.AsFloat()]...)
-		default:
-			return out, false, nil // other comparison rules
-		}
+	r, ok, err := f.selectByKey(ix, v, e.Preds[1:])
+	if !ok || err != nil {
+		return out, ok, err
 	}
-	slices.Sort(hits)
-	hits = slices.Compact(hits)
-	b := f.buf()
-	for _, i := range hits {
-		b = append(b, ix.nodes[i])
-	}
-	s := f.done(b)
-	if s, err = f.filter(s, e.Preds[1:]); err != nil {
-		return out, true, err
-	}
-	return append(out, s...), true, nil
+	return append(out, r...), true, nil
 }
 
 // buildValueIndex evaluates the axis of e from n and indexes its nodes by
 // the string values of keyE (nil when the result is too large to index).
-func (f *frame) buildValueIndex(e, keyE *Expr, n xmltree.NodeID) (*valueIndex, error) {
+func (f *frame) buildValueIndex(e, keyE *Expr, n xmltree.NodeID) (*keyIndex, error) {
 	tmp := f.buf()
 	tmp, err := f.axis(e.Axis, &e.Test, n, tmp, false)
 	if err != nil || len(tmp) > maxIndexedNodes {
 		f.drop(tmp)
 		return nil, err
 	}
-	ix := &valueIndex{nodes: slices.Clone(tmp), pos: make(map[string][]int32, len(tmp))}
+	ix := &keyIndex{valueIndex: valueIndex{nodes: slices.Clone(tmp), pos: make(map[string][]int32, len(tmp))}, untyped: true}
 	f.drop(tmp)
 	km := f.matcher(&keyE.Test, keyE.Axis)
 	var keys []xdm.Item
