@@ -13,6 +13,9 @@ import (
 // pingTimeout bounds a health check of an idle worker.
 const pingTimeout = 5 * time.Second
 
+// pingGrace is how much longer Health waits than the ping's own timeout.
+const pingGrace = time.Second
+
 // Health states.
 const (
 	StateOK          = "ok"
@@ -42,12 +45,21 @@ func (c *Client) Health(ctx context.Context) Status {
 			c.release(s)
 			return c.status(nil)
 		}
-		ctx, cancel := context.WithTimeout(ctx, pingTimeout)
+		// The ping's own timer (pingTimeout, in roundTrip) decides that a
+		// worker is wedged and replaces it. This context only bounds the
+		// wait a little later: with both at pingTimeout, a loaded machine
+		// could let the context win the race, and the wedged worker was
+		// then replaced without ever being reported (a CI failure of
+		// TestWatchReportsAWedgedWorker).
+		pctx, cancel := context.WithTimeout(ctx, pingTimeout+pingGrace)
 		defer cancel()
-		resp, err := c.roundTrip(ctx, s, s.p, request{Op: "ping"})
+		resp, err := c.roundTrip(pctx, s, s.p, request{Op: "ping"})
 		switch {
 		case err != nil && errors.Is(err, ErrUnavailable):
 			return c.status(err)
+		case err != nil && ctx.Err() == nil:
+			// Our own bound ran out first: still no answer to a health check.
+			return c.status(&UnavailableError{Reason: "the worker did not answer a health check", Err: err})
 		case err == nil && !resp.OK:
 			return c.status(&UnavailableError{Reason: "the worker answered a health check with an error"})
 		}
