@@ -134,9 +134,10 @@ func (c *Catalog) prepare(e *Expr) {
 		prepareStepKey(e)
 	}
 	if c != nil && e.Op == OpPath {
-		e.setMemo(c.memoPoints(e))
-		if vk := c.varKeyPoint(e, e.memoPoints()); vk.Arg > 0 {
-			e.Path.VarKey = vk
+		mp, vk := c.memoPoints(e)
+		e.setMemo(mp)
+		if vk.Arg > 0 {
+			e.Path.VarKey = vk // memo points exist, so e.Path does
 		}
 		c.prepareNodePath(e)
 	}

@@ -112,15 +112,7 @@ func (c *Catalog) keySlotFor(prefix []byte, st *Expr) int32 {
 	} else {
 		fp = fingerprint(fp, key)
 	}
-	if c.keys == nil {
-		c.keys = map[string]int32{}
-	}
-	if s, ok := c.keys[string(fp)]; ok {
-		return s
-	}
-	c.nKeys++
-	c.keys[string(fp)] = c.nKeys
-	return c.nKeys
+	return c.keySlot(fp)
 }
 
 // stepByKey evaluates step st from the nodes cur (a memoised path prefix,

@@ -46,9 +46,9 @@ const minMemoSteps = 2
 // [Root, a1..ai] ending at a costly argument (a step with predicates, or an
 // expression step) within the longest variable-free prefix, and that prefix
 // itself when it has a costly argument or at least minMemoSteps steps.
-func (c *Catalog) memoPoints(e *Expr) []MemoPoint {
+func (c *Catalog) memoPoints(e *Expr) (_ []MemoPoint, varKey MemoPoint) {
 	if len(e.Args) < 2 || !memoRoot(e.Args[0]) {
-		return nil
+		return nil, MemoPoint{}
 	}
 	last := 0
 	for i := 1; i < len(e.Args) && closedExpr(e.Args[i]); i++ {
@@ -72,33 +72,22 @@ func (c *Catalog) memoPoints(e *Expr) []MemoPoint {
 			out = append(out, MemoPoint{Arg: i, Slot: c.memoSlot(fp), Key: key})
 		}
 	}
-	return out
+	if n := len(out); n > 0 && out[n-1].Arg == last && last+1 < len(e.Args) {
+		// fp is the fingerprint of the memoised prefix, Args[0..last]
+		varKey = c.varKeyPoint(fp, e.Args[last+1], last+1)
+	}
+	return out, varKey
 }
 
-// varKeyPoint returns the key point of the step of path e right after its
-// longest variable-free prefix, when that prefix is memoised and the step
-// has a predicate "Q = $v" (stepindex.go); Arg 0 when none.
-func (c *Catalog) varKeyPoint(e *Expr, memo []MemoPoint) MemoPoint {
-	if len(memo) == 0 {
+// varKeyPoint returns the key point of step st, right after the memoised
+// prefix whose fingerprint is prefix, when st has a predicate "Q = $v"
+// (stepindex.go); Arg 0 when none.
+func (c *Catalog) varKeyPoint(prefix []byte, st *Expr, arg int) MemoPoint {
+	if st.KeyPred == 0 {
 		return MemoPoint{}
 	}
-	last := memo[len(memo)-1].Arg
-	for i := 1; i <= last; i++ {
-		if !closedExpr(e.Args[i]) {
-			return MemoPoint{}
-		}
-	}
-	if last+1 >= len(e.Args) || e.Args[last+1].KeyPred == 0 {
-		return MemoPoint{}
-	}
-	st := e.Args[last+1]
 	j := int(st.KeyPred) - 1
-	fp := fingerprint(c.fp[:0], e.Args[0])
-	for i := 1; i <= last; i++ {
-		fp = append(fp, '/')
-		fp = fingerprint(fp, e.Args[i])
-	}
-	fp = append(fp, "/v"...)
+	fp := append(prefix, "/v"...)
 	fp = appendInt(fp, int64(st.Axis))
 	fp = writeTest(fp, &st.Test)
 	for _, p := range st.Preds[:j] {
@@ -111,17 +100,21 @@ func (c *Catalog) varKeyPoint(e *Expr, memo []MemoPoint) MemoPoint {
 	}
 	fp = append(fp, '|')
 	fp = fingerprint(fp, q)
-	c.fp = fp[:0]
+	return MemoPoint{Arg: arg, Key: c.keySlot(fp)}
+}
+
+// keySlot returns the key slot of fingerprint fp, numbering a new one when
+// needed.
+func (c *Catalog) keySlot(fp []byte) int32 {
+	if s, ok := c.keys[string(fp)]; ok {
+		return s
+	}
 	if c.keys == nil {
 		c.keys = map[string]int32{}
 	}
-	s, ok := c.keys[string(fp)]
-	if !ok {
-		c.nKeys++
-		s = c.nKeys
-		c.keys[string(fp)] = s
-	}
-	return MemoPoint{Arg: last + 1, Key: s}
+	c.nKeys++
+	c.keys[string(fp)] = c.nKeys
+	return c.nKeys
 }
 
 // memoRoot reports whether a path's first argument has one value per
