@@ -34,6 +34,8 @@ type Font struct {
 	// replacement is the glyph drawn for a rune the font lacks
 	replacement uint16
 	bufs        sync.Pool // *sfnt.Buffer for runes above low
+	layoutOnce  sync.Once
+	layout      *programLayout // see programLayout; built on first use
 }
 
 // lowRunes is how many runes get a precomputed glyph lookup: Latin, Greek,

@@ -2,6 +2,7 @@ package pdfa
 
 import (
 	"bytes"
+	"compress/flate"
 	"compress/zlib"
 	"fmt"
 	"strconv"
@@ -102,6 +103,13 @@ type object struct {
 // faster); a writer's state is about 1 MB, so they are reused.
 var fastWriters = sync.Pool{New: func() any {
 	w, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed)
+	return w
+}}
+
+// flateWriters are raw deflate writers at BestSpeed, for streams assembled
+// from parts (subsetStream).
+var flateWriters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.BestSpeed)
 	return w
 }}
 

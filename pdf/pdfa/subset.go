@@ -1,9 +1,12 @@
 package pdfa
 
 import (
+	"bytes"
+	"compress/flate"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/adler32"
 	"hash/fnv"
 	"slices"
 )
@@ -150,24 +153,135 @@ func (f *Font) closure(keep map[uint16]bool) {
 	}
 }
 
+// varyingTables are the tables of a subset that depend on its glyph set;
+// every other table is the same in every subset of a font.
+func varyingTable(tag string) bool { return tag == "glyf" || tag == "loca" || tag == "head" }
+
+// programLayout is what every subset of a font shares: the table directory
+// order and the tables that do not depend on the glyph set, already laid out
+// and already compressed. A subset program is the directory, then these
+// fixed tables, then head, loca and glyf; its zlib stream reuses the fixed
+// tables' deflate blocks, so only the directory and the varying tables are
+// compressed per document.
+type programLayout struct {
+	tags     []string          // directory order (by tag), every table a subset has
+	fixed    []byte            // the fixed tables, each padded to 4 bytes, in tag order
+	fixedAt  map[string]uint32 // offset of each fixed table in fixed
+	fixedLen map[string]uint32 // its unpadded length
+	fixedSum map[string]uint32 // its checksum
+	sum      uint32            // checksum of all of fixed
+	adler    uint32            // Adler-32 of fixed
+	deflated []byte            // fixed as non-final deflate blocks ending on a byte boundary
+}
+
+// programLayout builds f's layout once; a Font is shared by every document.
+func (f *Font) programLayout() *programLayout {
+	f.layoutOnce.Do(func() {
+		s := f.sfnt
+		l := &programLayout{fixedAt: map[string]uint32{}, fixedLen: map[string]uint32{}, fixedSum: map[string]uint32{}}
+		for _, t := range s.tables {
+			if varyingTable(t.tag) {
+				l.tags = append(l.tags, t.tag)
+				continue
+			}
+			var b []byte
+			switch t.tag {
+			case "post":
+				if t.len < 32 {
+					continue // dropped: no usable post table
+				}
+				// format 3: no glyph names
+				b = slices.Clone(f.ttf[t.off : t.off+32])
+				binary.BigEndian.PutUint32(b, 0x00030000)
+				clear(b[16:32])
+			default:
+				b = f.ttf[t.off : t.off+t.len]
+			}
+			l.tags = append(l.tags, t.tag)
+			l.fixedAt[t.tag] = uint32(len(l.fixed))
+			l.fixedLen[t.tag] = uint32(len(b))
+			l.fixedSum[t.tag] = sfntChecksum(b)
+			l.fixed = pad4(append(l.fixed, b...))
+		}
+		l.sum = sfntChecksum(l.fixed)
+		l.adler = adler32.Checksum(l.fixed)
+		var buf bytes.Buffer
+		w := flateWriters.Get().(*flate.Writer)
+		w.Reset(&buf)
+		_, _ = w.Write(l.fixed)
+		_ = w.Flush()
+		flateWriters.Put(w)
+		l.deflated = buf.Bytes()
+		f.layout = l
+	})
+	return f.layout
+}
+
+// pad4 pads b with zeros to a multiple of 4 bytes.
+func pad4(b []byte) []byte {
+	for len(b)%4 != 0 {
+		b = append(b, 0)
+	}
+	return b
+}
+
 // subset returns the font program with the outlines of the glyphs in keep
 // (plus .notdef and the components of composites) and empty outlines for
 // every other glyph: glyph ids, metrics and hinting stay as they are, so
 // the PDF's CIDToGIDMap and widths are unchanged. Glyph names (post) are
 // dropped. It also returns a six-letter subset tag derived from keep.
 func (f *Font) subset(keep map[uint16]bool) ([]byte, string) {
+	p := f.subsetProgram(keep)
+	return p.bytes(), p.tag
+}
+
+// subsetStream is subset with the program's zlib stream (FlateDecode),
+// which shares the compressed fixed tables of the font's layout.
+func (f *Font) subsetStream(keep map[uint16]bool) (program, stream []byte, tag string) {
+	p := f.subsetProgram(keep)
+	var buf bytes.Buffer
+	buf.Grow(len(p.dir) + len(p.l.deflated) + len(p.varying)/2 + 64)
+	buf.Write([]byte{0x78, 0x01}) // zlib header: deflate, 32 KB window, fastest
+	w := flateWriters.Get().(*flate.Writer)
+	w.Reset(&buf)
+	_, _ = w.Write(p.dir)
+	_ = w.Flush()
+	buf.Write(p.l.deflated)
+	w.Reset(&buf)
+	_, _ = w.Write(p.varying)
+	_ = w.Close()
+	flateWriters.Put(w)
+	a := adler32.Checksum(p.dir)
+	a = adler32Append(a, p.l.adler, len(p.l.fixed))
+	a = adler32Append(a, adler32.Checksum(p.varying), len(p.varying))
+	buf.Write(binary.BigEndian.AppendUint32(nil, a))
+	return p.bytes(), buf.Bytes(), p.tag
+}
+
+// subsetProgram is a subset in its three parts: the directory, the font's
+// fixed tables and the varying tables (head, loca, glyf).
+type subsetProgram struct {
+	l            *programLayout
+	dir, varying []byte
+	tag          string
+}
+
+func (p *subsetProgram) bytes() []byte {
+	out := make([]byte, 0, len(p.dir)+len(p.l.fixed)+len(p.varying))
+	return append(append(append(out, p.dir...), p.l.fixed...), p.varying...)
+}
+
+func (f *Font) subsetProgram(keep map[uint16]bool) *subsetProgram {
 	keep[0] = true
 	f.closure(keep)
 	s := f.sfnt
+	l := f.programLayout()
 	var glyf []byte
 	loca := make([]uint32, s.numGlyphs+1)
 	for g := range s.numGlyphs {
 		loca[g] = uint32(len(glyf))
 		if keep[uint16(g)] {
-			glyf = append(glyf, f.glyphData(uint16(g))...)
-			for len(glyf)%4 != 0 {
-				glyf = append(glyf, 0)
-			}
+			glyf = pad4(append(glyf, f.glyphData(uint16(g))...))
 		}
 	}
 	loca[s.numGlyphs] = uint32(len(glyf))
@@ -179,62 +293,54 @@ func (f *Font) subset(keep map[uint16]bool) ([]byte, string) {
 			locaB = binary.BigEndian.AppendUint16(locaB, uint16(v/2))
 		}
 	}
-	data := make(map[string][]byte, len(s.tables))
-	for _, t := range s.tables {
-		switch t.tag {
-		case "glyf":
-			data[t.tag] = glyf
-		case "loca":
-			data[t.tag] = locaB
-		case "post":
-			if t.len >= 32 { // format 3: no glyph names
-				p := slices.Clone(f.ttf[t.off : t.off+32])
-				binary.BigEndian.PutUint32(p, 0x00030000)
-				clear(p[16:32])
-				data[t.tag] = p
-			}
-		case "head":
-			h := slices.Clone(f.ttf[t.off : t.off+t.len])
-			clear(h[8:12]) // checkSumAdjustment, set below
-			data[t.tag] = h
-		default:
-			data[t.tag] = f.ttf[t.off : t.off+t.len]
-		}
-	}
-	tags := make([]string, 0, len(data))
-	for _, t := range s.tables {
-		if _, ok := data[t.tag]; ok {
-			tags = append(tags, t.tag)
-		}
-	}
-	n := len(tags)
+	head, _ := s.table("head")
+	headB := slices.Clone(f.ttf[head.off : head.off+head.len])
+	clear(headB[8:12]) // checkSumAdjustment, set below
+
+	n := len(l.tags)
 	sel := 0
 	for 1<<(sel+1) <= n {
 		sel++
 	}
-	out := make([]byte, 12+16*n, 12+16*n+len(glyf)+64*1024)
-	binary.BigEndian.PutUint32(out, 0x00010000)
-	binary.BigEndian.PutUint16(out[4:], uint16(n))
-	binary.BigEndian.PutUint16(out[6:], uint16(16<<sel))
-	binary.BigEndian.PutUint16(out[8:], uint16(sel))
-	binary.BigEndian.PutUint16(out[10:], uint16(16*n-16<<sel))
-	headOff := 0
-	for i, tag := range tags {
-		b := data[tag]
-		e := out[12+16*i:]
+	dir := make([]byte, 12+16*n)
+	binary.BigEndian.PutUint32(dir, 0x00010000)
+	binary.BigEndian.PutUint16(dir[4:], uint16(n))
+	binary.BigEndian.PutUint16(dir[6:], uint16(16<<sel))
+	binary.BigEndian.PutUint16(dir[8:], uint16(sel))
+	binary.BigEndian.PutUint16(dir[10:], uint16(16*n-16<<sel))
+	varyingAt := uint32(len(dir) + len(l.fixed))
+	varying := make([]byte, 0, len(headB)+len(locaB)+len(glyf)+8)
+	sum := l.sum
+	for i, tag := range l.tags {
+		e := dir[12+16*i:]
 		copy(e, tag)
-		binary.BigEndian.PutUint32(e[4:], sfntChecksum(b))
-		binary.BigEndian.PutUint32(e[8:], uint32(len(out)))
+		if at, ok := l.fixedAt[tag]; ok {
+			binary.BigEndian.PutUint32(e[4:], l.fixedSum[tag])
+			binary.BigEndian.PutUint32(e[8:], uint32(len(dir))+at)
+			binary.BigEndian.PutUint32(e[12:], l.fixedLen[tag])
+			continue
+		}
+		var b []byte
+		switch tag {
+		case "glyf":
+			b = glyf
+		case "loca":
+			b = locaB
+		case "head":
+			b = headB
+		}
+		tsum := sfntChecksum(b)
+		sum += tsum
+		binary.BigEndian.PutUint32(e[4:], tsum)
+		binary.BigEndian.PutUint32(e[8:], varyingAt+uint32(len(varying)))
 		binary.BigEndian.PutUint32(e[12:], uint32(len(b)))
-		if tag == "head" {
-			headOff = len(out)
-		}
-		out = append(out, b...)
-		for len(out)%4 != 0 {
-			out = append(out, 0)
-		}
+		varying = pad4(append(varying, b...))
 	}
-	binary.BigEndian.PutUint32(out[headOff+8:], 0xB1B0AFBA-sfntChecksum(out))
+	// the head table is first among the varying ones (tags are sorted: glyf,
+	// head, loca — so find it rather than assume)
+	headAt := binary.BigEndian.Uint32(dir[12+16*slices.Index(l.tags, "head")+8:]) - varyingAt
+	sum += sfntChecksum(dir)
+	binary.BigEndian.PutUint32(varying[headAt+8:], 0xB1B0AFBA-sum)
 
 	h := fnv.New64a()
 	gs := make([]uint16, 0, len(keep))
@@ -245,13 +351,27 @@ func (f *Font) subset(keep map[uint16]bool) ([]byte, string) {
 	for _, g := range gs {
 		_, _ = h.Write([]byte{byte(g >> 8), byte(g)})
 	}
-	sum := h.Sum64()
+	hs := h.Sum64()
 	tag := make([]byte, 6)
 	for i := range tag {
-		tag[i] = 'A' + byte(sum%26)
-		sum /= 26
+		tag[i] = 'A' + byte(hs%26)
+		hs /= 26
 	}
-	return out, string(tag)
+	return &subsetProgram{l: l, dir: dir, varying: varying, tag: string(tag)}
+}
+
+// adler32Append is the Adler-32 of x followed by y, from a = Adler-32(x),
+// b = Adler-32(y) and n = len(y). With A = 1 + the sum of the bytes and B =
+// the sum of the A after each byte: A(xy) = A(x) + A(y) - 1, and each of
+// y's n running sums starts A(x) - 1 higher, so B(xy) = B(x) + B(y) +
+// n(A(x) - 1), all modulo 65521.
+func adler32Append(a, b uint32, n int) uint32 {
+	const mod = 65521
+	aLo, aHi := uint64(a&0xffff), uint64(a>>16)
+	bLo, bHi := uint64(b&0xffff), uint64(b>>16)
+	lo := (aLo + bLo + mod - 1) % mod
+	hi := (aHi + bHi + uint64(n%mod)*((aLo+mod-1)%mod)) % mod
+	return uint32(hi<<16 | lo)
 }
 
 // sfntChecksum is the TrueType table checksum (sum of big-endian uint32s,

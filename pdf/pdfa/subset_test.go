@@ -2,6 +2,10 @@ package pdfa
 
 import (
 	"bytes"
+	"compress/zlib"
+	"hash/adler32"
+	"io"
+	"math/rand/v2"
 	"testing"
 
 	"golang.org/x/image/font/sfnt"
@@ -71,4 +75,85 @@ func keep0(m map[uint16]bool) uint16 {
 		}
 	}
 	return 0
+}
+
+// TestSubsetStream: the zlib stream built from the font's precompressed
+// fixed tables inflates to exactly the subset program, with a correct
+// Adler-32 (zlib's reader checks it), for several glyph sets of every font.
+func TestSubsetStream(t *testing.T) {
+	fs, err := GoFonts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []*Font{fs.Regular, fs.Bold, fs.Italic, fs.BoldItalic, fs.Mono} {
+		for _, text := range []string{"", "A", "Invoice 4711 € 1.234,56", "Καλημέρα Съешь ÆØÅ"} {
+			keep := map[uint16]bool{}
+			for _, r := range text {
+				g, _ := f.glyph(r)
+				keep[g] = true
+			}
+			program, stream, tag := f.subsetStream(keep)
+			want, wantTag := f.subset(keep)
+			if !bytes.Equal(program, want) || tag != wantTag {
+				t.Fatalf("%s %q: subsetStream's program or tag differs from subset's", f.name, text)
+			}
+			r, err := zlib.NewReader(bytes.NewReader(stream))
+			if err != nil {
+				t.Fatalf("%s %q: %v", f.name, text, err)
+			}
+			got, err := io.ReadAll(r)
+			if err != nil {
+				t.Fatalf("%s %q: inflate: %v", f.name, text, err)
+			}
+			if !bytes.Equal(got, program) {
+				t.Fatalf("%s %q: the stream inflates to %d bytes, not the %d-byte program", f.name, text, len(got), len(program))
+			}
+			if len(stream) >= len(program) {
+				t.Errorf("%s %q: stream of %d bytes for a %d-byte program", f.name, text, len(stream), len(program))
+			}
+		}
+	}
+}
+
+// TestAdler32Append: the checksum of a concatenation from its parts' equals
+// the checksum of the whole, for random splits (including empty parts and
+// parts longer than the modulus).
+func TestAdler32Append(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 500 {
+		b := make([]byte, rng.IntN(200000))
+		for i := range b {
+			b[i] = byte(rng.UintN(256))
+		}
+		if rng.IntN(4) == 0 {
+			clear(b) // long runs of zeros
+		}
+		k := rng.IntN(len(b) + 1)
+		x, y := b[:k], b[k:]
+		if got, want := adler32Append(adler32.Checksum(x), adler32.Checksum(y), len(y)), adler32.Checksum(b); got != want {
+			t.Fatalf("split %d of %d: %#x, want %#x", k, len(b), got, want)
+		}
+	}
+}
+
+// BenchmarkSubsetStream is one font's subset program and its zlib stream,
+// for a typical invoice's glyphs.
+func BenchmarkSubsetStream(b *testing.B) {
+	fs, err := GoFonts()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var runes []uint16
+	for _, r := range "Invoice INV-4711 Total 1.234,56 EUR Seller GmbH Straße 12 Berlin VAT DE123456789" {
+		g, _ := fs.Regular.glyph(r)
+		runes = append(runes, g)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		keep := make(map[uint16]bool, len(runes))
+		for _, g := range runes {
+			keep[g] = true
+		}
+		fs.Regular.subsetStream(keep)
+	}
 }
