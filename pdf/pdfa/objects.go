@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"compress/flate"
 	"compress/zlib"
+	"encoding/binary"
 	"fmt"
+	"hash/adler32"
 	"strconv"
 	"sync"
 	"time"
@@ -113,8 +115,18 @@ var flateWriters = sync.Pool{New: func() any {
 	return w
 }}
 
-// deflateFast compresses p at BestSpeed with a pooled writer.
+// storeBelow is the stream size below which deflateFast stores the bytes
+// (deflate's uncompressed blocks) rather than compressing them: building
+// the Huffman codes of a block costs more than the few bytes it saves on
+// a glyph map, a short ToUnicode map or a small page.
+const storeBelow = 512
+
+// deflateFast compresses p at BestSpeed with a pooled writer; a stream
+// shorter than storeBelow is stored.
 func deflateFast(p []byte) []byte {
+	if len(p) < storeBelow {
+		return zlibStored(p)
+	}
 	var buf bytes.Buffer
 	buf.Grow(len(p)/3 + 64)
 	w := fastWriters.Get().(*zlib.Writer)
@@ -123,4 +135,13 @@ func deflateFast(p []byte) []byte {
 	_ = w.Close()
 	fastWriters.Put(w)
 	return buf.Bytes()
+}
+
+// zlibStored is p as a zlib stream of one stored (uncompressed) deflate
+// block; len(p) must be below 65,536.
+func zlibStored(p []byte) []byte {
+	out := make([]byte, 0, len(p)+11)
+	out = append(out, 0x78, 0x01, 0x01, byte(len(p)), byte(len(p)>>8), ^byte(len(p)), ^byte(len(p)>>8))
+	out = append(out, p...)
+	return binary.BigEndian.AppendUint32(out, adler32.Checksum(p))
 }

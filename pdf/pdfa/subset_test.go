@@ -157,3 +157,26 @@ func BenchmarkSubsetStream(b *testing.B) {
 		fs.Regular.subsetStream(keep)
 	}
 }
+
+// TestDeflateFast: every stream, stored (below storeBelow) or compressed,
+// is a zlib stream that inflates to its bytes with a correct checksum.
+func TestDeflateFast(t *testing.T) {
+	for _, n := range []int{0, 1, 255, storeBelow - 1, storeBelow, 5000} {
+		p := make([]byte, n)
+		for i := range p {
+			p[i] = byte(i * 7 % 251)
+		}
+		z := deflateFast(p)
+		r, err := zlib.NewReader(bytes.NewReader(z))
+		if err != nil {
+			t.Fatalf("%d bytes: %v", n, err)
+		}
+		got, err := io.ReadAll(r)
+		if err != nil || !bytes.Equal(got, p) {
+			t.Fatalf("%d bytes: inflated %d bytes, err %v", n, len(got), err)
+		}
+		if stored := n < storeBelow; stored != (len(z) == n+11) {
+			t.Errorf("%d bytes: %d-byte stream (stored: %v)", n, len(z), stored)
+		}
+	}
+}
