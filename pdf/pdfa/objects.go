@@ -137,11 +137,35 @@ func deflateFast(p []byte) []byte {
 	return buf.Bytes()
 }
 
-// zlibStored is p as a zlib stream of one stored (uncompressed) deflate
-// block; len(p) must be below 65,536.
+// zlibStored is p as a zlib stream of stored (uncompressed) deflate blocks.
 func zlibStored(p []byte) []byte {
-	out := make([]byte, 0, len(p)+11)
-	out = append(out, 0x78, 0x01, 0x01, byte(len(p)), byte(len(p)>>8), ^byte(len(p)), ^byte(len(p)>>8))
-	out = append(out, p...)
+	out := make([]byte, 0, len(p)+11+5*(len(p)/maxStored))
+	out = appendStored(append(out, zlibHeader...), p, true)
 	return binary.BigEndian.AppendUint32(out, adler32.Checksum(p))
+}
+
+// zlibHeader starts a zlib stream: deflate, 32 KB window, fastest level.
+var zlibHeader = []byte{0x78, 0x01}
+
+// maxStored is the most bytes one stored deflate block holds.
+const maxStored = 65535
+
+// appendStored appends p as stored deflate blocks to out, which must end
+// on a byte boundary of the deflate stream (its start, or after a sync
+// flush); the last block is final when final is set. A stored block is a
+// byte with BFINAL and BTYPE 00 (padded to the byte), LEN and its
+// complement (little-endian), then the bytes.
+func appendStored(out, p []byte, final bool) []byte {
+	for {
+		n := min(len(p), maxStored)
+		var h byte
+		if final && n == len(p) {
+			h = 1
+		}
+		out = append(out, h, byte(n), byte(n>>8), ^byte(n), ^byte(n>>8))
+		out = append(out, p[:n]...)
+		if p = p[n:]; len(p) == 0 {
+			return out
+		}
+	}
 }

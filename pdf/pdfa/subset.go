@@ -241,12 +241,11 @@ func (f *Font) subsetStream(keep map[uint16]bool) (program, stream []byte, tag s
 	p := f.subsetProgram(keep)
 	var buf bytes.Buffer
 	buf.Grow(len(p.dir) + len(p.l.deflated) + len(p.varying)/2 + 64)
-	buf.Write([]byte{0x78, 0x01}) // zlib header: deflate, 32 KB window, fastest
-	w := flateWriters.Get().(*flate.Writer)
-	w.Reset(&buf)
-	_, _ = w.Write(p.dir)
-	_ = w.Flush()
+	// The directory (a few hundred bytes) is stored: a Huffman-coded block
+	// of it would cost more to build than it saves.
+	buf.Write(appendStored(append(make([]byte, 0, len(p.dir)+7), zlibHeader...), p.dir, false))
 	buf.Write(p.l.deflated)
+	w := flateWriters.Get().(*flate.Writer)
 	w.Reset(&buf)
 	_, _ = w.Write(p.varying)
 	_ = w.Close()

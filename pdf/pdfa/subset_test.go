@@ -162,6 +162,19 @@ func BenchmarkSubsetStream(b *testing.B) {
 // is a zlib stream that inflates to its bytes with a correct checksum.
 func TestDeflateFast(t *testing.T) {
 	for _, n := range []int{0, 1, 255, storeBelow - 1, storeBelow, 5000} {
+		if n < storeBelow {
+			// and zlibStored alone, at and beyond a block's limit
+			for _, m := range []int{n, maxStored, maxStored + 1, 2*maxStored + 3} {
+				p := bytes.Repeat([]byte{byte(m)}, m)
+				r, err := zlib.NewReader(bytes.NewReader(zlibStored(p)))
+				if err != nil {
+					t.Fatalf("stored %d bytes: %v", m, err)
+				}
+				if got, err := io.ReadAll(r); err != nil || !bytes.Equal(got, p) {
+					t.Fatalf("stored %d bytes: inflated %d bytes, err %v", m, len(got), err)
+				}
+			}
+		}
 		p := make([]byte, n)
 		for i := range p {
 			p[i] = byte(i * 7 % 251)
