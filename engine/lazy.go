@@ -163,10 +163,18 @@ func (v *validation) evalBool(ctx context.Context, prog *vm.Program, refs []int3
 	return prog.EvalBool(ctx, &v.st.env, node)
 }
 
-// matches is pat.Matches honouring failed lets among refs.
-func (v *validation) matches(ctx context.Context, pat *vm.Pattern, refs []int32, node xmltree.NodeID) (bool, error) {
+// matches is pat.Matches (pat.MatchesGated when gated: see mayMatch)
+// honouring failed lets among refs.
+func (v *validation) matches(ctx context.Context, pat *vm.Pattern, refs []int32, node xmltree.NodeID, gated bool) (bool, error) {
 	if lerr := v.failedRef(refs); lerr != nil {
-		return probe(v, refs, lerr, func() (bool, error) { return pat.Matches(ctx, &v.st.env, node) })
+		return probe(v, refs, lerr, func() (bool, error) { return v.match(ctx, pat, node, gated) })
+	}
+	return v.match(ctx, pat, node, gated)
+}
+
+func (v *validation) match(ctx context.Context, pat *vm.Pattern, node xmltree.NodeID, gated bool) (bool, error) {
+	if gated {
+		return pat.MatchesGated(ctx, &v.st.env, node)
 	}
 	return pat.Matches(ctx, &v.st.env, node)
 }

@@ -24,9 +24,9 @@ type state struct {
 	// letErr holds the deferred error of each failed let (see lazy.go).
 	letErr    []error
 	anyLetErr bool
-	// gates caches vm.Pattern.MatchesName per gated rule (Ruleset.gate)
-	// and per (qualified name as written, kind): 0 unknown, 1 may match,
-	// 2 cannot match.
+	// gates caches vm.Pattern.NameVerdict per gated rule (Ruleset.gate)
+	// and per (qualified name as written, kind): 0 unknown, else the
+	// verdict + 1.
 	gates [][]uint8
 	// spelled keeps the verdicts of gates across documents (they depend on
 	// the spelling and kind only), so a new document pays a map lookup per
@@ -266,13 +266,19 @@ func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error
 		if pg := r.parents[ri]; pg != nil && !pg.allows(vn.parent) {
 			continue
 		}
-		if g := r.gate[ri]; g >= 0 && !v.mayMatch(ctx, ri, g, node) {
-			continue
+		gated := false
+		if g := r.gate[ri]; g >= 0 {
+			switch v.mayMatch(ctx, ri, g, node) {
+			case vm.NameCannot:
+				continue
+			case vm.NameGated:
+				gated = true
+			}
 		}
 		if r.dispatch[ri] >= 0 && v.dispatchSkips(ctx, &ds, ri, node) {
 			continue
 		}
-		ok, err := v.matches(ctx, r.rules[ri], r.ruleRefs[ri], node)
+		ok, err := v.matches(ctx, r.rules[ri], r.ruleRefs[ri], node, gated)
 		if err != nil {
 			// XSLT 2.0 (§6.2): a dynamic error while matching a
 			// pattern is recoverable, and the recovery the reference
@@ -384,14 +390,15 @@ func (st *state) visitList(doc *xmltree.Document) []visitNode {
 	return out
 }
 
-// mayMatch is rule ri's name-only condition (vm.Pattern.MatchesName) on
+// mayMatch is rule ri's name-only condition (vm.Pattern.NameVerdict) on
 // node, computed once per document and distinct (kind, name as written):
 // the "any" contexts //*[ends-with(name(), 'Amount') ...] are then not
-// evaluated on every element.
-func (v *validation) mayMatch(ctx context.Context, ri, g int32, node xmltree.NodeID) bool {
+// evaluated on every element, and where the gate holds, Matches does not
+// evaluate it again (vm.NameGated).
+func (v *validation) mayMatch(ctx context.Context, ri, g int32, node xmltree.NodeID) vm.NameVerdict {
 	q := v.doc.QualifiedNameID(node)
 	if q < 0 {
-		return true
+		return vm.NameMay
 	}
 	k := 2 * int(q)
 	attr := v.doc.Kind(node) == xmltree.KindAttribute
@@ -404,10 +411,7 @@ func (v *validation) mayMatch(ctx context.Context, ri, g int32, node xmltree.Nod
 		if verdict, ok := v.st.spelled[key]; ok {
 			c[k] = verdict
 		} else {
-			c[k] = 2
-			if v.r.rules[ri].MatchesName(ctx, &v.st.env, node) {
-				c[k] = 1
-			}
+			c[k] = uint8(v.r.rules[ri].NameVerdict(ctx, &v.st.env, node)) + 1
 			if v.st.spelled == nil {
 				v.st.spelled = make(map[spellKey]uint8)
 			}
@@ -416,7 +420,7 @@ func (v *validation) mayMatch(ctx context.Context, ri, g int32, node xmltree.Nod
 			}
 		}
 	}
-	return c[k] == 1
+	return vm.NameVerdict(c[k] - 1)
 }
 
 // absent reports whether one of the names (Ruleset.absNames indexes) does

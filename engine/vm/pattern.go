@@ -20,6 +20,11 @@ type Pattern struct {
 	// nil; nameFiltered is set when no alternative is "/".
 	gates        []*Expr
 	nameFiltered bool
+	// pastGate, for a pattern of one alternative with a gate, is what its
+	// last step's predicates still have to decide once the gate holds
+	// (MatchesGated): the conjuncts of the first predicate after the gate,
+	// in the order "and" evaluates them; nil otherwise.
+	pastGate []*Expr
 	// dispatch is the key of the pattern's first predicate (DispatchKey),
 	// or nil.
 	dispatch *dispatchKey
@@ -78,6 +83,9 @@ func NewPatternIn(src string, alts []PathPattern, nLocals int, fns *Functions, c
 			continue
 		}
 		pt.gates[i] = nameGate(&alts[i].Steps[len(alts[i].Steps)-1])
+	}
+	if len(alts) == 1 && pt.gates[0] != nil {
+		pt.pastGate = gateRest(alts[0].Steps[len(alts[0].Steps)-1].Preds[0], pt.gates[0])
 	}
 	for i := range alts {
 		for j := range alts[i].Steps {
@@ -230,7 +238,7 @@ func (pt *Pattern) Matches(ctx context.Context, env *Env, node xmltree.NodeID) (
 			}
 			continue
 		}
-		ok, err := f.matchStep(a, len(a.Steps)-1, node)
+		ok, err := f.matchStep(a, len(a.Steps)-1, node, nil)
 		if err != nil {
 			return false, err
 		}
@@ -241,7 +249,25 @@ func (pt *Pattern) Matches(ctx context.Context, env *Env, node xmltree.NodeID) (
 	return false, nil
 }
 
-func (f *frame) matchStep(a *PathPattern, i int, n xmltree.NodeID) (bool, error) {
+// MatchesGated is Matches for a node whose spelling and kind MatchesName
+// found NameGated: the gate is known to hold, so the last step's first
+// predicate is decided by the conjuncts after the gate alone (the gate
+// depends on the spelling only, and "and" evaluates it first, so skipping
+// it changes neither the answer nor the errors).
+func (pt *Pattern) MatchesGated(ctx context.Context, env *Env, node xmltree.NodeID) (bool, error) {
+	if pt.pastGate == nil {
+		return pt.Matches(ctx, env, node)
+	}
+	f := env.acquire(ctx, pt.prog)
+	defer f.release()
+	a := &pt.alts[0]
+	return f.matchStep(a, len(a.Steps)-1, node, pt.pastGate)
+}
+
+// matchStep matches node n against step i of a and the steps before it;
+// pastGate, when not nil, replaces the first predicate of step i (see
+// MatchesGated).
+func (f *frame) matchStep(a *PathPattern, i int, n xmltree.NodeID, pastGate []*Expr) (bool, error) {
 	st := &a.Steps[i]
 	axis := AxisChild
 	if st.Attr {
@@ -262,7 +288,7 @@ func (f *frame) matchStep(a *PathPattern, i int, n xmltree.NodeID) (bool, error)
 		return false, nil
 	}
 	if len(st.Preds) > 0 {
-		ok, err := f.patternPreds(st, axis, p, n)
+		ok, err := f.patternPreds(st, axis, p, n, pastGate)
 		if err != nil || !ok {
 			return false, err
 		}
@@ -274,13 +300,13 @@ func (f *frame) matchStep(a *PathPattern, i int, n xmltree.NodeID) (bool, error)
 		return f.doc.Kind(p) == xmltree.KindDocument, nil
 	}
 	if !st.Desc {
-		return f.matchStep(a, i-1, p)
+		return f.matchStep(a, i-1, p, nil)
 	}
 	for anc := p; anc != xmltree.None; anc = f.doc.Parent(anc) {
 		if err := f.tick(); err != nil {
 			return false, err
 		}
-		ok, err := f.matchStep(a, i-1, anc)
+		ok, err := f.matchStep(a, i-1, anc, nil)
 		if err != nil || ok {
 			return ok, err
 		}
@@ -290,10 +316,21 @@ func (f *frame) matchStep(a *PathPattern, i int, n xmltree.NodeID) (bool, error)
 
 // patternPreds evaluates the predicates of a step for n among the nodes the
 // step selects from its parent p.
-func (f *frame) patternPreds(st *PatternStep, axis Axis, p, n xmltree.NodeID) (bool, error) {
+func (f *frame) patternPreds(st *PatternStep, axis Axis, p, n xmltree.NodeID, pastGate []*Expr) (bool, error) {
 	if !st.Positional {
 		fc := focus{item: f.node(n), pos: 1, size: 1}
-		for _, pr := range st.Preds {
+		preds := st.Preds
+		if pastGate != nil {
+			// Operands of "and": effective boolean values, not predicates.
+			for _, c := range pastGate {
+				ok, err := f.evalBool(c, fc)
+				if err != nil || !ok {
+					return false, err
+				}
+			}
+			preds = preds[1:]
+		}
+		for _, pr := range preds {
 			ok, err := f.predicate(pr, fc)
 			if err != nil || !ok {
 				return false, err
@@ -333,6 +370,19 @@ func nameGate(st *PatternStep) *Expr {
 		}
 		p = p.Args[0]
 	}
+}
+
+// gateRest returns the conjuncts of p0 that follow its leftmost part g
+// (nameGate), in evaluation order: for ((g and b) and c), [b c]. The
+// result is never nil, so that a gate that is the whole predicate leaves
+// an empty, non-nil list.
+func gateRest(p0, g *Expr) []*Expr {
+	rest := []*Expr{}
+	for p := p0; p != g; p = p.Args[0] {
+		rest = append(rest, p.Args[1])
+	}
+	slices.Reverse(rest)
+	return rest
 }
 
 // nameOnlyFuncs are the built-ins that are pure functions of their
@@ -386,13 +436,32 @@ func (pt *Pattern) NameFiltered() bool { return pt.nameFiltered }
 // raises an error counts as "may match", so that Matches raises it where
 // the reference would.
 func (pt *Pattern) MatchesName(ctx context.Context, env *Env, node xmltree.NodeID) bool {
+	return pt.NameVerdict(ctx, env, node) != NameCannot
+}
+
+// NameVerdict is what MatchesName found, in more detail.
+type NameVerdict uint8
+
+const (
+	// NameCannot: the node cannot match.
+	NameCannot NameVerdict = iota
+	// NameMay: the node may match (Matches decides).
+	NameMay
+	// NameGated: the node may match, and the gate of the pattern's only
+	// alternative holds without error: MatchesGated decides.
+	NameGated
+)
+
+// NameVerdict is MatchesName with NameGated told apart: like it, it
+// depends only on the node's kind and spelling.
+func (pt *Pattern) NameVerdict(ctx context.Context, env *Env, node xmltree.NodeID) NameVerdict {
 	f := env.acquire(ctx, pt.prog)
 	defer f.release()
 	isAttr := f.doc.Kind(node) == xmltree.KindAttribute
 	for i := range pt.alts {
 		a := &pt.alts[i]
 		if len(a.Steps) == 0 {
-			return true
+			return NameMay
 		}
 		st := &a.Steps[len(a.Steps)-1]
 		axis := AxisChild
@@ -414,14 +483,19 @@ func (pt *Pattern) MatchesName(ctx context.Context, env *Env, node xmltree.NodeI
 		}
 		g := pt.gates[i]
 		if g == nil {
-			return true
+			return NameMay
 		}
 		ok, err := f.evalBool(g, focus{item: f.node(node), pos: 1, size: 1})
-		if err != nil || ok {
-			return true
+		switch {
+		case err != nil:
+			return NameMay
+		case ok && pt.pastGate != nil:
+			return NameGated
+		case ok:
+			return NameMay
 		}
 	}
-	return false
+	return NameCannot
 }
 
 // parentStepMay is a cheap necessary condition for matchStep(a, i, p): p
