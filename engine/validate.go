@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -41,6 +42,7 @@ type state struct {
 	visit  []visitNode
 	byName [][]int32
 	order  []int32
+	marks  []uint64 // unionOrder's bitset over the visit list
 	// dvals holds the values of a dispatch key for the node being visited
 	// (visitNode).
 	dvals []string
@@ -109,7 +111,7 @@ func (r *Ruleset) release(st *state) {
 	st.env.Doc = nil
 	if cap(st.visit) > maxKeptVisit {
 		st.visit = nil // one huge document does not pin its lists
-		st.byName, st.order = nil, nil
+		st.byName, st.order, st.marks = nil, nil, nil
 	}
 	for i := range st.vars {
 		st.vars[i] = nil
@@ -223,14 +225,8 @@ func (v *validation) run(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return v.fail("cancelled", -1, err)
 		}
-		order := v.st.order[:0]
-		for _, q := range r.patNames[pi] {
-			order = append(order, byName[q]...)
-		}
-		if len(r.patNames[pi]) > 1 {
-			slices.Sort(order)
-		}
-		v.st.order = order
+		v.st.order = v.st.unionOrder(v.st.order[:0], byName, r.patNames[pi], len(visit))
+		order := v.st.order
 		for k, vi := range order {
 			if k%ctxCheckEvery == ctxCheckEvery-1 {
 				if err := ctx.Err(); err != nil {
@@ -316,6 +312,45 @@ func (v *validation) dispatchSkips(ctx context.Context, ds *dispatchState, ri in
 		v.st.dvals, ds.ok = r.dispatchers[d].DispatchValues(ctx, &v.st.env, node, v.st.dvals[:0])
 	}
 	return ds.ok && !slices.Contains(v.st.dvals, r.dispatchLit[ri])
+}
+
+// unionOrder appends to order the visit indexes of the nodes named any of
+// names (byName: ascending per name, one name per node), in document
+// order. Many indexes are marked in a bitset over the n visited nodes and
+// read back in order, cheaper than sorting them; a few are sorted.
+func (st *state) unionOrder(order []int32, byName [][]int32, names []int32, n int) []int32 {
+	if len(names) == 1 {
+		return append(order, byName[names[0]]...)
+	}
+	total := 0
+	for _, q := range names {
+		total += len(byName[q])
+	}
+	words := (n + 63) / 64
+	if total*8 < words {
+		for _, q := range names {
+			order = append(order, byName[q]...)
+		}
+		slices.Sort(order)
+		return order
+	}
+	if cap(st.marks) < words {
+		st.marks = make([]uint64, words)
+	}
+	m := st.marks[:words]
+	clear(m)
+	for _, q := range names {
+		for _, vi := range byName[q] {
+			m[vi>>6] |= 1 << (vi & 63)
+		}
+	}
+	for w, word := range m {
+		for word != 0 {
+			order = append(order, int32(w<<6+bits.TrailingZeros64(word)))
+			word &= word - 1
+		}
+	}
+	return order
 }
 
 // namesIndex groups the visit list by name: byName[q] holds the indexes of
