@@ -435,9 +435,9 @@ func (w *writer) writeFont(u *fontUse) ref {
 		g, _ := f.glyph(r)
 		keep[g] = true
 	}
-	program, data, tag := f.subsetStream(keep)
+	length, data, tag := f.subsetStream(keep)
 	name := pdfName(tag + "+" + f.name)
-	w.setStream(file, fmt.Sprintf("<< /Length %d /Length1 %d /Filter /FlateDecode >>", len(data), len(program)), data)
+	w.setStream(file, fmt.Sprintf("<< /Length %d /Length1 %d /Filter /FlateDecode >>", len(data), length), data)
 	w.set(desc, fmt.Sprintf("<< /Type /FontDescriptor /FontName %s /Flags %d /FontBBox [%d %d %d %d] /ItalicAngle %s /Ascent %d /Descent %d /CapHeight %d /StemV 80 /FontFile2 %s >>",
 		name, f.flags, f.bbox[0], f.bbox[1], f.bbox[2], f.bbox[3], num(nil, f.italic), f.ascent, f.descent, f.capHeight, file))
 

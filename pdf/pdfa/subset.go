@@ -153,16 +153,16 @@ func (f *Font) closure(keep map[uint16]bool) {
 	}
 }
 
-// varyingTables are the tables of a subset that depend on its glyph set;
-// every other table is the same in every subset of a font.
+// varyingTable reports whether a table of a subset depends on its glyph
+// set; every other table is the same in every subset of a font.
 func varyingTable(tag string) bool { return tag == "glyf" || tag == "loca" || tag == "head" }
 
 // programLayout is what every subset of a font shares: the table directory
 // order and the tables that do not depend on the glyph set, already laid out
 // and already compressed. A subset program is the directory, then these
 // fixed tables, then head, loca and glyf; its zlib stream reuses the fixed
-// tables' deflate blocks, so only the directory and the varying tables are
-// compressed per document.
+// tables' deflate blocks, so only the varying tables are compressed per
+// document (the directory is stored).
 type programLayout struct {
 	tags     []string          // directory order (by tag), every table a subset has
 	fixed    []byte            // the fixed tables, each padded to 4 bytes, in tag order
@@ -235,15 +235,17 @@ func (f *Font) subset(keep map[uint16]bool) ([]byte, string) {
 	return p.bytes(), p.tag
 }
 
-// subsetStream is subset with the program's zlib stream (FlateDecode),
-// which shares the compressed fixed tables of the font's layout.
-func (f *Font) subsetStream(keep map[uint16]bool) (program, stream []byte, tag string) {
+// subsetStream is subset as the program's length and its zlib stream
+// (FlateDecode), which shares the compressed fixed tables of the font's
+// layout: the program itself is never assembled.
+func (f *Font) subsetStream(keep map[uint16]bool) (length int, stream []byte, tag string) {
 	p := f.subsetProgram(keep)
 	var buf bytes.Buffer
-	buf.Grow(len(p.dir) + len(p.l.deflated) + len(p.varying)/2 + 64)
+	buf.Grow(len(zlibHeader) + len(p.dir) + 5 + len(p.l.deflated) + len(p.varying)/2 + 64)
+	buf.Write(zlibHeader)
 	// The directory (a few hundred bytes) is stored: a Huffman-coded block
 	// of it would cost more to build than it saves.
-	buf.Write(appendStored(append(make([]byte, 0, len(p.dir)+7), zlibHeader...), p.dir, false))
+	buf.Write(appendStored(nil, p.dir, false))
 	buf.Write(p.l.deflated)
 	w := flateWriters.Get().(*flate.Writer)
 	w.Reset(&buf)
@@ -254,7 +256,7 @@ func (f *Font) subsetStream(keep map[uint16]bool) (program, stream []byte, tag s
 	a = adler32Append(a, p.l.adler, len(p.l.fixed))
 	a = adler32Append(a, adler32.Checksum(p.varying), len(p.varying))
 	buf.Write(binary.BigEndian.AppendUint32(nil, a))
-	return p.bytes(), buf.Bytes(), p.tag
+	return len(p.dir) + len(p.l.fixed) + len(p.varying), buf.Bytes(), p.tag
 }
 
 // subsetProgram is a subset in its three parts: the directory, the font's
