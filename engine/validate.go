@@ -328,10 +328,11 @@ func (st *state) unionOrder(order []int32, byName [][]int32, names []int32, n in
 	}
 	words := (n + 63) / 64
 	if total*8 < words {
+		start := len(order)
 		for _, q := range names {
 			order = append(order, byName[q]...)
 		}
-		slices.Sort(order)
+		slices.Sort(order[start:])
 		return order
 	}
 	if cap(st.marks) < words {
