@@ -225,19 +225,14 @@ func pad4(b []byte) []byte {
 	return b
 }
 
-// subset returns the font program with the outlines of the glyphs in keep
-// (plus .notdef and the components of composites) and empty outlines for
-// every other glyph: glyph ids, metrics and hinting stay as they are, so
-// the PDF's CIDToGIDMap and widths are unchanged. Glyph names (post) are
-// dropped. It also returns a six-letter subset tag derived from keep.
-func (f *Font) subset(keep map[uint16]bool) ([]byte, string) {
-	p := f.subsetProgram(keep)
-	return p.bytes(), p.tag
-}
-
-// subsetStream is subset as the program's length and its zlib stream
+// subsetStream returns the length of the font program with the outlines
+// of the glyphs in keep (plus .notdef and the components of composites)
+// and empty outlines for every other glyph (glyph ids, metrics and hinting
+// stay as they are, so the PDF's CIDToGIDMap and widths are unchanged;
+// glyph names (post) are dropped), its zlib stream
 // (FlateDecode), which shares the compressed fixed tables of the font's
-// layout: the program itself is never assembled.
+// layout, and a six-letter subset tag derived from keep. The program itself
+// is never assembled.
 func (f *Font) subsetStream(keep map[uint16]bool) (length int, stream []byte, tag string) {
 	p := f.subsetProgram(keep)
 	var buf bytes.Buffer
@@ -265,11 +260,6 @@ type subsetProgram struct {
 	l            *programLayout
 	dir, varying []byte
 	tag          string
-}
-
-func (p *subsetProgram) bytes() []byte {
-	out := make([]byte, 0, len(p.dir)+len(p.l.fixed)+len(p.varying))
-	return append(append(append(out, p.dir...), p.l.fixed...), p.varying...)
 }
 
 func (f *Font) subsetProgram(keep map[uint16]bool) *subsetProgram {

@@ -193,3 +193,11 @@ func TestDeflateFast(t *testing.T) {
 		}
 	}
 }
+
+// subset assembles the program whose length and stream subsetStream
+// returns, for the tests to parse and compare.
+func (f *Font) subset(keep map[uint16]bool) ([]byte, string) {
+	p := f.subsetProgram(keep)
+	out := make([]byte, 0, len(p.dir)+len(p.l.fixed)+len(p.varying))
+	return append(append(append(out, p.dir...), p.l.fixed...), p.varying...), p.tag
+}
