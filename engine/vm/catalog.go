@@ -40,6 +40,11 @@ type Catalog struct {
 	// steps holds one node per predicate-free axis step of the rule set's
 	// paths (shareStep).
 	steps map[stepKey]*Expr
+	// stepClass: the class of each step with a step index (KeyPred > 0):
+	// steps of one class build the same index from the same nodes
+	// (stepindex.go); classes numbers them by fingerprint.
+	stepClass map[*Expr]int32
+	classes   map[string]int32
 	// cse is the scratch hash-consing table of NewProgramShared (cse.go),
 	// under the same one-goroutine rule.
 	cse hashCons
@@ -132,6 +137,7 @@ func (c *Catalog) prepare(e *Expr) {
 	}
 	if c != nil && e.Op == OpStep {
 		prepareStepKey(e)
+		c.prepareStepClass(e)
 	}
 	if c != nil && e.Op == OpPath {
 		mp, vk := c.memoPoints(e)

@@ -64,6 +64,9 @@ type frame struct {
 	// stepIdx: the step indexes of stepIdxDoc (stepindex.go).
 	stepIdxDoc *xmltree.Document
 	stepIdx    map[stepIndexKey]*keyIndex
+	// shared: the step indexes built for memoDoc, by class (stepindex.go).
+	shared     []sharedIndex
+	stepBuilds int
 
 	// Memoised predicate values and relative path values of predDoc
 	// (predmemo.go); path values are copies in nodeArena.

@@ -86,10 +86,18 @@ func (c *Catalog) varKeyPoint(prefix []byte, st *Expr, arg int) MemoPoint {
 	if st.KeyPred == 0 {
 		return MemoPoint{}
 	}
-	j := int(st.KeyPred) - 1
 	fp := append(prefix, "/v"...)
 	fp = appendInt(fp, int64(st.Axis))
 	fp = writeTest(fp, &st.Test)
+	return MemoPoint{Arg: arg, Key: c.keySlot(appendKeyPreds(fp, st))}
+}
+
+// appendKeyPreds appends the fingerprint of what a step index of step st
+// (KeyPred > 0) depends on besides the step's nodes: the predicates
+// before the key predicate and the key predicate's closed conjunct and key
+// (not the variable, which only the lookup reads).
+func appendKeyPreds(fp []byte, st *Expr) []byte {
+	j := int(st.KeyPred) - 1
 	for _, p := range st.Preds[:j] {
 		fp = fingerprint(fp, p)
 	}
@@ -99,8 +107,7 @@ func (c *Catalog) varKeyPoint(prefix []byte, st *Expr, arg int) MemoPoint {
 		fp = fingerprint(fp, pre)
 	}
 	fp = append(fp, '|')
-	fp = fingerprint(fp, q)
-	return MemoPoint{Arg: arg, Key: c.keySlot(fp)}
+	return fingerprint(fp, q)
 }
 
 // keySlot returns the key slot of fingerprint fp, numbering a new one when
@@ -276,6 +283,8 @@ func (f *frame) memoReady(fc focus) bool {
 		f.keyIdx = f.keyIdx[:cat.nKeys]
 		clear(f.keyIdx)
 		f.memoItems = 0
+		clear(f.shared)
+		f.shared, f.stepBuilds = f.shared[:0], 0
 		// No value of the previous document is referenced any more (results
 		// leave the vm as copies), so its chunk is reused.
 		f.memoArena = f.memoArena[:0]

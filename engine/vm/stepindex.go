@@ -109,6 +109,56 @@ func prepareStepKey(e *Expr) {
 	}
 }
 
+// prepareStepClass numbers the class of step e when it has a step index:
+// the fingerprint of its predicates up to the key (appendKeyPreds). BR-S-08
+// filters the same invoice lines by the same predicates through
+// //cac:InvoiceLine[…] and ../../../cac:InvoiceLine[…]: two steps, one
+// index.
+func (c *Catalog) prepareStepClass(e *Expr) {
+	if e.KeyPred == 0 {
+		return
+	}
+	c.fp = appendKeyPreds(c.fp[:0], e)
+	k, ok := c.classes[string(c.fp)]
+	if !ok {
+		if c.classes == nil {
+			c.classes, c.stepClass = map[string]int32{}, map[*Expr]int32{}
+		}
+		k = int32(len(c.classes)) + 1
+		c.classes[string(c.fp)] = k
+	}
+	c.stepClass[e] = k
+}
+
+// sharedIndex is a step index built for the current document, with the
+// class of its step and the nodes it was built from (before predicates).
+type sharedIndex struct {
+	class int32
+	from  []xdm.Item
+	ix    *keyIndex
+}
+
+// sharedStepIndex returns the index of class k already built from the
+// nodes from for the current document, if any.
+func (f *frame) sharedStepIndex(k int32, from []xdm.Item) *keyIndex {
+	for _, s := range f.shared {
+		if s.class == k && slices.EqualFunc(s.from, from, func(a, b xdm.Item) bool { return a.NodeKey() == b.NodeKey() }) {
+			return s.ix
+		}
+	}
+	return nil
+}
+
+// StepIndexBuilds returns how many step indexes the Env built for its
+// current document (a test hook: steps of one class from the same nodes
+// share one).
+func (env *Env) StepIndexBuilds() int {
+	if f := env.fr; f != nil && f.memoDoc == env.Doc {
+		return f.stepBuilds
+	}
+	return 0
+}
+
 // stepByIndex evaluates step e (KeyPred > 0) from node n of the validated
 // document through its index; ok=false when the index does not apply. Only
 // steps from the root or the document element are indexed (the rule sets'
@@ -185,35 +235,63 @@ func (f *frame) lookupStepIndex(ix *keyIndex, e *Expr) (_ xdm.Sequence, ok bool,
 // the key of each.
 func (f *frame) buildStepIndex(e *Expr, ctx xdm.Sequence) (*keyIndex, error) {
 	ix := &keyIndex{untyped: true}
-	j := int(e.KeyPred) - 1
-	pre, q, _ := varKeyPred(e.Preds[j])
 	nodes, ok, err := f.stepNodes(e, ctx)
 	if err != nil || !ok {
 		ix.unusable = true
 		return ix, err
 	}
+	// The list of built indexes belongs to the memo's document and
+	// catalog (memoReady resets it).
+	k := int32(0)
+	if f.memoDoc == f.env.Doc && f.memoCat == f.prog.cat {
+		k = f.prog.cat.stepClass[e]
+	}
+	if k > 0 {
+		if s := f.sharedStepIndex(k, nodes); s != nil {
+			return s, nil
+		}
+	}
+	f.stepBuilds++
+	if err := f.fillStepIndex(ix, e, nodes); err != nil {
+		return nil, err
+	}
+	if k > 0 {
+		if len(f.shared) >= maxStepIndexes {
+			clear(f.shared)
+			f.shared = f.shared[:0]
+		}
+		f.shared = append(f.shared, sharedIndex{class: k, from: nodes, ix: ix})
+	}
+	return ix, nil
+}
+
+// fillStepIndex fills ix from nodes, the nodes of step e before its
+// predicates.
+func (f *frame) fillStepIndex(ix *keyIndex, e *Expr, nodes []xdm.Item) error {
+	j := int(e.KeyPred) - 1
+	pre, q, _ := varKeyPred(e.Preds[j])
 	s, err := f.filter(nodes, e.Preds[:j])
 	if err != nil {
 		ix.unusable = true
-		return ix, nil
+		return nil
 	}
 	ix.nodes = slices.Clone(s) // filter's result lives in the evaluation's arena
 	ix.pos = make(map[string][]int32, len(ix.nodes))
 	strs, decs := false, false
 	for i, it := range ix.nodes {
 		if err := f.tick(); err != nil {
-			return nil, err
+			return err
 		}
 		pd, pi := f.enter(it)
 		ok := f.indexKey(ix, pre, q, focus{item: it, pos: i + 1, size: len(ix.nodes)}, i, &strs, &decs)
 		f.doc, f.docIdx = pd, pi
 		if !ok || (strs && decs) {
 			ix.unusable, ix.nodes, ix.pos = true, nil, nil
-			return ix, nil
+			return nil
 		}
 	}
 	ix.decimal = decs
-	return ix, nil
+	return nil
 }
 
 // indexKey adds node i of the index under its keys (Q on fc, when the

@@ -110,3 +110,48 @@ func keyPredSteps(e *vm.Expr) int {
 }
 
 func xmlNode(i int) xmltree.NodeID { return xmltree.NodeID(i) }
+
+// TestStepIndexShared: steps with the same predicates up to the key build
+// one index when they select the same nodes (BR-S-08 reaches the invoice
+// lines through //cac:InvoiceLine[…] and ../../../cac:InvoiceLine[…]);
+// other predicates or other nodes build their own, and every answer is the
+// one without a catalog.
+func TestStepIndexShared(t *testing.T) {
+	const doc = `<r><l><c>S</c><p>6</p></l><l><c>S</c><p>21</p></l><s><l><c>S</c><p>6</p></l></s></r>`
+	steps := []struct {
+		path   string
+		builds int // index builds after this and the paths before it
+	}{
+		{"//l[c = 'S'][xs:decimal(p) = $r]", 1},
+		{"/r/l[c = 'S'][xs:decimal(p) = $r]", 2},            // other nodes: //l has the one under s too
+		{"r/l[c = 'S'][xs:decimal(p) = $r]", 2},             // from the root: the nodes of /r/l
+		{"/r/l[c = 'S'][xs:decimal(p) = $r][exists(p)]", 2}, // predicates after the key do not count
+		{"/r/l[c = 'Z'][xs:decimal(p) = $r]", 3},            // another predicate before the key
+		{"/r/l[c = 'S'][string(p) = $r]", 4},                // another key
+	}
+	ctx := context.Background()
+	cat := vm.NewCatalog()
+	env, ref := &vm.Env{Doc: parse(t, doc)}, &vm.Env{Doc: parse(t, doc)}
+	for _, st := range steps {
+		src := "string-join(for $r in (6, 21, '6') return string(count(" + st.path + ")), ',')"
+		keyed, err := xpath.Compile(src, &xpath.StaticContext{Catalog: cat})
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		plain, err := xpath.Compile(src, &xpath.StaticContext{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if keyPredSteps(keyed.Root()) != 1 {
+			t.Fatalf("%s: no step marked for a step index", src)
+		}
+		got, gerr := keyed.EvalString(ctx, env, 0)
+		want, werr := plain.EvalString(ctx, ref, 0)
+		if got != want || code(gerr) != code(werr) {
+			t.Errorf("%s = %q (%v), want %q (%v)", st.path, got, gerr, want, werr)
+		}
+		if n := env.StepIndexBuilds(); n != st.builds {
+			t.Errorf("after %s: %d step indexes built, want %d", st.path, n, st.builds)
+		}
+	}
+}
