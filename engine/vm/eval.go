@@ -677,9 +677,9 @@ func (f *frame) predicate(p *Expr, fc focus) (bool, error) {
 	}
 	if len(r) == 1 && r[0].T.IsNumeric() {
 		if r[0].T == xdm.TDouble {
-			return r[0].F == float64(fc.pos), nil
+			return r[0].Float() == float64(fc.pos), nil
 		}
-		return r[0].D.Cmp(xdm.DecimalFromInt(int64(fc.pos))) == 0, nil
+		return r[0].Decimal().Cmp(xdm.DecimalFromInt(int64(fc.pos))) == 0, nil
 	}
 	return f.ebv(r)
 }
@@ -721,7 +721,7 @@ func toInt(a xdm.Item) (int64, error) {
 	if a.T != xdm.TInteger {
 		return 0, xdm.Errorf(xdm.ErrType, "range bound is %s, not xs:integer", a.T)
 	}
-	v, ok := a.D.Int64()
+	v, ok := a.Decimal().Int64()
 	if !ok {
 		return 0, &xdm.Error{Code: "FOAR0002", Msg: "integer out of range"}
 	}

@@ -398,7 +398,7 @@ func defineBuiltins(def func(name string, min, max int, fn builtinFn)) {
 					return nil, err
 				}
 			}
-			v, ok := it.D.Int64()
+			v, ok := it.Decimal().Int64()
 			if it.T != xdm.TInteger || !ok || !validXMLChar(v) {
 				return nil, xdm.Errorf(xdm.ErrCodepoint, "invalid code point %s", it.StringValue())
 			}
@@ -435,9 +435,9 @@ func defineBuiltins(def func(name string, min, max int, fn builtinFn)) {
 				return nil, err
 			}
 			if it.T == xdm.TDouble {
-				return f.one(xdm.Double(dbl(it.F))), nil
+				return f.one(xdm.Double(dbl(it.Float()))), nil
 			}
-			it.D = dec(it.D)
+			it = it.WithDecimal(dec(it.Decimal()))
 			return f.one(it), nil
 		})
 	}
@@ -502,7 +502,7 @@ func defineBuiltins(def func(name string, min, max int, fn builtinFn)) {
 						return nil, err
 					}
 				}
-				if it.T == xdm.TDouble && math.IsNaN(it.F) {
+				if it.T == xdm.TDouble && math.IsNaN(it.Float()) {
 					return f.one(it), nil
 				}
 				if i == 0 {
@@ -660,7 +660,7 @@ func defineBuiltins(def func(name string, min, max int, fn builtinFn)) {
 			if it.T != xdm.TDate {
 				return nil, xdm.Errorf(xdm.ErrType, "%s: %s is not xs:date", name, it.T)
 			}
-			return f.one(xdm.Integer(part(it.Date))), nil
+			return f.one(xdm.Integer(part(it.Date()))), nil
 		})
 	}
 	datePart("year-from-date", func(d xdm.Date) int64 { return int64(d.Year) })
@@ -691,20 +691,20 @@ func (f *frame) numeric(it xdm.Item, fn string) (xdm.Item, error) {
 func distinctKey(it xdm.Item) string {
 	switch it.T {
 	case xdm.TDecimal, xdm.TInteger:
-		return "n" + it.D.String()
+		return "n" + it.Decimal().String()
 	case xdm.TDouble:
 		// Shortest round-trip digits, so 0.1e0 and 0.1 are one value (eq
 		// compares them as doubles).
-		if !math.IsNaN(it.F) && !math.IsInf(it.F, 0) {
-			if d, ok := xdm.ParseDecimal(strconv.FormatFloat(it.F, 'f', -1, 64)); ok {
+		if !math.IsNaN(it.Float()) && !math.IsInf(it.Float(), 0) {
+			if d, ok := xdm.ParseDecimal(strconv.FormatFloat(it.Float(), 'f', -1, 64)); ok {
 				return "n" + d.String()
 			}
 		}
-		return "f" + xdm.FormatDouble(it.F)
+		return "f" + xdm.FormatDouble(it.Float())
 	case xdm.TBoolean:
 		return "b" + it.StringValue()
 	case xdm.TDate:
-		return "t" + it.Date.String()
+		return "t" + it.Date().String()
 	}
 	return "s" + it.S
 }

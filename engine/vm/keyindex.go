@@ -156,7 +156,7 @@ func (f *frame) selectByKey(ix *keyIndex, v xdm.Sequence, rest []*Expr) (_ xdm.S
 		a := f.atom(it)
 		switch {
 		case ix.decimal && (a.T == xdm.TDecimal || a.T == xdm.TInteger):
-			hits = append(hits, ix.pos[a.D.String()]...)
+			hits = append(hits, ix.pos[a.Decimal().String()]...)
 		case ix.decimal:
 			return nil, false, nil // compared as doubles, or an error
 		case a.T == xdm.TString || a.T == xdm.TUntyped:

@@ -194,7 +194,7 @@ func fingerprint(b []byte, e *Expr) []byte {
 			if it.T == xdm.TDecimal || it.T == xdm.TInteger {
 				// the Java scale decides the digits of a division
 				b = append(b, 's')
-				b = appendInt(b, int64(it.D.JavaScale()))
+				b = appendInt(b, int64(it.Decimal().JavaScale()))
 			}
 			b = append(b, ',')
 		}

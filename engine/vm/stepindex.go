@@ -320,7 +320,7 @@ func (f *frame) indexKey(ix *keyIndex, pre, q *Expr, fc focus, i int, strs, decs
 		case xdm.TString:
 			*strs, key, ix.untyped = true, a.S, false
 		case xdm.TDecimal, xdm.TInteger:
-			*decs, key = true, a.D.String()
+			*decs, key = true, a.Decimal().String()
 		default:
 			return false
 		}

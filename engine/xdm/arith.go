@@ -72,24 +72,24 @@ func Arith(op ArithOp, a, b Item) (Item, error) {
 	var d Decimal
 	switch op {
 	case OpAdd:
-		d = a.D.Add(b.D)
+		d = a.Decimal().Add(b.Decimal())
 	case OpSub:
-		d = a.D.Sub(b.D)
+		d = a.Decimal().Sub(b.Decimal())
 	case OpMul:
-		d = a.D.Mul(b.D)
+		d = a.Decimal().Mul(b.Decimal())
 	case OpDiv:
-		d, err = a.D.DivScaled(b.D, javaScale(a), javaScale(b))
+		d, err = a.Decimal().DivScaled(b.Decimal(), javaScale(a), javaScale(b))
 		resT = TDecimal
 	case OpIDiv:
-		d, err = a.D.IDiv(b.D)
+		d, err = a.Decimal().IDiv(b.Decimal())
 		resT = TInteger
 	case OpMod:
-		d, err = a.D.Mod(b.D)
+		d, err = a.Decimal().Mod(b.Decimal())
 	}
 	if err != nil {
 		return Item{}, err
 	}
-	return Item{T: resT, D: d}, nil
+	return decItem(resT, d), nil
 }
 
 // Negate returns -a for a numeric (or untypedAtomic, cast to double) item.
@@ -102,9 +102,9 @@ func Negate(a Item) (Item, error) {
 	}
 	switch a.T {
 	case TDouble:
-		return Double(-a.F), nil
+		return Double(-a.Float()), nil
 	case TDecimal, TInteger:
-		a.D = a.D.Neg()
+		a = a.WithDecimal(a.Decimal().Neg())
 		return a, nil
 	}
 	return Item{}, Errorf(ErrType, "unary minus on %s", a.T)
@@ -119,9 +119,9 @@ func EBVAtomic(a Item) (bool, error) {
 	case TString, TUntyped:
 		return a.S != "", nil
 	case TDecimal, TInteger:
-		return a.D.Sign() != 0, nil
+		return a.Decimal().Sign() != 0, nil
 	case TDouble:
-		return a.F != 0 && !math.IsNaN(a.F), nil
+		return a.Float() != 0 && !math.IsNaN(a.Float()), nil
 	}
 	return false, Errorf(ErrEBV, "no effective boolean value for %s", a.T)
 }
@@ -131,5 +131,5 @@ func javaScale(it Item) int32 {
 	if it.T == TInteger {
 		return 0
 	}
-	return it.D.JavaScale()
+	return it.Decimal().JavaScale()
 }

@@ -31,9 +31,9 @@ func Cast(it Item, to Type) (Item, error) {
 			}
 			return Item{}, castErr(it, to)
 		case TDecimal, TInteger:
-			return Bool(it.D.Sign() != 0), nil
+			return Bool(it.Decimal().Sign() != 0), nil
 		case TDouble:
-			return Bool(it.F != 0 && !math.IsNaN(it.F)), nil
+			return Bool(it.Float() != 0 && !math.IsNaN(it.Float())), nil
 		}
 	case TDecimal:
 		switch it.T {
@@ -44,11 +44,11 @@ func Cast(it Item, to Type) (Item, error) {
 			}
 			return Dec(d), nil
 		case TInteger:
-			d := it.D
+			d := it.Decimal()
 			d.plain = true // BigDecimal.valueOf(long): scale 0
 			return Dec(d), nil
 		case TDouble:
-			d, err := DecimalFromFloat(it.F)
+			d, err := DecimalFromFloat(it.Float())
 			if err != nil {
 				return Item{}, err
 			}
@@ -68,12 +68,12 @@ func Cast(it Item, to Type) (Item, error) {
 			}
 			return IntegerD(d), nil
 		case TDecimal:
-			return IntegerD(truncate(it.D)), nil
+			return IntegerD(truncate(it.Decimal())), nil
 		case TDouble:
-			if math.IsNaN(it.F) || math.IsInf(it.F, 0) {
-				return Item{}, &Error{Code: ErrInvalidLexical, Msg: "cannot cast " + FormatDouble(it.F) + " to xs:integer"}
+			if math.IsNaN(it.Float()) || math.IsInf(it.Float(), 0) {
+				return Item{}, &Error{Code: ErrInvalidLexical, Msg: "cannot cast " + FormatDouble(it.Float()) + " to xs:integer"}
 			}
-			d, err := DecimalFromFloat(math.Trunc(it.F))
+			d, err := DecimalFromFloat(math.Trunc(it.Float()))
 			if err != nil {
 				return Item{}, err
 			}
@@ -93,7 +93,7 @@ func Cast(it Item, to Type) (Item, error) {
 			}
 			return Double(f), nil
 		case TDecimal, TInteger:
-			return Double(it.D.Float64()), nil
+			return Double(it.Decimal().Float64()), nil
 		case TBoolean:
 			if it.B {
 				return Double(1), nil

@@ -67,7 +67,7 @@ func compareAtomic(op CmpOp, a, b Item) (bool, error) {
 			}
 			return op.holds(c), nil
 		}
-		return op.holds(a.D.Cmp(b.D)), nil
+		return op.holds(a.Decimal().Cmp(b.Decimal())), nil
 	case a.T == TString && b.T == TString:
 		return op.holds(strings.Compare(a.S, b.S)), nil
 	case a.T == TBoolean && b.T == TBoolean:
@@ -80,7 +80,7 @@ func compareAtomic(op CmpOp, a, b Item) (bool, error) {
 		}
 		return op.holds(x - y), nil
 	case a.T == TDate && b.T == TDate:
-		return op.holds(a.Date.Compare(b.Date)), nil
+		return op.holds(a.Date().Compare(b.Date())), nil
 	}
 	return false, Errorf(ErrType, "cannot compare %s with %s", a.T, b.T)
 }

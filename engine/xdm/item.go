@@ -1,5 +1,10 @@
 package xdm
 
+import (
+	"math"
+	"math/big"
+)
+
 // Type is the dynamic type of an item.
 type Type uint8
 
@@ -9,9 +14,9 @@ const (
 	TUntyped             // xs:untypedAtomic (Item.S)
 	TString              // xs:string (Item.S)
 	TBoolean             // xs:boolean (Item.B)
-	TDecimal             // xs:decimal (Item.D)
-	TInteger             // xs:integer (Item.D, scale 0)
-	TDouble              // xs:double (Item.F)
+	TDecimal             // xs:decimal (Item.Decimal)
+	TInteger             // xs:integer (Item.Decimal, scale 0)
+	TDouble              // xs:double (Item.Float)
 	TDate                // xs:date (Item.Date)
 )
 
@@ -29,16 +34,26 @@ func (t Type) String() string {
 func (t Type) IsNumeric() bool { return t == TDecimal || t == TInteger || t == TDouble }
 
 // Item is one XDM item: a node (by id in the evaluated document) or an
-// atomic value. Items are small values and are copied freely.
+// atomic value. Items are small values (40 bytes) and are copied freely:
+// every focus, sequence and memoised value holds them, so the fields are
+// shared between the types (read them through Decimal, Float and Date).
 type Item struct {
-	T    Type
-	B    bool
-	Doc  uint16 // TNode: 0 = the evaluated document, k = the k-th registered extra document (fn:document)
-	Node int32  // TNode: the xmltree.NodeID
-	S    string
-	D    Decimal
-	F    float64
-	Date Date
+	T Type
+	// B is the value of an xs:boolean; for xs:decimal and xs:integer, the
+	// Decimal's plain mark.
+	B   bool
+	Doc uint16 // TNode: 0 = the evaluated document, k = the k-th registered extra document (fn:document)
+	// Node is the xmltree.NodeID of a node; the scale of an xs:decimal or
+	// xs:integer; the year of an xs:date.
+	Node int32
+	S    string // TString, TUntyped
+	// n is the coefficient of an xs:decimal or xs:integer that fits in an
+	// int64, the IEEE 754 bits of an xs:double, or the month, day and
+	// timezone of an xs:date (packDate).
+	n uint64
+	// big is the coefficient of an xs:decimal or xs:integer that does not
+	// fit in an int64 (never mutated).
+	big *big.Int
 }
 
 // Sequence is an ordered sequence of items. nil is the empty sequence.
@@ -78,19 +93,47 @@ func Untyped(s string) Item { return Item{T: TUntyped, S: s} }
 func Bool(b bool) Item { return Item{T: TBoolean, B: b} }
 
 // Integer returns an xs:integer item.
-func Integer(i int64) Item { return Item{T: TInteger, D: DecimalFromInt(i)} }
+func Integer(i int64) Item { return decItem(TInteger, DecimalFromInt(i)) }
 
 // IntegerD returns an xs:integer item from an integral decimal.
-func IntegerD(d Decimal) Item { return Item{T: TInteger, D: d} }
+func IntegerD(d Decimal) Item { return decItem(TInteger, d) }
 
 // Dec returns an xs:decimal item.
-func Dec(d Decimal) Item { return Item{T: TDecimal, D: d} }
+func Dec(d Decimal) Item { return decItem(TDecimal, d) }
+
+// decItem returns an item of type t (xs:decimal or xs:integer) holding d.
+func decItem(t Type, d Decimal) Item {
+	return Item{T: t, B: d.plain, Node: d.s, n: uint64(d.c), big: d.b}
+}
 
 // Double returns an xs:double item.
-func Double(f float64) Item { return Item{T: TDouble, F: f} }
+func Double(f float64) Item { return Item{T: TDouble, n: math.Float64bits(f)} }
 
 // DateItem returns an xs:date item.
-func DateItem(d Date) Item { return Item{T: TDate, Date: d} }
+func DateItem(d Date) Item {
+	var tz uint64
+	if d.HasTZ {
+		tz = 1<<16 | uint64(uint16(d.TZ))<<32
+	}
+	return Item{T: TDate, Node: d.Year, n: uint64(d.Month) | uint64(d.Day)<<8 | tz}
+}
+
+// Decimal returns the value of an xs:decimal or xs:integer item.
+func (it Item) Decimal() Decimal {
+	return Decimal{c: int64(it.n), b: it.big, s: it.Node, plain: it.B}
+}
+
+// WithDecimal returns an xs:decimal or xs:integer item of it's type
+// holding d (e.g. the result of abs or round).
+func (it Item) WithDecimal(d Decimal) Item { return decItem(it.T, d) }
+
+// Float returns the value of an xs:double item.
+func (it Item) Float() float64 { return math.Float64frombits(it.n) }
+
+// Date returns the value of an xs:date item.
+func (it Item) Date() Date {
+	return Date{Year: it.Node, Month: uint8(it.n), Day: uint8(it.n >> 8), HasTZ: it.n>>16&1 != 0, TZ: int16(uint16(it.n >> 32))}
+}
 
 // IsNode reports whether it is a node.
 func (it Item) IsNode() bool { return it.T == TNode }
@@ -107,11 +150,11 @@ func (it Item) StringValue() string {
 		}
 		return "false"
 	case TDecimal, TInteger:
-		return it.D.String()
+		return it.Decimal().String()
 	case TDouble:
-		return FormatDouble(it.F)
+		return FormatDouble(it.Float())
 	case TDate:
-		return it.Date.String()
+		return it.Date().String()
 	}
 	return ""
 }
@@ -119,7 +162,7 @@ func (it Item) StringValue() string {
 // AsFloat returns a numeric item as float64.
 func (it Item) AsFloat() float64 {
 	if it.T == TDouble {
-		return it.F
+		return it.Float()
 	}
-	return it.D.Float64()
+	return it.Decimal().Float64()
 }

@@ -28,7 +28,7 @@ func optimize(e *vm.Expr) *vm.Expr {
 	for i, p := range e.Preds {
 		p = optimize(p)
 		if p.Op == vm.OpConst && len(p.Seq) == 1 && p.Seq[0].T == xdm.TInteger {
-			if v, ok := p.Seq[0].D.Int64(); ok && v > 0 && v < 1<<30 {
+			if v, ok := p.Seq[0].Decimal().Int64(); ok && v > 0 && v < 1<<30 {
 				p = &vm.Expr{Op: vm.OpConst, Seq: p.Seq, PosConst: int(v)}
 			}
 		}

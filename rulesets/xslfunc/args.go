@@ -59,13 +59,13 @@ func decimalParam(doc *xmltree.Document, s xdm.Sequence, fn string) (xdm.Decimal
 	it := atom(doc, s[0])
 	switch it.T {
 	case xdm.TDecimal, xdm.TInteger:
-		return it.D, nil
+		return it.Decimal(), nil
 	case xdm.TUntyped:
 		c, err := xdm.Cast(it, xdm.TDecimal)
 		if err != nil {
 			return xdm.Decimal{}, err
 		}
-		return c.D, nil
+		return c.Decimal(), nil
 	}
 	return xdm.Decimal{}, xdm.Errorf(xdm.ErrType, "%s: expected xs:decimal, got %s", fn, it.T)
 }
@@ -87,7 +87,7 @@ func integerParam(doc *xmltree.Document, s xdm.Sequence, fn string) (int64, erro
 	default:
 		return 0, xdm.Errorf(xdm.ErrType, "%s: expected xs:integer, got %s", fn, it.T)
 	}
-	v, ok := it.D.Int64()
+	v, ok := it.Decimal().Int64()
 	if !ok {
 		return 0, xdm.Errorf(xdm.ErrOverflow, "%s: integer out of range", fn)
 	}
@@ -140,7 +140,7 @@ func castInteger(s string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	v, ok := it.D.Int64()
+	v, ok := it.Decimal().Int64()
 	if !ok {
 		return 0, xdm.Errorf(xdm.ErrOverflow, "integer %q out of range", s)
 	}

@@ -48,9 +48,9 @@ func effectiveBoolean(doc *xmltree.Document, s xdm.Sequence) (bool, error) {
 	case xdm.TString, xdm.TUntyped:
 		return it.S != "", nil
 	case xdm.TDecimal, xdm.TInteger:
-		return it.D.Sign() != 0, nil
+		return it.Decimal().Sign() != 0, nil
 	case xdm.TDouble:
-		return it.F != 0 && it.F == it.F, nil
+		return it.Float() != 0 && it.Float() == it.Float(), nil
 	}
 	return false, xdm.Errorf("FORG0006", "no effective boolean value for %s", it.T)
 }
