@@ -54,3 +54,59 @@ func TestGateVerdictsAcrossDocuments(t *testing.T) {
 		}
 	}
 }
+
+// TestGatedAnyPattern: a pattern whose rules that can match any node all
+// have a name gate visits only the nodes with a rule of their own in the
+// pattern and the nodes a gate allows (Ruleset.gatedAny); the findings are
+// those of visiting every node: rule order within the pattern, elements
+// and attributes, prefixes as written, documents one after the other.
+func TestGatedAnyPattern(t *testing.T) {
+	tables := &Tables{
+		Name: "GatedAny", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"g.sch"},
+		Patterns: []Pattern{{ID: "P", FirstRule: 0, NumRules: 4}},
+		Rules: []Rule{
+			{Context: "item", Pattern: 0, FirstCheck: 0, NumChecks: 1},
+			{Context: "*[ends-with(name(), 'Amount')]", Pattern: 0, FirstCheck: 1, NumChecks: 1},
+			{Context: "@*[starts-with(name(), 'cur')]", Pattern: 0, FirstCheck: 2, NumChecks: 1},
+			{Context: "total", Pattern: 0, FirstCheck: 3, NumChecks: 1},
+		},
+		Checks: []Check{
+			{ID: "I", Flag: "fatal", Kind: KindReport, Test: "true()", Message: []MessagePart{txt("item")}},
+			{ID: "A", Flag: "fatal", Kind: KindReport, Test: "true()", Message: []MessagePart{txt("amount")}},
+			{ID: "C", Flag: "fatal", Kind: KindReport, Test: "true()", Message: []MessagePart{txt("currency")}},
+			{ID: "T", Flag: "fatal", Kind: KindReport, Test: "true()", Message: []MessagePart{txt("total")}},
+		},
+	}
+	rs := mustLoad(t, tables)
+	if rs.gatedAny[0] == nil {
+		t.Fatal("the pattern is not treated as a gated one")
+	}
+	docs := []struct{ src, want string }{
+		{`<r><item/><x:netAmount xmlns:x="urn:x" currency="E"/><total curID="1"/><item>t</item></r>`,
+			"I@/r[1]/item[1] A@/r[1]/netAmount[1] C@/r[1]/netAmount[1]/@currency T@/r[1]/total[1] C@/r[1]/total[1]/@curID I@/r[1]/item[2]"},
+		// item named ...Amount: the named rule comes first in the pattern
+		{`<r><taxAmount><item/></taxAmount><total/><other curx="1" Amount="2"/></r>`,
+			"A@/r[1]/taxAmount[1] I@/r[1]/taxAmount[1]/item[1] T@/r[1]/total[1] C@/r[1]/other[1]/@curx"},
+		{`<r><other/><cur/></r>`, ""},
+	}
+	ctx := context.Background()
+	for round := 0; round < 2; round++ {
+		for i, d := range docs {
+			doc, err := xmltree.Parse([]byte(d.src), xmltree.DefaultLimits())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := rs.Validate(ctx, doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, f := range got {
+				ids = append(ids, f.RuleID+"@"+f.Location)
+			}
+			if g := strings.Join(ids, " "); g != d.want {
+				t.Errorf("round %d doc %d: got %s, want %s", round, i, g, d.want)
+			}
+		}
+	}
+}

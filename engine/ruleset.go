@@ -47,6 +47,12 @@ type Ruleset struct {
 	// visiting every node once per pattern was 18 % of the Factur-X
 	// EN16931 step).
 	patNames [][]int32
+	// gatedAny[p] is, for a pattern with anyRules that all have a gate,
+	// whether names[q] has rules of p other than those (indexed by q);
+	// nil for other patterns. A node of such a pattern whose name has
+	// none and passes none of the gates cannot fire a rule of it, so it
+	// is not visited (validation.anyMay).
+	gatedAny [][]bool
 	// sure[q][p][k] is set when rule byName[q][p][k] matches every element
 	// named names[q] that has a parent (vm.Pattern.MatchesEveryElement):
 	// its context is then not evaluated for such an element.
@@ -470,6 +476,17 @@ func (r *Ruleset) buildIndex() {
 				r.patNames[pi] = append(r.patNames[pi], int32(q))
 			}
 		}
+	}
+	r.gatedAny = make([][]bool, len(t.Patterns))
+	for pi, any := range r.anyRules {
+		if len(any) == 0 || slices.ContainsFunc(any, func(ri int32) bool { return r.gate[ri] < 0 }) {
+			continue
+		}
+		named := make([]bool, len(r.names))
+		for q := range r.byName {
+			named[q] = len(r.byName[q][pi]) > len(any)
+		}
+		r.gatedAny[pi] = named
 	}
 	r.sure = make([][][]bool, len(r.names))
 	for q := range r.byName {

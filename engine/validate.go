@@ -43,6 +43,10 @@ type state struct {
 	byName [][]int32
 	order  []int32
 	marks  []uint64 // unionOrder's bitset over the visit list
+	// anyPass[p] caches validation.anyMay for a pattern of
+	// Ruleset.gatedAny, by (qualified name as written, kind) as gates: 0
+	// unknown, 1 no, 2 yes.
+	anyPass [][]uint8
 	// dvals holds the values of a dispatch key for the node being visited
 	// (visitNode).
 	dvals []string
@@ -158,6 +162,20 @@ func (st *state) reset(r *Ruleset, doc *xmltree.Document) {
 		st.gates[i] = st.gates[i][:n]
 		clear(st.gates[i])
 	}
+	if len(st.anyPass) < len(r.gatedAny) {
+		st.anyPass = make([][]uint8, len(r.gatedAny))
+	}
+	for pi, named := range r.gatedAny {
+		if named == nil {
+			continue
+		}
+		n := 2 * doc.QualifiedNameCount()
+		if cap(st.anyPass[pi]) < n {
+			st.anyPass[pi] = make([]uint8, n)
+		}
+		st.anyPass[pi] = st.anyPass[pi][:n]
+		clear(st.anyPass[pi])
+	}
 	for i := range st.nameMap {
 		st.nameMap[i] = 0
 	}
@@ -207,14 +225,20 @@ func (v *validation) run(ctx context.Context) error {
 	for pi := range t.Patterns {
 		v.pattern = pi
 		if len(r.anyRules[pi]) > 0 {
-			// A rule that can match any node: every node is a candidate.
+			// A rule that can match any node: every node is a candidate,
+			// unless the rules' gates rule it out.
+			named := r.gatedAny[pi]
 			for vi := range visit {
 				if vi%ctxCheckEvery == 0 {
 					if err := ctx.Err(); err != nil {
 						return v.fail("cancelled", -1, err)
 					}
 				}
-				if err := v.visitNode(ctx, pi, &visit[vi]); err != nil {
+				vn := &visit[vi]
+				if named != nil && !(vn.q >= 0 && named[vn.q]) && !v.anyMay(ctx, pi, vn.node) {
+					continue
+				}
+				if err := v.visitNode(ctx, pi, vn); err != nil {
 					return err
 				}
 			}
@@ -457,6 +481,32 @@ func (v *validation) mayMatch(ctx context.Context, ri, g int32, node xmltree.Nod
 		}
 	}
 	return vm.NameVerdict(c[k] - 1)
+}
+
+// anyMay reports whether some gate of the rules of pattern pi that can
+// match any node allows node (all of them have one: Ruleset.gatedAny).
+// The answer depends on the name as written and the kind only, so it is
+// kept per document and pattern for each of them.
+func (v *validation) anyMay(ctx context.Context, pi int, node xmltree.NodeID) bool {
+	q := v.doc.QualifiedNameID(node)
+	if q < 0 {
+		return true
+	}
+	k := 2 * int(q)
+	if v.doc.Kind(node) == xmltree.KindAttribute {
+		k++
+	}
+	c := v.st.anyPass[pi]
+	if c[k] == 0 {
+		c[k] = 1
+		for _, ri := range v.r.anyRules[pi] {
+			if v.mayMatch(ctx, ri, v.r.gate[ri], node) != vm.NameCannot {
+				c[k] = 2
+				break
+			}
+		}
+	}
+	return c[k] == 2
 }
 
 // absent reports whether one of the names (Ruleset.absNames indexes) does

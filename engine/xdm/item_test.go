@@ -47,7 +47,7 @@ func TestItemLayout(t *testing.T) {
 		if got := DateItem(d).Date(); got != d {
 			t.Errorf("DateItem(%+v).Date() = %+v", d, got)
 		}
-		if DateItem(d) != DateItem(d) {
+		if a, b := DateItem(d), DateItem(d); a != b {
 			t.Errorf("two items of %+v differ", d)
 		}
 	}
