@@ -47,6 +47,12 @@ type state struct {
 	// Ruleset.gatedAny, by (qualified name as written, kind) as gates: 0
 	// unknown, 1 no, 2 yes.
 	anyPass [][]uint8
+	// plans[ri] is rule ri's plan for the document (validation.plan), nil
+	// until it fires; planned lists the rules that have one, planBuf
+	// holds them.
+	plans   [][]int32
+	planned []int32
+	planBuf []int32
 	// dvals holds the values of a dispatch key for the node being visited
 	// (visitNode).
 	dvals []string
@@ -162,6 +168,13 @@ func (st *state) reset(r *Ruleset, doc *xmltree.Document) {
 		st.gates[i] = st.gates[i][:n]
 		clear(st.gates[i])
 	}
+	if len(st.plans) < len(r.rules) {
+		st.plans = make([][]int32, len(r.rules))
+	}
+	for _, ri := range st.planned {
+		st.plans[ri] = nil
+	}
+	st.planned, st.planBuf = st.planned[:0], st.planBuf[:0]
 	if len(st.anyPass) < len(r.gatedAny) {
 		st.anyPass = make([][]uint8, len(r.gatedAny))
 	}
@@ -527,19 +540,21 @@ func (v *validation) fire(ctx context.Context, ri int32, node xmltree.NodeID) er
 	for i := rule.FirstLet; i < rule.FirstLet+rule.NumLets; i++ {
 		v.evalLet(ctx, int(i), node)
 	}
-	for ci := rule.FirstCheck; ci < rule.FirstCheck+rule.NumChecks; ci++ {
+	for _, e := range v.plan(ri) {
+		ci, ok := e, false
+		if e < 0 {
+			ci, ok = -e-1, true // fires by a name the document lacks
+		}
 		c := &t.Checks[ci]
 		cc := &r.checks[ci]
-		var ok bool
-		if v.absent(cc.absent) {
-			ok = cc.absentVal // decided by a name the document lacks
-		} else {
+		if !ok {
 			var err error
 			if ok, err = v.evalBool(ctx, cc.test, cc.refs, node); err != nil {
 				return v.fail(c.Kind.String()+" "+c.ID, node, err)
 			}
+			ok = ok == (c.Kind == KindReport)
 		}
-		if ok == (c.Kind == KindReport) {
+		if ok {
 			if err := v.emit(ctx, c, cc, node); err != nil {
 				return err
 			}
@@ -547,6 +562,43 @@ func (v *validation) fire(ctx context.Context, ri int32, node xmltree.NodeID) er
 	}
 	return nil
 }
+
+// plan returns what fire does with the checks of rule ri in this
+// document, in check order: ci to evaluate check ci, -ci-1 to emit it
+// (its absence verdict fails an assert or holds a report); the checks
+// whose absence verdict passes are left out. It depends on the names the
+// document has, so it is made on the rule's first firing in the document:
+// a rule fired on every invoice line then skips those checks at once.
+func (v *validation) plan(ri int32) []int32 {
+	st := v.st
+	if p := st.plans[ri]; p != nil {
+		return p
+	}
+	rule := &v.r.tables.Rules[ri]
+	start := len(st.planBuf)
+	for ci := rule.FirstCheck; ci < rule.FirstCheck+rule.NumChecks; ci++ {
+		cc := &v.r.checks[ci]
+		switch {
+		case !v.absent(cc.absent):
+			st.planBuf = append(st.planBuf, ci)
+		case cc.absentVal == (v.r.tables.Checks[ci].Kind == KindReport):
+			st.planBuf = append(st.planBuf, -ci-1)
+		}
+	}
+	// (An append that moves planBuf leaves the earlier plans where they
+	// are: they are read-only until the next document.)
+	p := st.planBuf[start:len(st.planBuf):len(st.planBuf)]
+	if len(p) == 0 {
+		p = noChecks
+	}
+	st.plans[ri] = p
+	st.planned = append(st.planned, ri)
+	return p
+}
+
+// noChecks is the plan of a rule none of whose checks is to be done: not
+// nil, so that it is made once.
+var noChecks = []int32{}
 
 func (v *validation) emit(ctx context.Context, c *Check, cc *compiledCheck, node xmltree.NodeID) error {
 	f := Finding{

@@ -301,6 +301,56 @@ func TestAbsenceVerdicts(t *testing.T) {
 	}
 }
 
+// TestAbsencePlansPerDocument: the checks decided by absence are planned
+// per rule and document (validation.plan), on the rule's first firing; a
+// rule fired on several nodes, in documents with and without the names,
+// one after the other with the same pooled state, gives the findings of
+// evaluating every check.
+func TestAbsencePlansPerDocument(t *testing.T) {
+	checks := []Check{
+		{ID: "G", Kind: KindAssert, Test: "exists(t:gone)"},    // absent: fires
+		{ID: "R", Kind: KindReport, Test: "exists(t:gone)"},    // absent: passes
+		{ID: "A", Kind: KindAssert, Test: "not(t:amt = '2')"},  // evaluated
+		{ID: "X", Kind: KindReport, Test: "count(t:gone) = 0"}, // absent: fires
+	}
+	for i := range checks {
+		checks[i].Flag = "fatal"
+		checks[i].Message = []MessagePart{txt(checks[i].ID)}
+	}
+	tb := &Tables{
+		Name: "Plans", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"p.sch"},
+		Namespaces: []Namespace{{"t", "urn:t"}},
+		Patterns:   []Pattern{{ID: "P", FirstRule: 0, NumRules: 1}},
+		Rules:      []Rule{{Context: "t:line", Pattern: 0, FirstCheck: 0, NumChecks: int32(len(checks))}},
+		Checks:     checks,
+	}
+	rs := mustLoad(t, tb)
+	docs := []struct{ src, want string }{
+		{`<inv xmlns="urn:t"><line><amt>1</amt></line><line><amt>2</amt></line></inv>`, "G X G A X"},
+		{`<inv xmlns="urn:t"><line><gone/><amt>2</amt></line><line/></inv>`, "R A G X"},
+		{`<inv xmlns="urn:t"><line/></inv>`, "G X"},
+	}
+	for round := 0; round < 2; round++ {
+		for i, d := range docs {
+			doc, err := xmltree.Parse([]byte(d.src), xmltree.DefaultLimits())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := rs.Validate(context.Background(), doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, f := range got {
+				ids = append(ids, f.RuleID)
+			}
+			if g := strings.Join(ids, " "); g != d.want {
+				t.Errorf("round %d doc %d: findings %s, want %s", round, i, g, d.want)
+			}
+		}
+	}
+}
+
 // TestValidateContextErrorIsNoMatch: a dynamic error while matching a rule
 // context makes the rule not match that node, as the reference (Saxon,
 // XSLT 2.0 recoverable error) does; the stage goes on and is complete. The
