@@ -127,6 +127,21 @@ func BenchmarkEN16931UBLParse(b *testing.B) {
 	})
 }
 
+// BenchmarkEN16931CIIParse is the parse of CII_example1.xml, for the
+// ratio of the CII step.
+func BenchmarkEN16931CIIParse(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(sharedDir(b), ciiExample))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	benchcpu.Loop(b, func() {
+		if _, err := xmltree.Parse(data, xmltree.DefaultLimits()); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
 // BenchmarkEN16931UBLParseValidate is parse + Schematron.
 func BenchmarkEN16931UBLParseValidate(b *testing.B) {
 	rs := loadEN16931(b, "ubl", ublMain)

@@ -12,13 +12,18 @@ import (
 )
 
 func (f *frame) contextNode(fc focus) (xmltree.NodeID, error) {
+	if !fc.undefined && fc.item.T == xdm.TNode {
+		return xmltree.NodeID(fc.item.Node), nil
+	}
+	return 0, contextNotNode(fc)
+}
+
+// contextNotNode is the error of a focus whose item is not a node.
+func contextNotNode(fc focus) error {
 	if fc.undefined {
-		return 0, &xdm.Error{Code: xdm.ErrNoContext, Msg: "context item is undefined"}
+		return &xdm.Error{Code: xdm.ErrNoContext, Msg: "context item is undefined"}
 	}
-	if fc.item.T != xdm.TNode {
-		return 0, xdm.Errorf(xdm.ErrNotNode, "context item is %s, not a node", fc.item.T)
-	}
-	return xmltree.NodeID(fc.item.Node), nil
+	return xdm.Errorf(xdm.ErrNotNode, "context item is %s, not a node", fc.item.T)
 }
 
 // eval evaluates e with focus fc. The result lives in the arena.

@@ -123,13 +123,20 @@ func (f *frame) node(n xmltree.NodeID) xdm.Item {
 
 const checkEvery = 1024
 
-// tick counts a step and checks the context every checkEvery steps.
+// tick counts a step and checks the context every checkEvery steps
+// (inlined; the check is a call).
 func (f *frame) tick() error {
 	f.steps++
 	if f.steps&(checkEvery-1) == 0 {
-		if err := f.ctx.Err(); err != nil {
-			return &xdm.Error{Code: xdm.ErrCancelled, Msg: "evaluation stopped: " + err.Error()}
-		}
+		return f.cancelled()
+	}
+	return nil
+}
+
+// cancelled returns the error of a cancelled evaluation, or nil.
+func (f *frame) cancelled() error {
+	if err := f.ctx.Err(); err != nil {
+		return &xdm.Error{Code: xdm.ErrCancelled, Msg: "evaluation stopped: " + err.Error()}
 	}
 	return nil
 }
@@ -209,12 +216,18 @@ func (f *frame) itemString(it xdm.Item) string {
 	return it.StringValue()
 }
 
-// atom atomizes one item.
+// atom atomizes one item (inlined: atomic items, most operands of a
+// comparison, are returned as they are without a call).
 func (f *frame) atom(it xdm.Item) xdm.Item {
-	if it.T == xdm.TNode {
-		return xdm.Untyped(f.docOf(it).StringValue(xmltree.NodeID(it.Node)))
+	if it.T != xdm.TNode {
+		return it
 	}
-	return it
+	return f.atomNode(it)
+}
+
+// atomNode atomizes a node item: its string value as xs:untypedAtomic.
+func (f *frame) atomNode(it xdm.Item) xdm.Item {
+	return xdm.Untyped(f.docOf(it).StringValue(xmltree.NodeID(it.Node)))
 }
 
 // atomize atomizes a sequence (in the arena when it contains nodes).
