@@ -22,6 +22,18 @@ type matcher struct {
 }
 
 func (f *frame) matcher(t *NodeTest, axis Axis) matcher {
+	if t.Slot > 0 && f.docIdx == 0 && f.catReady {
+		// Catalogued name in the validated document, its catalog resolved
+		// for it (acquire): a slice index.
+		name := f.catIDs[t.Slot-1]
+		return matcher{t: t, attr: axis == AxisAttribute || axis == AxisDescendantAttribute, name: name, never: name < 0}
+	}
+	return f.matcherSlow(t, axis)
+}
+
+// matcherSlow is matcher when the catalog is not resolved for the
+// document yet, or for a name outside it.
+func (f *frame) matcherSlow(t *NodeTest, axis Axis) matcher {
 	m := matcher{t: t, attr: axis == AxisAttribute || axis == AxisDescendantAttribute}
 	if t.Slot > 0 && f.docIdx == 0 && f.prog.cat != nil {
 		// Catalogued name in the validated document: a slice index.
@@ -29,6 +41,7 @@ func (f *frame) matcher(t *NodeTest, axis Axis) matcher {
 			f.cat, f.catDoc = f.prog.cat, f.env.Doc
 			f.catIDs = f.cat.resolve(f.catDoc, f.catIDs)
 		}
+		f.catReady = true
 		m.name = f.catIDs[t.Slot-1]
 		m.never = m.name < 0
 		return m

@@ -50,6 +50,9 @@ type frame struct {
 	cat    *Catalog
 	catDoc *xmltree.Document
 	catIDs []xmltree.NameID
+	// catReady: catIDs resolve the current program's catalog against the
+	// Env's document (set by acquire and matcherSlow).
+	catReady bool
 
 	// Memoised absolute paths of memoDoc (see memo.go), by memo slot.
 	memoDoc   *xmltree.Document
