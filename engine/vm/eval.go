@@ -88,6 +88,9 @@ func (f *frame) eval(e *Expr, fc focus) (xdm.Sequence, error) {
 		if err != nil {
 			return nil, err
 		}
+		if len(e.Preds) == 0 {
+			return f.plainSteps(e, xdm.Sequence{fc.item})
+		}
 		b := f.buf()
 		b, err = f.step(e, n, b)
 		if err != nil {
@@ -542,56 +545,105 @@ func (f *frame) evalPath(e *Expr, fc focus) (xdm.Sequence, error) {
 				continue
 			}
 		}
-		b := f.buf()
-		nodes, atoms := 0, 0
-		for i, it := range cur {
-			if it.T != xdm.TNode {
-				f.drop(b)
-				return nil, xdm.Errorf(xdm.ErrNotNode, "path step applied to %s", it.T)
-			}
-			if err := f.tick(); err != nil {
-				return nil, err
-			}
-			pd, pi := f.enter(it)
-			if st.Op == OpStep {
-				var err error
-				b, err = f.step(st, xmltree.NodeID(it.Node), b)
-				f.doc, f.docIdx = pd, pi
-				if err != nil {
-					return nil, err
-				}
-				continue
-			}
-			r, err := f.eval(st, focus{item: it, pos: i + 1, size: len(cur)})
-			f.doc, f.docIdx = pd, pi
-			if err != nil {
-				return nil, err
-			}
-			for _, x := range r {
-				if x.T == xdm.TNode {
-					nodes++
-				} else {
-					atoms++
-				}
-			}
-			b = append(b, r...)
+		var err error
+		if st.Op == OpStep && len(st.Preds) == 0 {
+			cur, err = f.plainSteps(st, cur)
+		} else {
+			cur, err = f.pathStep(st, cur)
 		}
-		if nodes > 0 && atoms > 0 {
-			f.drop(b)
-			return nil, &xdm.Error{Code: xdm.ErrMixedPath, Msg: "path result mixes nodes and atomic values"}
+		if err != nil {
+			return nil, err
 		}
-		if atoms == 0 && len(cur) > 1 {
-			b = sortNodes(b)
-		} else if atoms == 0 && st.Op != OpStep {
-			b = sortNodes(b)
-		}
-		cur = f.done(b)
 		if memo && next < len(memoPts) && memoPts[next].Arg == ai {
 			f.memoStore(memoPts[next].Slot, cur)
 			next++
 		}
 	}
 	return cur, nil
+}
+
+// pathStep applies step st of a path to every item of cur.
+func (f *frame) pathStep(st *Expr, cur xdm.Sequence) (xdm.Sequence, error) {
+	b := f.buf()
+	nodes, atoms := 0, 0
+	for i, it := range cur {
+		if it.T != xdm.TNode {
+			f.drop(b)
+			return nil, xdm.Errorf(xdm.ErrNotNode, "path step applied to %s", it.T)
+		}
+		if err := f.tick(); err != nil {
+			return nil, err
+		}
+		pd, pi := f.enter(it)
+		if st.Op == OpStep {
+			var err error
+			b, err = f.step(st, xmltree.NodeID(it.Node), b)
+			f.doc, f.docIdx = pd, pi
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		r, err := f.eval(st, focus{item: it, pos: i + 1, size: len(cur)})
+		f.doc, f.docIdx = pd, pi
+		if err != nil {
+			return nil, err
+		}
+		for _, x := range r {
+			if x.T == xdm.TNode {
+				nodes++
+			} else {
+				atoms++
+			}
+		}
+		b = append(b, r...)
+	}
+	if nodes > 0 && atoms > 0 {
+		f.drop(b)
+		return nil, &xdm.Error{Code: xdm.ErrMixedPath, Msg: "path result mixes nodes and atomic values"}
+	}
+	if atoms == 0 && len(cur) > 1 {
+		b = sortNodes(b)
+	} else if atoms == 0 && st.Op != OpStep {
+		b = sortNodes(b)
+	}
+	return f.done(b), nil
+}
+
+// plainSteps applies a predicate-free axis step to every item of cur,
+// straight into the arena: such a step evaluates nothing that could use
+// the arena meanwhile, so no scratch buffer and no copy are needed. (An
+// append that moves the arena leaves the results handed out before in
+// the old array, which they keep alive.)
+func (f *frame) plainSteps(st *Expr, cur xdm.Sequence) (xdm.Sequence, error) {
+	start := len(f.arena)
+	out := f.arena
+	for _, it := range cur {
+		if it.T != xdm.TNode {
+			f.arena = out[:start]
+			return nil, xdm.Errorf(xdm.ErrNotNode, "path step applied to %s", it.T)
+		}
+		if err := f.tick(); err != nil {
+			f.arena = out[:start]
+			return nil, err
+		}
+		pd, pi := f.enter(it)
+		var err error
+		out, err = f.step(st, xmltree.NodeID(it.Node), out)
+		f.doc, f.docIdx = pd, pi
+		if err != nil {
+			f.arena = out[:start]
+			return nil, err
+		}
+	}
+	if len(cur) > 1 {
+		out = out[:start+len(sortNodes(out[start:]))]
+	}
+	f.arena = out
+	if len(out) == start {
+		return nil, nil
+	}
+	return out[start:len(out):len(out)], nil
 }
 
 // sortNodes puts node items in document order without duplicates.
