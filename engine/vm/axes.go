@@ -174,12 +174,10 @@ func (f *frame) axisWith(m *matcher, axis Axis, n xmltree.NodeID, out []xdm.Item
 			// A small subtree (a line's party, item, price): its children
 			// are compared by name id, cheaper than the index's two
 			// binary searches.
-			for c := d.FirstChild(n); c != xmltree.None; c = d.NextSibling(c) {
-				if d.Name(c) == m.name && d.Kind(c) == xmltree.KindElement {
-					out = append(out, f.node(c))
-					if first {
-						break
-					}
+			for c := d.FirstChildNamed(n, m.name); c != xmltree.None; c = d.NextSiblingNamed(c, m.name) {
+				out = append(out, f.node(c))
+				if first {
+					break
 				}
 			}
 			break

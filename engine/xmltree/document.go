@@ -97,6 +97,34 @@ func (d *Document) LastChild(n NodeID) NodeID { return d.nodes[n].last }
 // siblings.
 func (d *Document) NextSibling(n NodeID) NodeID { return d.nodes[n].next }
 
+// FirstChildNamed returns the first element child of n with the expanded
+// name id, or None.
+func (d *Document) FirstChildNamed(n NodeID, id NameID) NodeID {
+	nodes := d.nodes
+	return nextNamed(nodes, nodes[n].first, id)
+}
+
+// NextSiblingNamed returns the next element sibling of c with the expanded
+// name id, or None.
+func (d *Document) NextSiblingNamed(c NodeID, id NameID) NodeID {
+	nodes := d.nodes
+	return nextNamed(nodes, nodes[c].next, id)
+}
+
+// nextNamed returns c or the first of its following siblings that is an
+// element named id, or None: the loop of a named child step, with the
+// siblings read from one slice.
+func nextNamed(nodes []node, c NodeID, id NameID) NodeID {
+	for c != None {
+		nd := &nodes[c]
+		if nd.name == id && nd.kind == KindElement {
+			return c
+		}
+		c = nd.next
+	}
+	return None
+}
+
 // PrevSibling returns the previous sibling of n, or None.
 func (d *Document) PrevSibling(n NodeID) NodeID { return d.nodes[n].prev }
 

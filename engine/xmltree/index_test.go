@@ -81,6 +81,44 @@ func TestNameIndexCorpus(t *testing.T) {
 	}
 }
 
+// TestChildNamed compares FirstChildNamed and NextSiblingNamed with the
+// element children found through FirstChild and NextSibling, for every
+// node and name, with text, comments, PIs (whose target is a name) and
+// attributes of the same name around.
+func TestChildNamed(t *testing.T) {
+	docs := []string{
+		`<?a x?><r a="1"><a/>t<b a="2"><a/><!-- a --><a>x</a></b><?a y?><a/><c><a/></c></r>`,
+		`<r xmlns:p="urn:p"><p:a/><a/><p:a><a/></p:a></r>`,
+	}
+	data, err := os.ReadFile(filepath.Join(sharedDir(t), "corpus", "en16931", "ubl", "examples", "ubl-tc434-example1.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs = append(docs, string(data))
+	for _, src := range docs {
+		d, err := Parse([]byte(src), DefaultLimits())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := NodeID(0); n < NodeID(d.Len()); n++ {
+			for id := NameID(-1); int(id) <= d.NameCount(); id++ {
+				var want, got []NodeID
+				for c := d.FirstChild(n); c != None; c = d.NextSibling(c) {
+					if d.Kind(c) == KindElement && d.Name(c) == id {
+						want = append(want, c)
+					}
+				}
+				for c := d.FirstChildNamed(n, id); c != None; c = d.NextSiblingNamed(c, id) {
+					got = append(got, c)
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("children of %d named %d: %v, want %v", n, id, got, want)
+				}
+			}
+		}
+	}
+}
+
 func BenchmarkNameIndexBuild(b *testing.B) {
 	data, err := os.ReadFile(filepath.Join(sharedDir(b), "corpus", "en16931", "ubl", "examples", "ubl-tc434-example1.xml"))
 	if err != nil {
