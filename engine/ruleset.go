@@ -29,6 +29,10 @@ type Ruleset struct {
 	letRefs     [][]int32
 	ruleRefs    [][]int32
 	checks      []compiledCheck
+	// staticPlan[ri] is rule ri's plan (validation.plan) when none of its
+	// checks has an absence verdict: all of them, whatever the document;
+	// nil otherwise.
+	staticPlan [][]int32
 	diags       [][]compiledPart
 	nSchemaLets int
 	locForm     locationForm
@@ -82,6 +86,19 @@ type Ruleset struct {
 	pool sync.Pool // *state
 }
 
+// staticPlan returns the plan of rule when no check of it has an absence
+// verdict (every check is evaluated, in order), or nil.
+func staticPlan(checks []compiledCheck, rule Rule) []int32 {
+	p := make([]int32, 0, rule.NumChecks)
+	for ci := rule.FirstCheck; ci < rule.FirstCheck+rule.NumChecks; ci++ {
+		if len(checks[ci].absent) > 0 {
+			return nil
+		}
+		p = append(p, ci)
+	}
+	return p
+}
+
 // parentGate: a node can match the rule only when its parent is the
 // document node (root) or an element whose name is one of names (indexes
 // into Ruleset.names).
@@ -113,10 +130,11 @@ type compiledCheck struct {
 	staticMsg   string
 	staticTerms []string
 	// absent lists indexes into Ruleset.absNames whose absence from the
-	// document decides the test (vm.Program.AbsenceVerdict) as absentVal;
-	// only for checks that reference no variable.
-	absent    []int32
-	absentVal bool
+	// document decides the test (vm.Program.AbsenceVerdict); absentFires
+	// tells whether that verdict makes the check fire (a false assert, a
+	// true report). Only for checks that reference no variable.
+	absent      []int32
+	absentFires bool
 }
 
 type compiledPart struct {
@@ -246,6 +264,7 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 	r.rules = make([]*vm.Pattern, len(t.Rules))
 	r.ruleRefs = make([][]int32, len(t.Rules))
 	r.checks = make([]compiledCheck, len(t.Checks))
+	r.staticPlan = make([][]int32, len(t.Rules))
 	for pi, p := range t.Patterns {
 		for i := p.FirstLet; i < p.FirstLet+p.NumLets; i++ {
 			if err := compileLet(i, int32(pi), -1); err != nil {
@@ -285,7 +304,7 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 					return nil, wrap(c.Pos, c.Kind.String()+" "+c.ID+" message", "", err)
 				}
 				if names, val, ok := prog.AbsenceVerdict(); ok && len(cc.refs) == 0 {
-					cc.absent, cc.absentVal = r.absenceIndexes(names), val
+					cc.absent, cc.absentFires = r.absenceIndexes(names), val == (c.Kind == KindReport)
 				}
 				if isStatic(cc.msg) {
 					cc.static = true
@@ -294,6 +313,7 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 				}
 				r.checks[ci] = cc
 			}
+			r.staticPlan[ri] = staticPlan(r.checks, rule)
 		}
 	}
 	r.diags = make([][]compiledPart, len(t.Diagnostics))

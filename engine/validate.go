@@ -570,6 +570,9 @@ func (v *validation) fire(ctx context.Context, ri int32, node xmltree.NodeID) er
 // document has, so it is made on the rule's first firing in the document:
 // a rule fired on every invoice line then skips those checks at once.
 func (v *validation) plan(ri int32) []int32 {
+	if p := v.r.staticPlan[ri]; p != nil {
+		return p
+	}
 	st := v.st
 	if p := st.plans[ri]; p != nil {
 		return p
@@ -581,7 +584,7 @@ func (v *validation) plan(ri int32) []int32 {
 		switch {
 		case !v.absent(cc.absent):
 			st.planBuf = append(st.planBuf, ci)
-		case cc.absentVal == (v.r.tables.Checks[ci].Kind == KindReport):
+		case cc.absentFires:
 			st.planBuf = append(st.planBuf, -ci-1)
 		}
 	}
