@@ -31,6 +31,15 @@ func (f *frame) matcher(t *NodeTest, axis Axis) matcher {
 	return f.matcherSlow(t, axis)
 }
 
+// nameAbsent reports whether the element name of test t does not occur in
+// the current document (a path killer; inlined for a catalogued name).
+func (f *frame) nameAbsent(t *NodeTest) bool {
+	if t.Slot > 0 && f.docIdx == 0 && f.catReady {
+		return f.catIDs[t.Slot-1] < 0
+	}
+	return f.matcherSlow(t, AxisChild).never
+}
+
 // matcherSlow is matcher when the catalog is not resolved for the
 // document yet, or for a name outside it.
 func (f *frame) matcherSlow(t *NodeTest, axis Axis) matcher {

@@ -493,7 +493,7 @@ func (f *frame) evalPath(e *Expr, fc focus) (xdm.Sequence, error) {
 	kill, memoPts, varKey := e.Kills(), e.memoPoints(), e.varKey()
 	if len(kill) > 0 && !fc.undefined && fc.item.T == xdm.TNode && fc.item.Doc == f.docIdx {
 		for _, t := range kill {
-			if m := f.matcher(t, AxisChild); m.never {
+			if f.nameAbsent(t) {
 				return nil, nil
 			}
 		}
