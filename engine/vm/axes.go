@@ -46,11 +46,11 @@ func (f *frame) matcherSlow(t *NodeTest, axis Axis) matcher {
 	m := matcher{t: t, attr: axis == AxisAttribute || axis == AxisDescendantAttribute}
 	if t.Slot > 0 && f.docIdx == 0 && f.prog.cat != nil {
 		// Catalogued name in the validated document: a slice index.
-		if f.catDoc != f.env.Doc || f.cat != f.prog.cat || int(t.Slot) > len(f.catIDs) {
+		if f.catDoc != f.env.Doc || f.cat != f.prog.cat || len(f.catIDs) != int(f.prog.cat.n) {
 			f.cat, f.catDoc = f.prog.cat, f.env.Doc
 			f.catIDs = f.cat.resolve(f.catDoc, f.catIDs)
 		}
-		f.catReady = true
+		f.catReady = true // every name of the catalog is resolved
 		m.name = f.catIDs[t.Slot-1]
 		m.never = m.name < 0
 		return m

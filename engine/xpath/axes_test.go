@@ -106,9 +106,18 @@ func TestAxes(t *testing.T) {
 	}
 }
 
+// TestPatterns: with and without a catalog (names compared by id or
+// looked up).
 func TestPatterns(t *testing.T) {
+	for _, cat := range []*vm.Catalog{nil, vm.NewCatalog()} {
+		testPatterns(t, cat)
+	}
+}
+
+func testPatterns(t *testing.T, cat *vm.Catalog) {
 	d := parseDoc(t, testDoc)
 	sc := ublContext()
+	sc.Catalog = cat
 	sc.Variables = map[string]int{"flag": 0}
 	env := &vm.Env{Doc: d}
 	ctx := context.Background()
@@ -121,6 +130,11 @@ func TestPatterns(t *testing.T) {
 		{"cac:InvoiceLine", "//cac:InvoiceLine", 3},
 		{"cac:InvoiceLine/cbc:ID", "//cac:InvoiceLine/cbc:ID", 3},
 		{"/ubl:Invoice/cbc:ID", "/ubl:Invoice/cbc:ID", 1},
+		{"/ubl:Invoice/cac:InvoiceLine/cbc:ID", "/ubl:Invoice/cac:InvoiceLine/cbc:ID", 3},
+		{"/ubl:Invoice/cac:InvoiceLine/cbc:LineExtensionAmount/@currencyID", "/ubl:Invoice/cac:InvoiceLine/cbc:LineExtensionAmount/@currencyID", 3},
+		{"/cn:CreditNote/cac:InvoiceLine/cbc:ID", "/cn:CreditNote/cac:InvoiceLine/cbc:ID", 0},
+		{"//ubl:Invoice/cac:InvoiceLine[cbc:ID = '3']/cbc:ID", "//ubl:Invoice/cac:InvoiceLine[cbc:ID = '3']/cbc:ID", 1},
+		{"cac:InvoiceLine/cbc:ID/@schemeID", "//cac:InvoiceLine/cbc:ID/@schemeID", 0},
 		{"/ubl:Invoice//cbc:ID", "/ubl:Invoice//cbc:ID", 4},
 		{"//cbc:ID", "//cbc:ID", 4},
 		{"cbc:ID", "//cbc:ID", 4},
