@@ -268,41 +268,42 @@ func (pt *Pattern) MatchesGated(ctx context.Context, env *Env, node xmltree.Node
 // pastGate, when not nil, replaces the first predicate of step i (see
 // MatchesGated).
 func (f *frame) matchStep(a *PathPattern, i int, n xmltree.NodeID, pastGate []*Expr) (bool, error) {
-	st := &a.Steps[i]
-	axis := AxisChild
-	if st.Attr {
-		axis = AxisAttribute
-	}
-	m := f.matcher(&st.Test, axis)
-	if m.never || !f.matches(&m, n) {
-		return false, nil
-	}
-	if st.Attr != (f.doc.Kind(n) == xmltree.KindAttribute) {
-		return false, nil
-	}
-	p := f.doc.Parent(n)
-	if p == xmltree.None {
-		return false, nil
-	}
-	if len(st.Preds) > 0 && st.safePreds && i > 0 && !st.Desc && !f.parentStepMay(a, i-1, p) {
-		return false, nil
-	}
-	if len(st.Preds) > 0 {
-		ok, err := f.patternPreds(st, axis, p, n, pastGate)
-		if err != nil || !ok {
-			return false, err
+	for {
+		st := &a.Steps[i]
+		if !f.stepTest(st, n) {
+			return false, nil
 		}
-	}
-	if i == 0 {
-		if !a.Absolute || st.Desc {
-			return true, nil
+		p := f.doc.Parent(n)
+		if p == xmltree.None {
+			return false, nil
 		}
-		return f.doc.Kind(p) == xmltree.KindDocument, nil
+		if len(st.Preds) > 0 && st.safePreds && i > 0 && !st.Desc && !f.stepTest(&a.Steps[i-1], p) {
+			return false, nil
+		}
+		if len(st.Preds) > 0 {
+			axis := AxisChild
+			if st.Attr {
+				axis = AxisAttribute
+			}
+			ok, err := f.patternPreds(st, axis, p, n, pastGate)
+			if err != nil || !ok {
+				return false, err
+			}
+		}
+		if i == 0 {
+			if !a.Absolute || st.Desc {
+				return true, nil
+			}
+			return f.doc.Kind(p) == xmltree.KindDocument, nil
+		}
+		if st.Desc {
+			break
+		}
+		// "/": the parent matches step i-1 (a loop, not a call: the long
+		// absolute contexts of CII are tested step by step on every node).
+		i, n, pastGate = i-1, p, nil
 	}
-	if !st.Desc {
-		return f.matchStep(a, i-1, p, nil)
-	}
-	for anc := p; anc != xmltree.None; anc = f.doc.Parent(anc) {
+	for anc := f.doc.Parent(n); anc != xmltree.None; anc = f.doc.Parent(anc) {
 		if err := f.tick(); err != nil {
 			return false, err
 		}
@@ -312,6 +313,26 @@ func (f *frame) matchStep(a *PathPattern, i int, n xmltree.NodeID, pastGate []*E
 		}
 	}
 	return false, nil
+}
+
+// stepTest reports whether node n passes the node test of pattern step st
+// (its kind and name), predicates aside. A catalogued name of the
+// validated document is compared by id.
+func (f *frame) stepTest(st *PatternStep, n xmltree.NodeID) bool {
+	if st.Test.Kind == TestName && st.Test.Slot > 0 && f.docIdx == 0 && f.catReady {
+		want := xmltree.KindElement
+		if st.Attr {
+			want = xmltree.KindAttribute
+		}
+		id := f.catIDs[st.Test.Slot-1]
+		return id >= 0 && f.doc.Kind(n) == want && f.doc.Name(n) == id
+	}
+	axis := AxisChild
+	if st.Attr {
+		axis = AxisAttribute
+	}
+	m := f.matcher(&st.Test, axis)
+	return !m.never && f.matches(&m, n) && st.Attr == (f.doc.Kind(n) == xmltree.KindAttribute)
 }
 
 // patternPreds evaluates the predicates of a step for n among the nodes the
@@ -496,18 +517,6 @@ func (pt *Pattern) NameVerdict(ctx context.Context, env *Env, node xmltree.NodeI
 		}
 	}
 	return NameCannot
-}
-
-// parentStepMay is a cheap necessary condition for matchStep(a, i, p): p
-// passes step i's node test and kind.
-func (f *frame) parentStepMay(a *PathPattern, i int, p xmltree.NodeID) bool {
-	st := &a.Steps[i]
-	axis := AxisChild
-	if st.Attr {
-		axis = AxisAttribute
-	}
-	m := f.matcher(&st.Test, axis)
-	return !m.never && f.matches(&m, p) && st.Attr == (f.doc.Kind(p) == xmltree.KindAttribute)
 }
 
 // MatchesEveryElement reports whether every element named q that has a
