@@ -618,7 +618,8 @@ func (f *frame) pathStep(st *Expr, cur xdm.Sequence) (xdm.Sequence, error) {
 func (f *frame) plainSteps(st *Expr, cur xdm.Sequence) (xdm.Sequence, error) {
 	start := len(f.arena)
 	out := f.arena
-	for _, it := range cur {
+	for i := range cur {
+		it := &cur[i]
 		if it.T != xdm.TNode {
 			f.arena = out[:start]
 			return nil, xdm.Errorf(xdm.ErrNotNode, "path step applied to %s", it.T)
@@ -627,7 +628,10 @@ func (f *frame) plainSteps(st *Expr, cur xdm.Sequence) (xdm.Sequence, error) {
 			f.arena = out[:start]
 			return nil, err
 		}
-		pd, pi := f.enter(it)
+		pd, pi := f.doc, f.docIdx
+		if it.Doc != pi {
+			f.doc, f.docIdx = f.docAt(it.Doc), it.Doc
+		}
 		var err error
 		out, err = f.step(st, xmltree.NodeID(it.Node), out)
 		f.doc, f.docIdx = pd, pi
