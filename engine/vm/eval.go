@@ -89,7 +89,15 @@ func (f *frame) eval(e *Expr, fc focus) (xdm.Sequence, error) {
 			return nil, err
 		}
 		if len(e.Preds) == 0 {
-			return f.plainSteps(e, xdm.Sequence{fc.item})
+			// Straight into the arena (see plainSteps).
+			start := len(f.arena)
+			out, err := f.step(e, n, f.arena)
+			f.arena = out
+			if err != nil || len(out) == start {
+				f.arena = out[:start]
+				return nil, err
+			}
+			return out[start:len(out):len(out)], nil
 		}
 		b := f.buf()
 		b, err = f.step(e, n, b)
