@@ -156,10 +156,14 @@ func (env *Env) acquire(ctx context.Context, p *Program) *frame {
 	f.arena = f.arena[:0]
 	f.depth = 0
 	f.args = f.args[:0]
-	if cap(f.locals) < p.nLocals {
-		f.locals = make([]xdm.Sequence, p.nLocals)
+	if p.nLocals > 0 {
+		if cap(f.locals) < p.nLocals {
+			f.locals = make([]xdm.Sequence, p.nLocals)
+		}
+		f.locals = f.locals[:p.nLocals]
+	} else {
+		f.locals = f.locals[:0]
 	}
-	f.locals = f.locals[:p.nLocals]
 	f.cseIn = nil
 	if p.nCSE > 0 {
 		if cap(f.cse) < p.nCSE {
@@ -181,7 +185,9 @@ const maxKeptItems = 1 << 16
 
 func (f *frame) release() {
 	f.busy = false
-	clear(f.locals)
+	if len(f.locals) > 0 {
+		clear(f.locals)
+	}
 	f.ctx = nil
 	if cap(f.arena) > maxKeptItems {
 		f.arena = nil
