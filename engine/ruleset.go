@@ -83,6 +83,12 @@ type Ruleset struct {
 	absNames []xdm.QName
 	absIdx   map[xdm.QName]int32
 
+	// cat is the rule set's catalog; nameSlots[q] and absSlots[i] are the
+	// catalog slots of names[q] and absNames[i].
+	cat       *vm.Catalog
+	nameSlots []int32
+	absSlots  []int32
+
 	pool sync.Pool // *state
 }
 
@@ -329,6 +335,18 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 	}
 	r.buildIndex()
 	r.buildDispatch()
+	// The names the validation looks up per document, numbered in the
+	// catalog: one resolution per document serves the programs, the
+	// context index and the absence verdicts (state.reset).
+	r.cat = cat
+	r.nameSlots = make([]int32, len(r.names))
+	for q, n := range r.names {
+		r.nameSlots[q] = cat.Slot(n)
+	}
+	r.absSlots = make([]int32, len(r.absNames))
+	for i, n := range r.absNames {
+		r.absSlots[i] = cat.Slot(n)
+	}
 	r.pool.New = func() any { return &state{} }
 	return r, nil
 }

@@ -148,14 +148,11 @@ func (st *state) reset(r *Ruleset, doc *xmltree.Document) {
 		st.present = make([]bool, len(r.absNames))
 	}
 	st.present = st.present[:len(r.absNames)]
-	clear(st.present)
-	if len(r.absNames) > 0 {
-		// From the document's side: it has far fewer names than the checks.
-		for id := xmltree.NameID(0); int(id) < doc.NameCount(); id++ {
-			if i, ok := r.absIdx[xdm.QName{Space: doc.NameSpace(id), Local: doc.NameLocal(id)}]; ok {
-				st.present[i] = true
-			}
-		}
+	// One resolution of the rule set's names against the document (the
+	// programs' evaluations use it too).
+	ids := st.env.CatalogIDs(r.cat)
+	for i, s := range r.absSlots {
+		st.present[i] = ids[s-1] >= 0
 	}
 	if len(st.gates) < r.nGates {
 		st.gates = make([][]uint8, r.nGates)
@@ -192,9 +189,9 @@ func (st *state) reset(r *Ruleset, doc *xmltree.Document) {
 	for i := range st.nameMap {
 		st.nameMap[i] = 0
 	}
-	for qi, q := range r.names {
-		id, ok := doc.LookupName(q.Space, q.Local)
-		if !ok || id < 0 {
+	for qi, s := range r.nameSlots {
+		id := ids[s-1]
+		if id < 0 {
 			continue
 		}
 		for int(id) >= len(st.nameMap) {

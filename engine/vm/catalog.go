@@ -86,6 +86,29 @@ func NewCatalog() *Catalog {
 		nodes: map[string]int32{}}
 }
 
+// Slot returns the slot of name q, numbering it when the catalog does not
+// have it yet (while the rule set is being loaded, like compilation).
+// Slots are 1-based indexes into the ids of Env.CatalogIDs.
+func (c *Catalog) Slot(q xdm.QName) int32 { return c.slot(q.Space, q.Local) }
+
+// CatalogIDs resolves every name of cat against the Env's document (the
+// resolution the Env's evaluations then use; see Catalog.resolve) and
+// returns the ids by slot: ids[s-1] is the document's NameID of the name in
+// slot s, or -1. The slice belongs to the Env and is valid until its
+// document changes. Not during an evaluation.
+func (env *Env) CatalogIDs(cat *Catalog) []xmltree.NameID {
+	f := env.fr
+	if f == nil {
+		f = &frame{}
+		env.fr = f
+	}
+	if f.cat != cat || f.catDoc != env.Doc || len(f.catIDs) != int(cat.n) {
+		f.cat, f.catDoc = cat, env.Doc
+		f.catIDs = cat.resolve(env.Doc, f.catIDs)
+	}
+	return f.catIDs
+}
+
 // MemoSlots returns the number of distinct memoised path prefixes.
 func (c *Catalog) MemoSlots() int { return int(c.nMemo) }
 
