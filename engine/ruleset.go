@@ -26,13 +26,13 @@ type Ruleset struct {
 	rules  []*vm.Pattern
 	// letRefs and ruleRefs list the variable slots each let / rule context
 	// references (see lazy.go).
-	letRefs     [][]int32
-	ruleRefs    [][]int32
-	checks      []compiledCheck
+	letRefs  [][]int32
+	ruleRefs [][]int32
+	checks   []compiledCheck
 	// staticPlan[ri] is rule ri's plan (validation.plan) when none of its
 	// checks has an absence verdict: all of them, whatever the document;
 	// nil otherwise.
-	staticPlan [][]int32
+	staticPlan  [][]int32
 	diags       [][]compiledPart
 	nSchemaLets int
 	locForm     locationForm
