@@ -227,7 +227,14 @@ func TestScaleOut(t *testing.T) {
 	if len(failed) > 0 {
 		t.Fatalf("through the balancer, %d calls: failures %v", n, failed)
 	}
+	// An instance counts a request in /metrics after its handler returns,
+	// which can be just after the client has read the whole response: the
+	// last of the n counts may land a moment after wg.Wait.
 	sa, sb := served(t, c, a.Base), served(t, c, b.Base)
+	for deadline := time.Now().Add(2 * time.Second); sa+sb < n && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		sa, sb = served(t, c, a.Base), served(t, c, b.Base)
+	}
 	if got := usageCount(t, call(ctx, c, http.MethodGet, lb+"/v1/usage", key, "", nil), "generate_ubl"); got != n || sa+sb != n || sa == 0 || sb == 0 {
 		t.Errorf("%d calls through the balancer: usage %d, served by A %d + B %d", n, got, sa, sb)
 	}
