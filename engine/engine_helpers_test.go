@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"context"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
@@ -20,7 +22,13 @@ func parseFile(t testing.TB, path string) *xmltree.Document {
 	return doc
 }
 
-func txt(s string) MessagePart     { return MessagePart{Kind: PartText, Text: s} }
+func txt(s string) MessagePart { return MessagePart{Kind: PartText, Text: s} }
+
+// report is a check that fires on every node its rule matches, its id as
+// its message.
+func report(id string) Check {
+	return Check{ID: id, Flag: "warning", Kind: KindReport, Test: "true()", Message: []MessagePart{txt(id)}}
+}
 func valueOf(s string) MessagePart { return MessagePart{Kind: PartValueOf, Text: s} }
 func name(s string) MessagePart    { return MessagePart{Kind: PartName, Text: s} }
 
@@ -59,4 +67,26 @@ func smallTables() *Tables {
 			{ID: "D1", Flag: "warning", Kind: KindReport, Test: ". = '2'", Message: []MessagePart{txt("attribute "), name("")}},
 		},
 	}
+}
+
+// findingIDs validates the document src with rs and returns its findings
+// as "ID" (or "ID@location" with loc), space-separated.
+func findingIDs(t testing.TB, rs *Ruleset, src string, loc bool) string {
+	t.Helper()
+	doc, err := xmltree.Parse([]byte(src), xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := rs.Validate(context.Background(), doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]string, len(got))
+	for i, f := range got {
+		ids[i] = f.RuleID
+		if loc {
+			ids[i] += "@" + f.Location
+		}
+	}
+	return strings.Join(ids, " ")
 }

@@ -1,12 +1,6 @@
 package engine
 
-import (
-	"context"
-	"strings"
-	"testing"
-
-	"github.com/einvoice-dev/einvoice/engine/xmltree"
-)
+import "testing"
 
 // TestGateVerdictsAcrossDocuments validates documents one after the other,
 // twice, with one Ruleset (pooled state and its cache of name-gate verdicts
@@ -33,22 +27,9 @@ func TestGateVerdictsAcrossDocuments(t *testing.T) {
 		{`<r><abc/><bAmount abc="1"/><other/></r>`, "E1@/r[1]/bAmount[1] S1@/r[1]/abc[1]"},
 	}
 	shared := mustLoad(t, tables)
-	ctx := context.Background()
 	for round := 0; round < 2; round++ {
 		for i, d := range docs {
-			doc, err := xmltree.Parse([]byte(d.src), xmltree.DefaultLimits())
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := shared.Validate(ctx, doc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ids []string
-			for _, f := range got {
-				ids = append(ids, f.RuleID+"@"+f.Location)
-			}
-			if g := strings.Join(ids, " "); g != d.want {
+			if g := findingIDs(t, shared, d.src, true); g != d.want {
 				t.Fatalf("round %d doc %d: got %s, want %s", round, i, g, d.want)
 			}
 		}
@@ -70,12 +51,7 @@ func TestGatedAnyPattern(t *testing.T) {
 			{Context: "@*[starts-with(name(), 'cur')]", Pattern: 0, FirstCheck: 2, NumChecks: 1},
 			{Context: "total", Pattern: 0, FirstCheck: 3, NumChecks: 1},
 		},
-		Checks: []Check{
-			{ID: "I", Flag: "fatal", Kind: KindReport, Test: "true()", Message: []MessagePart{txt("item")}},
-			{ID: "A", Flag: "fatal", Kind: KindReport, Test: "true()", Message: []MessagePart{txt("amount")}},
-			{ID: "C", Flag: "fatal", Kind: KindReport, Test: "true()", Message: []MessagePart{txt("currency")}},
-			{ID: "T", Flag: "fatal", Kind: KindReport, Test: "true()", Message: []MessagePart{txt("total")}},
-		},
+		Checks: []Check{report("I"), report("A"), report("C"), report("T")},
 	}
 	rs := mustLoad(t, tables)
 	if rs.gatedAny[0] == nil {
@@ -89,22 +65,9 @@ func TestGatedAnyPattern(t *testing.T) {
 			"A@/r[1]/taxAmount[1] I@/r[1]/taxAmount[1]/item[1] T@/r[1]/total[1] C@/r[1]/other[1]/@curx"},
 		{`<r><other/><cur/></r>`, ""},
 	}
-	ctx := context.Background()
 	for round := 0; round < 2; round++ {
 		for i, d := range docs {
-			doc, err := xmltree.Parse([]byte(d.src), xmltree.DefaultLimits())
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := rs.Validate(ctx, doc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ids []string
-			for _, f := range got {
-				ids = append(ids, f.RuleID+"@"+f.Location)
-			}
-			if g := strings.Join(ids, " "); g != d.want {
+			if g := findingIDs(t, rs, d.src, true); g != d.want {
 				t.Errorf("round %d doc %d: got %s, want %s", round, i, g, d.want)
 			}
 		}

@@ -17,7 +17,7 @@ func TestItemLayout(t *testing.T) {
 	huge, _ := new(big.Int).SetString("123456789012345678901234567890", 10)
 	for _, d := range []Decimal{
 		DecimalFromInt(0), DecimalFromInt(-7), DecimalFromInt(math.MaxInt64), DecimalFromInt(math.MinInt64),
-		mustDecimal(t, "12.50"), mustDecimal(t, "-0.001"), mustDecimal(t, "100"),
+		dec(t, "12.50"), dec(t, "-0.001"), dec(t, "100"),
 		{b: huge, s: 3}, {c: 5, s: 0, plain: true},
 	} {
 		for _, it := range []Item{Dec(d), IntegerD(d)} {
@@ -51,13 +51,4 @@ func TestItemLayout(t *testing.T) {
 			t.Errorf("two items of %+v differ", d)
 		}
 	}
-}
-
-func mustDecimal(t *testing.T, s string) Decimal {
-	t.Helper()
-	d, ok := ParseDecimal(s)
-	if !ok {
-		t.Fatalf("%q is not a decimal", s)
-	}
-	return d
 }
