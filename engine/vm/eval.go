@@ -322,10 +322,18 @@ func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
 			}
 		} else {
 			s, err := f.eval(a, fc)
-			if err != nil {
-				return false, err
+			if err == nil {
+				nonEmpty = len(s) > 0
+			} else {
+				found, lerr, ok := f.anyNode(a, fc) // see lazyany.go
+				if !ok {
+					return false, err
+				}
+				if lerr != nil {
+					return false, lerr
+				}
+				nonEmpty = found
 			}
-			nonEmpty = len(s) > 0
 		}
 		return nonEmpty == (e.Op == OpExists), nil
 	case OpCodeSet, OpCodeToken:
@@ -421,10 +429,7 @@ func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
 		return xdm.CompareGeneral(e.Cmp, xdm.Integer(int64(utf8.RuneCountInString(after))), e.Args[1].Seq[0])
 	}
 	s, err := f.eval(e, fc)
-	if err != nil {
-		return false, err
-	}
-	return f.ebv(s)
+	return f.ebvOrAny(e, fc, s, err)
 }
 
 func (f *frame) generalCmp(e *Expr, fc focus) (bool, error) {
@@ -742,7 +747,7 @@ func (f *frame) predicate(p *Expr, fc focus) (bool, error) {
 	}
 	r, err := f.eval(p, fc)
 	if err != nil {
-		return false, err
+		return f.ebvOrAny(p, fc, nil, err) // a path: never a position
 	}
 	if len(r) == 1 && r[0].T.IsNumeric() {
 		if r[0].T == xdm.TDouble {

@@ -1,0 +1,60 @@
+package vm_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/einvoice-dev/einvoice/engine/vm"
+	"github.com/einvoice-dev/einvoice/engine/xpath"
+)
+
+// TestAnyNodeAsTheReference: whether a path selects a node is decided as
+// the reference's iterators decide it (lazyany.go): the first node found
+// ends the evaluation, so an error in the predicates of later nodes is not
+// raised; an error met before any node is. The shape is BR-CO-04's on a
+// line with two tax categories, the second with two tax schemes (its
+// predicate a sequence of two booleans: FORG0006).
+func TestAnyNodeAsTheReference(t *testing.T) {
+	const (
+		okFirst  = `<l><i><c><s><id>VAT</id></s><id>S</id></c><c><s><id>VAT</id></s><s><id>VAT</id></s><id>Z</id></c></i></l>`
+		errFirst = `<l><i><c><s><id>VAT</id></s><s><id>VAT</id></s><id>Z</id></c><c><s><id>VAT</id></s><id>S</id></c></i></l>`
+		noneOK   = `<l><i><c><s><id>GST</id></s><id>S</id></c><c><s><id>VAT</id></s><s><id>VAT</id></s><id>Z</id></c></i></l>`
+		noID     = `<l><i><c><s><id>VAT</id></s></c><c><s><id>VAT</id></s><s><id>VAT</id></s><id>Z</id></c></i></l>`
+	)
+	path := "i/c[s/(normalize-space(upper-case(id)) = 'VAT')]/id"
+	for _, c := range []struct {
+		expr, doc string
+		want      bool
+		code      string // "no error" or the error's code
+	}{
+		{"(" + path + ")", okFirst, true, "no error"},
+		{"exists(" + path + ")", okFirst, true, "no error"},
+		{"not(" + path + ")", okFirst, false, "no error"},
+		{"empty(" + path + ")", okFirst, false, "no error"},
+		{"boolean(/l[" + path + "])", okFirst, true, "no error"},
+		{"(" + path + ")", errFirst, false, "FORG0006"},
+		{"exists(" + path + ")", errFirst, false, "FORG0006"},
+		// the first category fails the predicate without an error: the
+		// second is evaluated, and raises
+		{"(" + path + ")", noneOK, false, "FORG0006"},
+		// the first category passes but has no id: the second is reached
+		{"(" + path + ")", noID, false, "FORG0006"},
+		// a later step's predicate: i/c is found, its id's predicate errs
+		// only on the second category's id
+		{"(i/c/id[../s/(. = 'x') or true()])", okFirst, true, "no error"},
+		// expression steps are evaluated whole, as before: the error stays
+		{"(i/c/(s/(normalize-space(id) = 'VAT')))", okFirst, false, "FORG0006"},
+	} {
+		for _, cat := range []*vm.Catalog{nil, vm.NewCatalog()} {
+			p, err := xpath.Compile(c.expr, &xpath.StaticContext{Catalog: cat})
+			if err != nil {
+				t.Fatalf("%s: %v", c.expr, err)
+			}
+			env := &vm.Env{Doc: parse(t, c.doc)}
+			got, err := p.EvalBool(context.Background(), env, 1)
+			if code(err) != c.code || got != c.want {
+				t.Errorf("%s on %s = %v, %v; want %v, %q", c.expr, c.doc, got, err, c.want, c.code)
+			}
+		}
+	}
+}
