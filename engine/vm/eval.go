@@ -434,8 +434,11 @@ func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
 
 func (f *frame) generalCmp(e *Expr, fc focus) (bool, error) {
 	l, err := f.eval(e.Args[0], fc)
-	if err != nil || len(l) == 0 {
-		return false, err
+	if err != nil {
+		return f.generalCmpLazy(e, fc, err)
+	}
+	if len(l) == 0 {
+		return false, nil
 	}
 	if e.Set != nil {
 		// Args[1] is a constant list of strings (e.g. a country code list):
@@ -473,6 +476,34 @@ func (f *frame) generalCmp(e *Expr, fc focus) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// generalCmpLazy answers a general comparison of a path with constants
+// whose whole evaluation raised err, as the reference does: node by node
+// in its order, the first match ending it (lazyany.go). Other comparisons
+// keep err.
+func (f *frame) generalCmpLazy(e *Expr, fc focus, err error) (bool, error) {
+	r := e.Args[1]
+	if r.Op != OpConst {
+		return false, err
+	}
+	found, lerr, ok := f.anyNodeWhere(e.Args[0], fc, func(it xdm.Item) (bool, error) {
+		a := f.atomNode(it)
+		if e.Set != nil && (a.T == xdm.TString || a.T == xdm.TUntyped) {
+			_, in := e.Set[a.S]
+			return in, nil
+		}
+		for _, b := range r.Seq {
+			if ok, err := xdm.CompareGeneral(e.Cmp, a, f.atom(b)); err != nil || ok {
+				return ok, err
+			}
+		}
+		return false, nil
+	})
+	if !ok {
+		return false, err
+	}
+	return found, lerr
 }
 
 // nodeCmp evaluates is, << and >>; empty=true when an operand is empty

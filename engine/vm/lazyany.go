@@ -7,6 +7,10 @@ import (
 
 // Whether a path selects a node, the way the reference finds out.
 //
+// (anyNodeWhere also serves a general comparison of a path with constants,
+// A = 'S' or A = ('a', 'b'): the reference's compares the path's nodes one
+// by one as it pulls them and stops at the first match.)
+//
 // Saxon evaluates a path through nested iterators: an expression that only
 // needs to know whether the path selects a node (its effective boolean
 // value, exists, empty, a predicate that is a path) pulls the first node
@@ -37,6 +41,13 @@ const maxLazyPreds = 8
 // not of that form (reverse axes, expression steps, predicates that read
 // last() or a constant position): the caller keeps its own answer.
 func (f *frame) anyNode(e *Expr, fc focus) (found bool, err error, ok bool) {
+	return f.anyNodeWhere(e, fc, nil)
+}
+
+// anyNodeWhere is anyNode for a node that also satisfies where (nil: any
+// node), called on each node the path selects, in the reference's order,
+// until it holds or fails.
+func (f *frame) anyNodeWhere(e *Expr, fc focus, where func(xdm.Item) (bool, error)) (found bool, err error, ok bool) {
 	var one [1]*Expr
 	steps := one[:]
 	switch e.Op {
@@ -71,7 +82,7 @@ func (f *frame) anyNode(e *Expr, fc focus) (found bool, err error, ok bool) {
 			n = f.doc.Parent(n)
 		}
 	}
-	found, err = f.chainAny(steps, n)
+	found, err = f.chainAny(steps, n, where)
 	return found, err, true
 }
 
@@ -89,10 +100,14 @@ func lazyPreds(preds []*Expr) bool {
 	return true
 }
 
-// chainAny reports whether steps select a node from n (see anyNode).
-func (f *frame) chainAny(steps []*Expr, n xmltree.NodeID) (bool, error) {
+// chainAny reports whether steps select a node from n that satisfies
+// where (see anyNodeWhere).
+func (f *frame) chainAny(steps []*Expr, n xmltree.NodeID, where func(xdm.Item) (bool, error)) (bool, error) {
 	if len(steps) == 0 {
-		return true, nil
+		if where == nil {
+			return true, nil
+		}
+		return where(f.node(n))
 	}
 	st := steps[0]
 	m := f.matcher(&st.Test, st.Axis)
@@ -121,7 +136,7 @@ func (f *frame) chainAny(steps []*Expr, n xmltree.NodeID) (bool, error) {
 		if !keep {
 			continue
 		}
-		if found, err := f.chainAny(steps[1:], xmltree.NodeID(c.Node)); err != nil || found {
+		if found, err := f.chainAny(steps[1:], xmltree.NodeID(c.Node), where); err != nil || found {
 			return found, err
 		}
 	}

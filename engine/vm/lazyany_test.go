@@ -13,7 +13,8 @@ import (
 // ends the evaluation, so an error in the predicates of later nodes is not
 // raised; an error met before any node is. The shape is BR-CO-04's on a
 // line with two tax categories, the second with two tax schemes (its
-// predicate a sequence of two booleans: FORG0006).
+// predicate a sequence of two booleans: FORG0006). A general comparison
+// of such a path with constants stops at its first match.
 func TestAnyNodeAsTheReference(t *testing.T) {
 	const (
 		okFirst  = `<l><i><c><s><id>VAT</id></s><id>S</id></c><c><s><id>VAT</id></s><s><id>VAT</id></s><id>Z</id></c></i></l>`
@@ -42,6 +43,12 @@ func TestAnyNodeAsTheReference(t *testing.T) {
 		// a later step's predicate: i/c is found, its id's predicate errs
 		// only on the second category's id
 		{"(i/c/id[../s/(. = 'x') or true()])", okFirst, true, "no error"},
+		// a general comparison with constants: the first match ends it
+		{path + " = 'S'", okFirst, true, "no error"},
+		{path + " = ('Q', 'S')", okFirst, true, "no error"},
+		{path + " != 'Q'", okFirst, true, "no error"},
+		{path + " = 'Z'", okFirst, false, "FORG0006"}, // S does not match: the second category errs
+		{path + " = 'S'", errFirst, false, "FORG0006"},
 		// expression steps are evaluated whole, as before: the error stays
 		{"(i/c/(s/(normalize-space(id) = 'VAT')))", okFirst, false, "FORG0006"},
 	} {
