@@ -3,6 +3,9 @@ package conformance
 import (
 	"context"
 	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -20,7 +23,8 @@ var (
 // between our engine and the reference, printing it (mutant name with its
 // seed, rule, both answers). Reproduce a reported mutant with
 // -oracle.seed=<seed> or with TestOracleDiff (EINVOICE_ORACLE_SEED=<seed>
-// EINVOICE_ORACLE_MUTANTS=1).
+// EINVOICE_ORACLE_MUTANTS=1); with EINVOICE_ORACLE_DUMP=<dir> the mutant
+// is also written to <dir>/<syntax>-<seed>.xml.
 //
 //	go test -count=1 -timeout 0 -run '^TestOracleFuzz$' ./conformance -oracle.duration=10m
 func TestOracleFuzz(t *testing.T) {
@@ -55,6 +59,14 @@ func TestOracleFuzz(t *testing.T) {
 		n++
 		m := mutantAt(sd.srcs, seed)
 		if d := sd.run.check(ctx, m.Name, m.Data); d != "" {
+			if dir := os.Getenv("EINVOICE_ORACLE_DUMP"); dir != "" {
+				p := filepath.Join(dir, fmt.Sprintf("%s-%d.xml", sd.s.name, seed))
+				if err := os.WriteFile(p, m.Data, 0o644); err != nil {
+					t.Errorf("dump: %v", err)
+				} else {
+					t.Logf("the mutant is in %s", p)
+				}
+			}
 			t.Fatalf("first disagreement after %d mutants (%s, seed %d); reproduce with -oracle.seed=%d", n, sd.s.name, seed, seed)
 		}
 	}
