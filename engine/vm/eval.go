@@ -433,6 +433,9 @@ func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
 }
 
 func (f *frame) generalCmp(e *Expr, fc focus) (bool, error) {
+	if e.Card != cmpLeftFirst {
+		return f.generalCmpOrdered(e, fc)
+	}
 	l, err := f.eval(e.Args[0], fc)
 	if err != nil {
 		return f.generalCmpLazy(e, fc, err)
@@ -473,6 +476,45 @@ func (f *frame) generalCmp(e *Expr, fc focus) (bool, error) {
 			if ok {
 				return true, nil
 			}
+		}
+	}
+	return false, nil
+}
+
+// generalCmpOrdered is generalCmp for a comparison of a single operand
+// with a sequence (Expr.Card): the single side first, false when it is
+// empty, then the other side, pulled node by node when its whole
+// evaluation raises (cardinality.go, lazyany.go).
+func (f *frame) generalCmpOrdered(e *Expr, fc focus) (bool, error) {
+	one, many := e.Args[1], e.Args[0]
+	if e.Card == cmpOneMany {
+		one, many = many, one
+	}
+	s, err := f.eval(one, fc)
+	if err != nil {
+		return false, err
+	}
+	v, ok, err := f.single(s, "general comparison")
+	if err != nil || !ok {
+		return false, err
+	}
+	cmp := func(it xdm.Item) (bool, error) {
+		if e.Card == cmpOneMany {
+			return xdm.CompareGeneral(e.Cmp, v, f.atom(it))
+		}
+		return xdm.CompareGeneral(e.Cmp, f.atom(it), v)
+	}
+	seq, err := f.eval(many, fc)
+	if err != nil {
+		found, lerr, ok := f.anyNodeWhere(many, fc, cmp)
+		if !ok {
+			return false, err
+		}
+		return found, lerr
+	}
+	for _, it := range seq {
+		if ok, err := cmp(it); err != nil || ok {
+			return ok, err
 		}
 	}
 	return false, nil

@@ -162,6 +162,10 @@ type Expr struct {
 	// the index of the predicate "Q = $v" a step index keys on
 	// (stepindex.go); 0 when none.
 	KeyPred uint8
+	// Card (OpGenCmp, set when the program is built): which operand the
+	// reference evaluates first (cmpManyOne, cmpOneMany; cardinality.go);
+	// 0: the left, whole, then the right.
+	Card uint8
 	// PredSlot (a predicate, set when the program is built with a
 	// Catalog): its slot in the per-node predicate memo (predmemo.go); 0
 	// when it is not memoisable.

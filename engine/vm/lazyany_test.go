@@ -65,3 +65,42 @@ func TestAnyNodeAsTheReference(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneralComparisonOrder: a comparison of a sequence with a single
+// operand evaluates the single one first, as the reference does
+// (cardinality.go): an empty sequence side does not spare the single side's
+// error, an empty single side spares the sequence side's, and the sequence
+// side is pulled until its first match.
+func TestGeneralComparisonOrder(t *testing.T) {
+	const doc = `<r><c>1</c><c>2</c><l><p>1</p></l><l><p>5</p><p>6</p></l></r>`
+	for _, c := range []struct {
+		expr string
+		want bool
+		code string
+	}{
+		// many = one: the single side (two c: XPTY0004) raises though b is empty
+		{"b = xs:decimal(c)", false, "XPTY0004"},
+		{"xs:decimal(c) = b", false, "XPTY0004"},
+		// the single side empty: the sequence side's error is never met
+		{"xs:decimal(nothing) = l/xs:decimal(p)", false, "no error"},
+		{"l/xs:decimal(p) = xs:decimal(nothing)", false, "no error"},
+		// pulled until the first match: the second l's two p never cast
+		{"sum(c) - 2 = l[xs:decimal(p) > 0]/p", true, "no error"},
+		{"l[xs:decimal(p) > 0]/p = sum(c) - 2", true, "no error"},
+		// no match in the first l: the second is reached, and raises
+		{"sum(c) = l[xs:decimal(p) > 0]/p", false, "XPTY0004"},
+		// both sides sequences: the left whole, then the right (unchanged;
+		// the reference alternates between the two, not reproduced)
+		{"c = l/p", true, "no error"},
+		{"l[xs:decimal(p) > 0]/p = c", false, "XPTY0004"},
+	} {
+		p, err := xpath.Compile(c.expr, &xpath.StaticContext{Namespaces: map[string]string{"xs": "http://www.w3.org/2001/XMLSchema"}})
+		if err != nil {
+			t.Fatalf("%s: %v", c.expr, err)
+		}
+		got, err := p.EvalBool(context.Background(), &vm.Env{Doc: parse(t, doc)}, 1)
+		if code(err) != c.code || got != c.want {
+			t.Errorf("%s = %v, %v; want %v, %q", c.expr, got, err, c.want, c.code)
+		}
+	}
+}

@@ -98,6 +98,7 @@ func NewPatternIn(src string, alts []PathPattern, nLocals int, fns *Functions, c
 				st.safePreds = st.safePreds && safeNodeExpr(pr)
 				cat.prepare(pr)
 				cat.preparePred(pr)
+				markCmpCard(pr)
 				pt.prog.vars = collectVars(pt.prog.vars, pr)
 			}
 		}

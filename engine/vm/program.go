@@ -45,6 +45,7 @@ func NewProgramFuncs(src string, root *Expr, nLocals int, fns *Functions) *Progr
 func NewProgramIn(src string, root *Expr, nLocals int, fns *Functions, cat *Catalog) *Program {
 	p := &Program{src: src, root: root, nLocals: nLocals, re: new(sync.Map), reCount: new(atomic.Int32), fns: fns, cat: cat}
 	cat.prepare(root)
+	markCmpCard(root)
 	p.vars = collectVars(nil, root)
 	return p
 }
