@@ -117,7 +117,7 @@ fuzz: deps generate
 
 # Differential fuzzing against the reference for as long as asked (ORACLE_TIME=2h make fuzz-oracle).
 fuzz-oracle: deps generate oracle
-	EINVOICE_REQUIRE_ORACLE=1 $(GO) test -count=1 -timeout 0 -run '^TestOracleFuzz$$' ./conformance -oracle.duration=$(ORACLE_TIME)
+	EINVOICE_REQUIRE_ORACLE=1 $(GO) test -count=1 -timeout 0 -v -run '^TestOracleFuzz$$' ./conformance -oracle.duration=$(ORACLE_TIME)
 
 clean:
 	rm -rf bin tmp rulesets/*/zz_generated_*.go conformance/oracle/target
