@@ -79,13 +79,5 @@ func markCmpCard(e *Expr) {
 			e.Card = cmpOneMany
 		}
 	}
-	for _, a := range e.Args {
-		markCmpCard(a)
-	}
-	for _, p := range e.Preds {
-		markCmpCard(p)
-	}
-	for _, b := range e.Binds {
-		markCmpCard(b.In)
-	}
+	eachChild(e, markCmpCard)
 }
