@@ -26,7 +26,7 @@ func (f *frame) matcher(t *NodeTest, axis Axis) matcher {
 		// Catalogued name in the validated document, its catalog resolved
 		// for it (acquire): a slice index.
 		name := f.catIDs[t.Slot-1]
-		return matcher{t: t, attr: axis == AxisAttribute || axis == AxisDescendantAttribute, name: name, never: name < 0}
+		return matcher{t: t, attr: axis.attributes(), name: name, never: name < 0}
 	}
 	return f.matcherSlow(t, axis)
 }
@@ -43,14 +43,11 @@ func (f *frame) nameAbsent(t *NodeTest) bool {
 // matcherSlow is matcher when the catalog is not resolved for the
 // document yet, or for a name outside it.
 func (f *frame) matcherSlow(t *NodeTest, axis Axis) matcher {
-	m := matcher{t: t, attr: axis == AxisAttribute || axis == AxisDescendantAttribute}
+	m := matcher{t: t, attr: axis.attributes()}
 	if t.Slot > 0 && f.docIdx == 0 && f.prog.cat != nil {
 		// Catalogued name in the validated document: a slice index.
-		if f.catDoc != f.env.Doc || f.cat != f.prog.cat || len(f.catIDs) != int(f.prog.cat.n) {
-			f.cat, f.catDoc = f.prog.cat, f.env.Doc
-			f.catIDs = f.cat.resolve(f.catDoc, f.catIDs)
-		}
-		f.catReady = true // every name of the catalog is resolved
+		f.resolveCatalog(f.prog.cat, f.env.Doc)
+		f.catReady = true
 		m.name = f.catIDs[t.Slot-1]
 		m.never = m.name < 0
 		return m

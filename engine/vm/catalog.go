@@ -102,11 +102,23 @@ func (env *Env) CatalogIDs(cat *Catalog) []xmltree.NameID {
 		f = &frame{}
 		env.fr = f
 	}
-	if f.cat != cat || f.catDoc != env.Doc || len(f.catIDs) != int(cat.n) {
-		f.cat, f.catDoc = cat, env.Doc
-		f.catIDs = cat.resolve(env.Doc, f.catIDs)
-	}
+	f.resolveCatalog(cat, env.Doc)
 	return f.catIDs
+}
+
+// catResolved reports whether the frame's ids resolve every name of cat
+// against doc.
+func (f *frame) catResolved(cat *Catalog, doc *xmltree.Document) bool {
+	return cat != nil && f.cat == cat && f.catDoc == doc && len(f.catIDs) == int(cat.n)
+}
+
+// resolveCatalog makes the frame's ids resolve every name of cat against
+// doc, resolving again only when they do not already.
+func (f *frame) resolveCatalog(cat *Catalog, doc *xmltree.Document) {
+	if !f.catResolved(cat, doc) {
+		f.cat, f.catDoc = cat, doc
+		f.catIDs = cat.resolve(doc, f.catIDs)
+	}
 }
 
 // MemoSlots returns the number of distinct memoised path prefixes.

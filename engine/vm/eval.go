@@ -324,15 +324,8 @@ func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
 			s, err := f.eval(a, fc)
 			if err == nil {
 				nonEmpty = len(s) > 0
-			} else {
-				found, lerr, ok := f.anyNode(a, fc) // see lazyany.go
-				if !ok {
-					return false, err
-				}
-				if lerr != nil {
-					return false, lerr
-				}
-				nonEmpty = found
+			} else if nonEmpty, err = f.retryLazily(a, fc, nil, err); err != nil {
+				return false, err
 			}
 		}
 		return nonEmpty == (e.Op == OpExists), nil
@@ -484,7 +477,7 @@ func (f *frame) generalCmp(e *Expr, fc focus) (bool, error) {
 // generalCmpOrdered is generalCmp for a comparison of a single operand
 // with a sequence (Expr.Card): the single side first, false when it is
 // empty, then the other side, pulled node by node when its whole
-// evaluation raises (cardinality.go, lazyany.go).
+// evaluation raises (cardinality.go, retryLazily).
 func (f *frame) generalCmpOrdered(e *Expr, fc focus) (bool, error) {
 	one, many := e.Args[1], e.Args[0]
 	if e.Card == cmpOneMany {
@@ -506,11 +499,7 @@ func (f *frame) generalCmpOrdered(e *Expr, fc focus) (bool, error) {
 	}
 	seq, err := f.eval(many, fc)
 	if err != nil {
-		found, lerr, ok := f.anyNodeWhere(many, fc, cmp)
-		if !ok {
-			return false, err
-		}
-		return found, lerr
+		return f.retryLazily(many, fc, cmp, err)
 	}
 	for _, it := range seq {
 		if ok, err := cmp(it); err != nil || ok {
@@ -529,7 +518,7 @@ func (f *frame) generalCmpLazy(e *Expr, fc focus, err error) (bool, error) {
 	if r.Op != OpConst {
 		return false, err
 	}
-	found, lerr, ok := f.anyNodeWhere(e.Args[0], fc, func(it xdm.Item) (bool, error) {
+	return f.retryLazily(e.Args[0], fc, func(it xdm.Item) (bool, error) {
 		a := f.atomNode(it)
 		if e.Set != nil && (a.T == xdm.TString || a.T == xdm.TUntyped) {
 			_, in := e.Set[a.S]
@@ -541,11 +530,7 @@ func (f *frame) generalCmpLazy(e *Expr, fc focus, err error) (bool, error) {
 			}
 		}
 		return false, nil
-	})
-	if !ok {
-		return false, err
-	}
-	return found, lerr
+	}, err)
 }
 
 // nodeCmp evaluates is, << and >>; empty=true when an operand is empty

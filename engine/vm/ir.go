@@ -90,6 +90,9 @@ func (a Axis) Reverse() bool {
 	return false
 }
 
+// attributes reports whether the axis's principal node kind is attribute.
+func (a Axis) attributes() bool { return a == AxisAttribute || a == AxisDescendantAttribute }
+
 // TestKind is the kind of a node test.
 type TestKind uint8
 

@@ -7,7 +7,7 @@ import (
 
 // Whether a path selects a node, the way the reference finds out.
 //
-// (anyNodeWhere also serves a general comparison of a path with constants,
+// (retryLazily also serves a general comparison of a path with constants,
 // A = 'S' or A = ('a', 'b'): the reference's compares the path's nodes one
 // by one as it pulls them and stops at the first match.)
 //
@@ -26,27 +26,31 @@ import (
 //
 // The engine evaluates paths whole (memos, indexes, shared values: much
 // faster). Only when that raises an error is the path evaluated again node
-// by node (anyNode), and that answer stands: a node found before any error,
+// by node (retryLazily), and that answer stands: a node found before any error,
 // the first error met on the way, or no node.
 
-// maxLazyPreds bounds the predicates per step anyNode handles (it counts
+// maxLazyPreds bounds the predicates per step retryLazily handles (it counts
 // positions per predicate on the stack).
 const maxLazyPreds = 8
 
-// anyNode reports whether e, a path of forward axis steps (from the
-// context, the root or a first step) or a single such step, selects a node
-// from focus fc, evaluated as the reference's iterators do: the steps'
-// nodes in axis order, each node's predicates one after the other, each
-// surviving node's continuation before the next node. ok is false when e is
-// not of that form (reverse axes, expression steps, predicates that read
-// last() or a constant position): the caller keeps its own answer.
-func (f *frame) anyNode(e *Expr, fc focus) (found bool, err error, ok bool) {
-	return f.anyNodeWhere(e, fc, nil)
+// retryLazily answers, after the whole evaluation of e raised err,
+// whether e selects a node that satisfies where (nil: any node), evaluated
+// as the reference's iterators do: the steps' nodes in axis order, each
+// node's predicates one after the other, each surviving node's
+// continuation (and where) before the next node. It applies to a path of
+// forward axis steps (from the context, the root or a first step) or a
+// single such step; for anything else (reverse axes, expression steps,
+// predicates that read last() or a constant position) err stands.
+func (f *frame) retryLazily(e *Expr, fc focus, where func(xdm.Item) (bool, error), err error) (bool, error) {
+	found, lerr, ok := f.anyNodeWhere(e, fc, where)
+	if !ok {
+		return false, err
+	}
+	return found, lerr
 }
 
-// anyNodeWhere is anyNode for a node that also satisfies where (nil: any
-// node), called on each node the path selects, in the reference's order,
-// until it holds or fails.
+// anyNodeWhere is retryLazily's walk; ok is false when e is not of the
+// form it handles.
 func (f *frame) anyNodeWhere(e *Expr, fc focus, where func(xdm.Item) (bool, error)) (found bool, err error, ok bool) {
 	var one [1]*Expr
 	steps := one[:]
@@ -101,7 +105,7 @@ func lazyPreds(preds []*Expr) bool {
 }
 
 // chainAny reports whether steps select a node from n that satisfies
-// where (see anyNodeWhere).
+// where (see retryLazily).
 func (f *frame) chainAny(steps []*Expr, n xmltree.NodeID, where func(xdm.Item) (bool, error)) (bool, error) {
 	if len(steps) == 0 {
 		if where == nil {
@@ -144,13 +148,10 @@ func (f *frame) chainAny(steps []*Expr, n xmltree.NodeID, where func(xdm.Item) (
 }
 
 // ebvOrAny is the effective boolean value of e after its whole evaluation
-// gave s and err: on an error, anyNode's answer where it applies.
+// gave s and err: on an error, retryLazily's answer.
 func (f *frame) ebvOrAny(e *Expr, fc focus, s xdm.Sequence, err error) (bool, error) {
 	if err != nil {
-		if found, lerr, ok := f.anyNode(e, fc); ok {
-			return found, lerr
-		}
-		return false, err
+		return f.retryLazily(e, fc, nil, err)
 	}
 	return f.ebv(s)
 }

@@ -282,11 +282,7 @@ func (f *frame) matchStep(a *PathPattern, i int, n xmltree.NodeID, pastGate []*E
 			return false, nil
 		}
 		if len(st.Preds) > 0 {
-			axis := AxisChild
-			if st.Attr {
-				axis = AxisAttribute
-			}
-			ok, err := f.patternPreds(st, axis, p, n, pastGate)
+			ok, err := f.patternPreds(st, st.axis(), p, n, pastGate)
 			if err != nil || !ok {
 				return false, err
 			}
@@ -328,12 +324,16 @@ func (f *frame) stepTest(st *PatternStep, n xmltree.NodeID) bool {
 		id := f.catIDs[st.Test.Slot-1]
 		return id >= 0 && f.doc.Kind(n) == want && f.doc.Name(n) == id
 	}
-	axis := AxisChild
-	if st.Attr {
-		axis = AxisAttribute
-	}
-	m := f.matcher(&st.Test, axis)
+	m := f.matcher(&st.Test, st.axis())
 	return !m.never && f.matches(&m, n) && st.Attr == (f.doc.Kind(n) == xmltree.KindAttribute)
+}
+
+// axis is the axis the step selects its nodes on from their parent.
+func (st *PatternStep) axis() Axis {
+	if st.Attr {
+		return AxisAttribute
+	}
+	return AxisChild
 }
 
 // patternPreds evaluates the predicates of a step for n among the nodes the
@@ -486,10 +486,7 @@ func (pt *Pattern) NameVerdict(ctx context.Context, env *Env, node xmltree.NodeI
 			return NameMay
 		}
 		st := &a.Steps[len(a.Steps)-1]
-		axis := AxisChild
-		if st.Attr {
-			axis = AxisAttribute
-		}
+		axis := st.axis()
 		if st.Attr != isAttr {
 			continue
 		}

@@ -153,7 +153,7 @@ func (env *Env) acquire(ctx context.Context, p *Program) *frame {
 	f.doc, f.docIdx = env.Doc, 0
 	f.ctx = ctx
 	f.prog = p
-	f.catReady = p.cat != nil && f.cat == p.cat && f.catDoc == env.Doc && len(f.catIDs) == int(p.cat.n)
+	f.catReady = f.catResolved(p.cat, env.Doc)
 	f.arena = f.arena[:0]
 	f.depth = 0
 	f.args = f.args[:0]
