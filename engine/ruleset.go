@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -586,4 +587,32 @@ func loadDocuments(t *Tables, cfg *loadConfig) error {
 		cfg.functions.RegisterDocument(d.URI, doc)
 	}
 	return nil
+}
+
+// FastAgrees runs vm.Program.FastAgrees for every check with a frame-free
+// evaluation on every element and attribute of doc, and returns how many
+// evaluations the fast path decided and the first disagreement. A test
+// hook.
+func (r *Ruleset) FastAgrees(ctx context.Context, doc *xmltree.Document) (decided int, err error) {
+	env := &vm.Env{Doc: doc}
+	env.CatalogIDs(r.cat)
+	for ci := range r.checks {
+		p := r.checks[ci].test
+		if p == nil || !p.HasFast() {
+			continue
+		}
+		for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
+			if k := doc.Kind(n); k != xmltree.KindElement && k != xmltree.KindAttribute {
+				continue
+			}
+			ok, err := p.FastAgrees(ctx, env, n)
+			if err != nil {
+				return decided, fmt.Errorf("%s %s: %w", r.Label(), r.tables.Checks[ci].ID, err)
+			}
+			if ok {
+				decided++
+			}
+		}
+	}
+	return decided, nil
 }

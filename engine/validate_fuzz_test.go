@@ -16,8 +16,8 @@ import (
 // FuzzValidateEN16931 feeds arbitrary documents through parse + the EN 16931
 // UBL rule set. Allowed outcomes: a parse error of the parser's typed kinds,
 // findings, or an *engine.EvalError wrapping an XPath dynamic error
-// (*xdm.Error). Anything else (panic, untyped error, malformed finding) is a
-// bug; crashers are kept under testdata/fuzz/FuzzValidateEN16931.
+// (*xdm.Error). Anything else (panic, untyped error, malformed finding, a
+// frame-free evaluation that disagrees with the interpreter) is a bug; crashers are kept under testdata/fuzz/FuzzValidateEN16931.
 func FuzzValidateEN16931(f *testing.F) {
 	rs := loadEN16931(f, "ubl", ublMain)
 	for _, p := range []string{ublExample, "corpus/en16931/ubl/examples/ubl-tc434-creditnote1.xml"} {
@@ -47,6 +47,13 @@ func FuzzValidateEN16931(f *testing.F) {
 			var xe *xdm.Error
 			if !errors.As(err, &ee) || !errors.As(err, &xe) || ee.Code() == "" {
 				t.Fatalf("unexpected error %T: %v", err, err)
+			}
+		}
+		// The frame-free evaluation of the simplest checks (vm/fast.go)
+		// must agree with the interpreter on every node.
+		if doc.Len() <= 20000 {
+			if _, err := rs.FastAgrees(context.Background(), doc); err != nil {
+				t.Fatal(err)
 			}
 		}
 		for _, f := range fs {

@@ -52,7 +52,7 @@ func (f *frame) eval(e *Expr, fc focus) (xdm.Sequence, error) {
 		}
 		return f.one(f.node(n)), nil
 	case OpVar:
-		if e.Slot >= len(f.env.Vars) {
+		if int(e.Slot) >= len(f.env.Vars) {
 			return nil, xdm.Errorf(xdm.ErrType, "variable slot %d has no value", e.Slot)
 		}
 		return f.env.Vars[e.Slot], nil
@@ -345,16 +345,7 @@ func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
 			}
 			v = a.S
 		}
-		v = normalizeSpace(v)
-		if e.Op == OpCodeToken && strings.IndexByte(v, ' ') >= 0 {
-			return false, nil // not(contains(normalize-space(X), ' ')) failed
-		}
-		if v == "" || strings.IndexByte(v, ' ') >= 0 {
-			// Not a single token: fall back to the original contains().
-			return strings.Contains(e.Str, " "+v+" "), nil
-		}
-		_, in := e.Set[v]
-		return in, nil
+		return codeListHas(normalizeSpace(v), e.Op == OpCodeToken, e.Set, e.Str), nil
 	case OpChildEq:
 		n, err := f.contextNode(fc)
 		if err != nil {
@@ -744,9 +735,9 @@ func (f *frame) filter(s xdm.Sequence, preds []*Expr) (xdm.Sequence, error) {
 		if len(s) == 0 {
 			return nil, nil
 		}
-		if p.PosConst > 0 {
-			if p.PosConst <= len(s) {
-				s = s[p.PosConst-1 : p.PosConst : p.PosConst]
+		if k := int(p.PosConst); k > 0 {
+			if k <= len(s) {
+				s = s[k-1 : k : k]
 			} else {
 				s = nil
 			}

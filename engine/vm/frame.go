@@ -27,6 +27,9 @@ type frame struct {
 	prog   *Program
 	busy   bool
 	steps  int
+	// fast is the state of the programs evaluated without a frame
+	// (fast.go).
+	fast fastEnv
 
 	arena  []xdm.Item   // append-only per evaluation; results are sub-slices
 	bufs   [][]xdm.Item // scratch buffers by nesting depth

@@ -24,6 +24,7 @@ type Program struct {
 	cat       *Catalog   // names of the rule set (may be nil)
 	nCSE      int        // shared subexpression slots (cse.go)
 	cseLocals [][]int32  // per shared slot, the local variable slots it reads
+	fast      fastBool   // the test evaluated without a frame (fast.go), or nil
 }
 
 // NewProgram wraps a compiled expression tree. nLocals is the number of
@@ -47,6 +48,9 @@ func NewProgramIn(src string, root *Expr, nLocals int, fns *Functions, cat *Cata
 	cat.prepare(root)
 	markCmpCard(root)
 	p.vars = collectVars(nil, root)
+	if cat != nil && root != nil {
+		p.fast = compileFast(root)
+	}
 	return p
 }
 
@@ -242,6 +246,16 @@ func (p *Program) Eval(ctx context.Context, env *Env, node xmltree.NodeID) (xdm.
 
 // EvalBool evaluates the program and returns its effective boolean value.
 func (p *Program) EvalBool(ctx context.Context, env *Env, node xmltree.NodeID) (bool, error) {
+	if p.fast != nil {
+		if f := env.fr; f != nil && !f.busy && f.catResolved(p.cat, env.Doc) {
+			fe := &f.fast
+			fe.doc, fe.ids = env.Doc, f.catIDs
+			v, ok := p.fast(fe, node)
+			if ok {
+				return v, nil
+			}
+		}
+	}
 	f := env.acquire(ctx, p)
 	defer f.release()
 	b, err := f.evalBool(p.root, focusNode(node))
