@@ -13,7 +13,7 @@ import (
 
 // Direct evaluation of the simplest boolean tests, without a frame.
 //
-// Half of the checks a validation evaluates are tests such as
+// Most of the checks a validation evaluates are tests such as
 //
 //	exists(cac:Price/cbc:PriceAmount)
 //	count(cac:Item/cac:ClassifiedTaxCategory) = 1
@@ -21,14 +21,21 @@ import (
 //	normalize-space(cac:Item/cbc:Name) != ''
 //	string-length(substring-after(cbc:LineExtensionAmount,'.'))<=2
 //	contains(' AED AFN ... ', concat(' ', normalize-space(@currencyID), ' '))
+//	not(ram:TaxPointDate) or (ancestor::ram:ApplicableHeaderTradeSettlement)
+//	(ram:ApplicableTradeTax[upper-case(ram:TypeCode) = 'VAT']/ram:CategoryCode)
 //
-// whose operands are relative paths of named child steps (the last one may
-// be an attribute step) from the context node. Their evaluation costs
-// little next to the interpreter's fixed costs: a frame taken and handed
-// back, a sequence per operand, an item per node. When a program's whole
-// test is of that kind, NewProgramIn compiles it into a tree of closures
-// (fastBool) that read the document directly, and EvalBool runs it
-// before the interpreter.
+// whose operands are paths from the context node or the root (/): leading
+// parent steps (..) or a filter of the context node (.[…]), then named
+// child steps, the last of which may be an attribute step, each with
+// predicates of the same kind; counts of such paths; string functions
+// (normalize-space, upper-case, lower-case, string-length) of their node,
+// also as a path's last step (cac:TaxScheme/normalize-space(cbc:ID)).
+// Their evaluation
+// costs little next to the interpreter's fixed costs: a frame taken and
+// handed back, a sequence per operand, an item per node. When a program's
+// whole test is of that kind, NewProgramIn compiles it into a tree of
+// closures (fastBool) that read the document directly, and EvalBool runs
+// it before the interpreter.
 //
 // The closures decide only what cannot raise an error: a comparison whose
 // cast fails (FORG0001), a function given more than one node (XPTY0004),
@@ -36,8 +43,14 @@ import (
 // return ok=false and the interpreter evaluates the program from the
 // start, so errors are raised, and reported, exactly as before. Where they
 // decide, the answer is the interpreter's:
-//   - the paths select the same nodes in document order (a depth-first
-//     walk of child steps from one node cannot repeat a node);
+//   - the paths select the same nodes in document order (parent steps
+//     from one node reach one node; a depth-first walk of child steps
+//     from one node cannot repeat a node), and a predicate, always a
+//     boolean, keeps a node when it holds, as filtering does;
+//   - a path with predicates is evaluated whole even where one node
+//     would do (exists, the effective boolean value), so that an error
+//     the interpreter would meet in a later predicate makes the closure
+//     give up instead of answering;
 //   - "and" and "or" evaluate their left operand first and stop as the
 //     interpreter does;
 //   - a general comparison is true when a pair of its operands' items
@@ -47,112 +60,239 @@ import (
 //   - comparisons and casts are xdm's own (CompareGeneral,
 //     CompareValues); nodes atomize to xs:untypedAtomic.
 //
-// TestFastAgreesWithInterpreter compares the two on every node of the
-// corpus documents, errors included.
+// TestFastPaths checks each construct, refusals included;
+// TestFastAgreesWithInterpreter (engine) compares the two on every node of
+// the EN 16931 examples, FuzzValidateEN16931 on its inputs, and the oracle
+// runs of the conformance suite on a sample of their mutants.
 
 // fastMaxNodes bounds the nodes a fast path collects: past it the
 // interpreter evaluates the test, with its budgets and cancellation.
 const fastMaxNodes = 1 << 12
 
 // fastEnv is what a fastBool reads: the Env's document, its catalog's ids
-// and a scratch buffer.
+// and the scratch buffers of the paths being walked, one per nesting
+// level (a predicate walks its own paths while its step's are collected).
 type fastEnv struct {
-	doc *xmltree.Document
-	ids []xmltree.NameID
-	buf []xmltree.NodeID
+	doc   *xmltree.Document
+	ids   []xmltree.NameID
+	bufs  [][]xmltree.NodeID
+	depth int
 }
 
 // fastBool decides a boolean test on node n; ok=false when it cannot
 // (see above).
 type fastBool func(fe *fastEnv, n xmltree.NodeID) (v, ok bool)
 
-// fastPath is a relative path of named child steps from the context node,
-// the last of which may be an attribute step; no steps: the context node.
+// fastStepKind is the axis of a fastStep.
+type fastStepKind uint8
+
+const (
+	fsChild  fastStepKind = iota // child::name
+	fsAttr                       // attribute::name (last step only)
+	fsParent                     // .. (leading steps only)
+	fsSelf                       // .[predicates] (first step only)
+	fsRoot                       // / (first step only): the document node
+)
+
+// fastStep is one step of a fastPath.
+type fastStep struct {
+	kind  fastStepKind
+	slot  int32 // catalog slot of the name (child, attribute)
+	preds []fastBool
+}
+
+// fastPath is a relative path from the context node (see above); no
+// steps: the context node itself.
 type fastPath struct {
-	slots []int32 // catalog slots of the steps' names
-	attr  bool    // the last step is on the attribute axis
+	steps []fastStep
+	preds bool // some step has predicates
 }
 
 // fastPathOf returns e as a fastPath when it is one.
 func fastPathOf(e *Expr) (fastPath, bool) {
+	var p fastPath
+	var parts []*Expr
 	switch e.Op {
 	case OpContext:
-		return fastPath{}, true
-	case OpStep:
-		if !fastStep(e) {
-			return fastPath{}, false
-		}
-		return fastPath{slots: []int32{e.Test.Slot}, attr: e.Axis == AxisAttribute}, true
-	case OpPath:
-		if len(e.Args) == 0 || len(e.Args) > 8 {
-			return fastPath{}, false
-		}
-		p := fastPath{slots: make([]int32, 0, len(e.Args))}
-		for i, a := range e.Args {
-			if a.Op != OpStep || !fastStep(a) || (a.Axis == AxisAttribute && i != len(e.Args)-1) {
-				return fastPath{}, false
-			}
-			p.slots = append(p.slots, a.Test.Slot)
-		}
-		p.attr = e.Args[len(e.Args)-1].Axis == AxisAttribute
 		return p, true
+	case OpStep, OpFilter:
+		parts = []*Expr{e}
+	case OpPath:
+		parts = e.Args
+	default:
+		return p, false
 	}
-	return fastPath{}, false
+	if len(parts) == 0 || len(parts) > 8 {
+		return p, false
+	}
+	for i, a := range parts {
+		st, ok := fastStepOf(a)
+		switch {
+		case !ok,
+			st.kind == fsAttr && i != len(parts)-1,
+			(st.kind == fsSelf || st.kind == fsRoot) && i != 0,
+			st.kind == fsParent && i > 0 && p.steps[i-1].kind != fsParent:
+			return fastPath{}, false
+		}
+		p.steps = append(p.steps, st)
+		p.preds = p.preds || len(st.preds) > 0
+	}
+	return p, true
 }
 
-// fastStep reports whether step e is a predicate-free child or attribute
-// step with a catalogued name.
-func fastStep(e *Expr) bool {
-	return (e.Axis == AxisChild || e.Axis == AxisAttribute) && len(e.Preds) == 0 && e.PosConst == 0 &&
-		e.Test.Kind == TestName && e.Test.Slot > 0
+// fastStepOf returns the fastStep of one part of a path.
+func fastStepOf(e *Expr) (fastStep, bool) {
+	preds := e.Preds
+	var st fastStep
+	switch {
+	case e.Op == OpRoot:
+		st.kind = fsRoot
+	case e.Op == OpFilter && len(e.Args) == 1 && e.Args[0].Op == OpContext:
+		st.kind = fsSelf
+	case e.Op != OpStep:
+		return st, false
+	case e.Axis == AxisParent && e.Test.Kind == TestNode && len(preds) == 0:
+		st.kind = fsParent
+	case (e.Axis == AxisChild || e.Axis == AxisAttribute) && e.Test.Kind == TestName && e.Test.Slot > 0:
+		st.kind, st.slot = fsChild, e.Test.Slot
+		if e.Axis == AxisAttribute {
+			st.kind = fsAttr
+		}
+	default:
+		return st, false
+	}
+	for _, pr := range preds {
+		// Only boolean tests compile, so no predicate is positional.
+		fn := compileFast(pr)
+		if fn == nil || pr.PosConst != 0 {
+			return st, false
+		}
+		st.preds = append(st.preds, fn)
+	}
+	return st, true
 }
 
-// nodes collects the nodes of p from n into fe.buf (reset first), in
-// document order; ok=false past fastMaxNodes.
+// pass applies predicates to n in order: keep tells whether n stays,
+// ok=false when a predicate could not decide.
+func (fe *fastEnv) pass(preds []fastBool, n xmltree.NodeID) (keep, ok bool) {
+	for _, pr := range preds {
+		v, ok := pr(fe, n)
+		if !ok || !v {
+			return false, ok
+		}
+	}
+	return true, true
+}
+
+// nodes returns the nodes of p from n in document order, in a buffer of
+// fe valid until the next nodes call at the same level; ok=false when a
+// predicate could not decide or past fastMaxNodes.
 func (fe *fastEnv) nodes(p *fastPath, n xmltree.NodeID) ([]xmltree.NodeID, bool) {
-	fe.buf = fe.buf[:0]
-	ok := fe.walk(p, 0, n)
-	return fe.buf, ok
+	if fe.depth == len(fe.bufs) {
+		fe.bufs = append(fe.bufs, nil)
+	}
+	d := fe.depth
+	fe.depth++
+	buf, ok := fe.walk(p, 0, n, fe.bufs[d][:0])
+	fe.depth--
+	fe.bufs[d] = buf
+	return buf, ok
 }
 
-func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID) bool {
-	if i == len(p.slots) {
-		fe.buf = append(fe.buf, n)
-		return len(fe.buf) <= fastMaxNodes
+func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.NodeID) ([]xmltree.NodeID, bool) {
+	if i == len(p.steps) {
+		buf = append(buf, n)
+		return buf, len(buf) <= fastMaxNodes
 	}
-	id := fe.ids[p.slots[i]-1]
-	if id < 0 {
-		return true
-	}
+	st := &p.steps[i]
 	d := fe.doc
-	if p.attr && i == len(p.slots)-1 {
+	switch st.kind {
+	case fsRoot:
+		return fe.walk(p, i+1, fe.root(n), buf)
+	case fsParent:
+		if n = d.Parent(n); n == xmltree.None {
+			return buf, true
+		}
+		return fe.walk(p, i+1, n, buf)
+	case fsSelf:
+		if keep, ok := fe.pass(st.preds, n); !keep {
+			return buf, ok
+		}
+		return fe.walk(p, i+1, n, buf)
+	}
+	id := fe.ids[st.slot-1]
+	if id < 0 {
+		return buf, true
+	}
+	if st.kind == fsAttr {
 		a, cnt := d.Attrs(n)
 		for k := 0; k < cnt; k++ {
-			if c := a + xmltree.NodeID(k); d.Name(c) == id {
-				fe.buf = append(fe.buf, c)
+			c := a + xmltree.NodeID(k)
+			if d.Name(c) != id {
+				continue
+			}
+			keep, ok := fe.pass(st.preds, c)
+			if !ok {
+				return buf, false
+			}
+			if keep {
+				buf = append(buf, c)
 			}
 		}
-		return len(fe.buf) <= fastMaxNodes
+		return buf, len(buf) <= fastMaxNodes
 	}
 	for c := d.FirstChildNamed(n, id); c != xmltree.None; c = d.NextSiblingNamed(c, id) {
-		if !fe.walk(p, i+1, c) {
-			return false
+		keep, ok := fe.pass(st.preds, c)
+		if ok && keep {
+			buf, ok = fe.walk(p, i+1, c, buf)
+		}
+		if !ok {
+			return buf, false
 		}
 	}
-	return true
+	return buf, true
 }
 
-// any reports whether p selects a node from n (without collecting them).
-func (fe *fastEnv) any(p *fastPath, i int, n xmltree.NodeID) bool {
-	if i == len(p.slots) {
+// root returns the root of n's tree (the document node).
+func (fe *fastEnv) root(n xmltree.NodeID) xmltree.NodeID {
+	for p := fe.doc.Parent(n); p != xmltree.None; p = fe.doc.Parent(n) {
+		n = p
+	}
+	return n
+}
+
+// any reports whether p selects a node from n; ok=false when it could not
+// decide. A path without predicates stops at its first node.
+func (fe *fastEnv) any(p *fastPath, n xmltree.NodeID) (found, ok bool) {
+	if p.preds {
+		ns, ok := fe.nodes(p, n)
+		return len(ns) > 0, ok
+	}
+	return fe.anyPlain(p, 0, n), true
+}
+
+func (fe *fastEnv) anyPlain(p *fastPath, i int, n xmltree.NodeID) bool {
+	if i == len(p.steps) {
 		return true
 	}
-	id := fe.ids[p.slots[i]-1]
+	st := &p.steps[i]
+	d := fe.doc
+	switch st.kind {
+	case fsRoot:
+		return fe.anyPlain(p, i+1, fe.root(n))
+	case fsParent:
+		if n = d.Parent(n); n == xmltree.None {
+			return false
+		}
+		return fe.anyPlain(p, i+1, n)
+	case fsSelf:
+		return fe.anyPlain(p, i+1, n)
+	}
+	id := fe.ids[st.slot-1]
 	if id < 0 {
 		return false
 	}
-	d := fe.doc
-	if p.attr && i == len(p.slots)-1 {
+	if st.kind == fsAttr {
 		a, cnt := d.Attrs(n)
 		for k := 0; k < cnt; k++ {
 			if d.Name(a+xmltree.NodeID(k)) == id {
@@ -162,7 +302,7 @@ func (fe *fastEnv) any(p *fastPath, i int, n xmltree.NodeID) bool {
 		return false
 	}
 	for c := d.FirstChildNamed(n, id); c != xmltree.None; c = d.NextSiblingNamed(c, id) {
-		if fe.any(p, i+1, c) {
+		if fe.anyPlain(p, i+1, c) {
 			return true
 		}
 	}
@@ -170,8 +310,8 @@ func (fe *fastEnv) any(p *fastPath, i int, n xmltree.NodeID) bool {
 }
 
 // single returns the string value of the one node of p from n ("" when
-// there is none); ok=false when there are several (the function raises
-// XPTY0004) or too many to collect.
+// there is none); ok=false when there are several (a function of one
+// string raises XPTY0004) or the path could not be decided.
 func (fe *fastEnv) single(p *fastPath, n xmltree.NodeID) (string, bool) {
 	ns, ok := fe.nodes(p, n)
 	switch {
@@ -215,19 +355,33 @@ func compileFast(e *Expr) fastBool {
 			return nil
 		}
 		want := e.Op == OpExists
-		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) { return fe.any(&p, 0, n) == want, true }
-	case OpStep, OpPath:
+		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+			found, ok := fe.any(&p, n)
+			return found == want, ok
+		}
+	case OpStep, OpPath, OpFilter:
+		if fn := compileFastLastExpr(e); fn != nil {
+			return fn
+		}
+		if e.Op == OpStep && len(e.Preds) == 0 && (e.Axis == AxisAncestor || e.Axis == AxisSelf) &&
+			e.Test.Kind == TestName && e.Test.Slot > 0 {
+			return fastAxisName(e.Axis, e.Test.Slot)
+		}
 		// The effective boolean value of a node sequence: not empty.
 		p, ok := fastPathOf(e)
-		if !ok || len(p.slots) == 0 {
+		if !ok || len(p.steps) == 0 {
 			return nil
 		}
-		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) { return fe.any(&p, 0, n), true }
+		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) { return fe.any(&p, n) }
 	case OpChildEq:
 		if (e.Axis != AxisChild && e.Axis != AxisAttribute) || e.Test.Kind != TestName || e.Test.Slot <= 0 {
 			return nil
 		}
-		p := fastPath{slots: []int32{e.Test.Slot}, attr: e.Axis == AxisAttribute}
+		st := fastStep{kind: fsChild, slot: e.Test.Slot}
+		if e.Axis == AxisAttribute {
+			st.kind = fsAttr
+		}
+		p := fastPath{steps: []fastStep{st}}
 		want := e.Str
 		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 			ns, ok := fe.nodes(&p, n)
@@ -301,91 +455,250 @@ func compileFast(e *Expr) fastBool {
 	return nil
 }
 
-// compileFastCmp compiles a comparison of a path's nodes, or of the count
-// of a path's nodes, with a constant.
+// fastAxisName is the effective boolean value of ancestor::name or
+// self::name (an element of that name is there).
+func fastAxisName(axis Axis, slot int32) fastBool {
+	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+		id := fe.ids[slot-1]
+		if id < 0 {
+			return false, true
+		}
+		d := fe.doc
+		if axis == AxisAncestor {
+			n = d.Parent(n)
+		}
+		for ; n != xmltree.None; n = d.Parent(n) {
+			if d.Kind(n) == xmltree.KindElement && d.Name(n) == id {
+				return true, true
+			}
+			if axis == AxisSelf {
+				break
+			}
+		}
+		return false, true
+	}
+}
+
+// compileFastLastExpr compiles the effective boolean value of a path
+// whose last part is a boolean test evaluated on each node of the rest
+// (cac:TaxScheme/(normalize-space(upper-case(cbc:ID))='VAT')): false for
+// no node, the test's value for one; several booleans are an error
+// (FORG0006), so the closure gives up.
+func compileFastLastExpr(e *Expr) fastBool {
+	if e.Op != OpPath || len(e.Args) < 2 {
+		return nil
+	}
+	last := e.Args[len(e.Args)-1]
+	if last.Op == OpStep || last.Op == OpFilter {
+		return nil
+	}
+	test := compileFast(last)
+	if test == nil {
+		return nil
+	}
+	p, ok := fastPathOf(&Expr{Op: OpPath, Args: e.Args[:len(e.Args)-1]})
+	if !ok {
+		return nil
+	}
+	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+		ns, ok := fe.nodes(&p, n)
+		switch {
+		case !ok || len(ns) > 1:
+			return false, false
+		case len(ns) == 0:
+			return false, true
+		}
+		return test(fe, ns[0])
+	}
+}
+
+// fastOperand is one side of a comparison: the nodes of a path (each an
+// xs:untypedAtomic), their count, or, for each node of a path, a string
+// function (or several nested) of the one node of a path from it
+// (normalize-space(X), cac:TaxScheme/normalize-space(upper-case(cbc:ID))).
+type fastOperand struct {
+	path  fastPath
+	count bool
+	fn    func(string) xdm.Item
+	arg   fastPath // the argument of fn, from each node of path
+}
+
+// fastStringFn returns the one-argument string function name as a Go
+// function, or nil.
+func fastStringFn(name string) func(string) string {
+	switch name {
+	case "normalize-space":
+		return normalizeSpace
+	case "upper-case":
+		return upperCase
+	case "lower-case":
+		return strings.ToLower
+	}
+	return nil
+}
+
+// fastOperandOf returns e as a fastOperand when it is one.
+func fastOperandOf(e *Expr) (fastOperand, bool) {
+	var o fastOperand
+	if e.Op == OpCount {
+		p, ok := fastPathOf(e.Args[0])
+		o.path, o.count = p, true
+		return o, ok
+	}
+	call := e
+	if e.Op == OpPath && len(e.Args) >= 2 && e.Args[len(e.Args)-1].Op == OpCall {
+		// A path whose last part is the function call, applied to each
+		// node of the rest.
+		p, ok := fastPathOf(&Expr{Op: OpPath, Args: e.Args[:len(e.Args)-1]})
+		if !ok {
+			return o, false
+		}
+		o.path, call = p, e.Args[len(e.Args)-1]
+	}
+	if call.Op != OpCall {
+		p, ok := fastPathOf(e)
+		return fastOperand{path: p}, ok
+	}
+	var chain []func(string) string
+	strlen := false
+	for call.Op == OpCall && call.Builtin != nil && len(call.Args) == 1 {
+		fn := fastStringFn(call.Builtin.Name)
+		if fn == nil {
+			if call.Builtin.Name != "string-length" || len(chain) > 0 {
+				return o, false
+			}
+			strlen = true
+		} else {
+			chain = append(chain, fn)
+		}
+		call = call.Args[0]
+	}
+	arg, ok := fastPathOf(call)
+	if !ok {
+		return o, false
+	}
+	o.arg = arg
+	o.fn = func(s string) xdm.Item {
+		for i := len(chain) - 1; i >= 0; i-- {
+			s = chain[i](s)
+		}
+		if strlen {
+			return xdm.Integer(int64(utf8.RuneCountInString(s)))
+		}
+		return xdm.String(s)
+	}
+	return o, true
+}
+
+// items calls each with the operand's items on n; ok=false when the
+// operand could not be decided or each returned false.
+func (o *fastOperand) items(fe *fastEnv, n xmltree.NodeID, each func(xdm.Item) bool) bool {
+	ns, ok := fe.nodes(&o.path, n)
+	switch {
+	case !ok:
+		return false
+	case o.count:
+		return each(xdm.Integer(int64(len(ns))))
+	case o.fn != nil:
+		// The argument's nodes are walked one level down, so that ns
+		// stays intact.
+		fe.depth++
+		ok := true
+		for _, m := range ns {
+			var s string
+			if s, ok = fe.single(&o.arg, m); !ok || !each(o.fn(s)) {
+				ok = false
+				break
+			}
+		}
+		fe.depth--
+		return ok
+	}
+	for _, m := range ns {
+		if !each(xdm.Untyped(fe.doc.StringValue(m))) {
+			return false
+		}
+	}
+	return true
+}
+
+// fastConsts returns the items of a constant operand: a literal sequence,
+// true() or false().
+func fastConsts(e *Expr) (xdm.Sequence, bool) {
+	switch {
+	case e.Op == OpConst && e.PosConst == 0 && len(e.Seq) > 0:
+		for _, it := range e.Seq {
+			if !it.T.IsNumeric() && it.T != xdm.TString && it.T != xdm.TUntyped {
+				return nil, false
+			}
+		}
+		return e.Seq, true
+	case e.Op == OpCall && e.Builtin != nil && len(e.Args) == 0 && (e.Builtin.Name == "true" || e.Builtin.Name == "false"):
+		return xdm.Sequence{xdm.Bool(e.Builtin.Name == "true")}, true
+	}
+	return nil, false
+}
+
+// compileFastCmp compiles a comparison of a fastOperand with a constant.
 func compileFastCmp(e *Expr) fastBool {
 	if len(e.Args) != 2 {
 		return nil
 	}
 	x, c, swap := e.Args[0], e.Args[1], false
-	if x.Op == OpConst {
+	if _, ok := fastConsts(x); ok {
 		x, c, swap = c, x, true
 	}
-	if c.Op != OpConst || len(c.Seq) == 0 || c.PosConst != 0 {
-		return nil
-	}
-	for _, it := range c.Seq {
-		if !it.T.IsNumeric() && it.T != xdm.TString && it.T != xdm.TUntyped {
-			return nil
-		}
-	}
-	consts, op, general := c.Seq, e.Cmp, e.Op == OpGenCmp
-	compare := func(a, b xdm.Item) (bool, error) {
-		if swap {
-			a, b = b, a
-		}
-		if general {
-			return xdm.CompareGeneral(op, a, b)
-		}
-		return xdm.CompareValues(op, a, b)
-	}
-	if x.Op == OpCount {
-		p, ok := fastPathOf(x.Args[0])
-		if !ok || (!general && len(consts) != 1) {
-			return nil
-		}
-		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
-			ns, ok := fe.nodes(&p, n)
-			if !ok {
-				return false, false
-			}
-			cnt := xdm.Integer(int64(len(ns)))
-			v := false
-			for _, b := range consts {
-				r, err := compare(cnt, b)
-				if err != nil {
-					return false, false
-				}
-				v = v || r
-			}
-			return v, true
-		}
-	}
-	if !general {
-		return nil // a value comparison of nodes: the cardinality rules, left to the interpreter
-	}
-	p, ok := fastPathOf(x)
+	consts, ok := fastConsts(c)
 	if !ok {
 		return nil
 	}
+	o, ok := fastOperandOf(x)
+	if !ok {
+		return nil
+	}
+	op, general := e.Cmp, e.Op == OpGenCmp
+	if !general && len(consts) != 1 {
+		return nil // a value comparison of a sequence: an error
+	}
 	set := e.Set
-	if set != nil && (op != xdm.OpEq || swap) {
+	if set != nil && (!general || op != xdm.OpEq || swap || o.count || o.fn != nil) {
 		return nil
 	}
 	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
-		ns, ok := fe.nodes(&p, n)
-		if !ok {
-			return false, false
-		}
-		v := false
-		for _, m := range ns {
-			s := fe.doc.StringValue(m)
+		// Every pair is compared, and the answer is given only when none
+		// raises an error (see above).
+		v, items, failed := false, 0, false
+		decided := o.items(fe, n, func(a xdm.Item) bool {
+			items++
 			if set != nil {
-				// The constants are strings: untypedAtomic compares as a
-				// string, by set lookup (as generalCmp does).
-				if _, in := set[s]; in {
-					return true, true
-				}
-				continue
+				// The constants are strings and untypedAtomic compares
+				// as a string: a set lookup (as generalCmp does).
+				_, in := set[a.S]
+				v = v || in
+				return true
 			}
-			a := xdm.Untyped(s)
 			for _, b := range consts {
-				r, err := compare(a, b)
-				if err != nil {
-					return false, false
+				l, r := a, b
+				if swap {
+					l, r = b, a
 				}
-				v = v || r
+				var res bool
+				var err error
+				if general {
+					res, err = xdm.CompareGeneral(op, l, r)
+				} else {
+					res, err = xdm.CompareValues(op, l, r)
+				}
+				if err != nil {
+					failed = true
+					return false
+				}
+				v = v || res
 			}
+			return true
+		})
+		if failed || !decided || (!general && items > 1) {
+			return false, false
 		}
 		return v, true
 	}

@@ -1,0 +1,111 @@
+package vm_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/einvoice-dev/einvoice/engine/vm"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+	"github.com/einvoice-dev/einvoice/engine/xpath"
+)
+
+// fastDoc has what the fast path's refusals need: two b children (a
+// function of one string given two nodes), values that do not cast to a
+// number, attributes, an empty element and nesting for .. and ancestor.
+const fastDoc = `<r><a x="1" y=" EUR "><b>10</b><b>x</b><c> s </c><e/>` +
+	`<t><id>vat</id></t><t><id>VAT</id><id>z</id></t><i>false</i></a><d><b>2</b></d></r>`
+
+// TestFastPaths checks the frame-free evaluation (fast.go) construct by
+// construct on every element and attribute of fastDoc: whether a test
+// compiles to it, that wherever it decides the interpreter gives the same
+// answer, and that it gives up where the interpreter raises an error.
+func TestFastPaths(t *testing.T) {
+	doc, err := xmltree.Parse([]byte(fastDoc), xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		expr string
+		fast bool // compiles to a fast path
+		// The fast path must decide on at least one node and, when
+		// refuses, give up on at least one (an error the interpreter
+		// raises, or may raise, there).
+		refuses bool
+	}{
+		{"exists(b)", true, false},
+		{"empty(a/b)", true, false},
+		{"not(e) or exists(@x)", true, false},
+		{"b and c", true, false},
+		{"count(b) = 2", true, false},
+		{"count(a/b) eq 2", true, false},
+		{"b = '10'", true, false},
+		{"b != 'x'", true, false},
+		{"b > 5", true, true},             // 'x' does not cast to xs:double
+		{"c = ('s', ' s ')", true, false}, // a literal list
+		{"normalize-space(c) = 's'", true, false},
+		{"normalize-space(b) = '10'", true, true}, // two b: XPTY0004
+		{"upper-case(t/id) = 'VAT'", true, true},
+		{"t/normalize-space(upper-case(id)) = 'VAT'", true, true},
+		{"t[normalize-space(upper-case(id)) = 'VAT']", true, true},
+		{"t[id = 'VAT']/id", true, false},
+		{"(t/(upper-case(id) = 'VAT'))", true, true},
+		{"string-length(normalize-space(c)) = 1", true, false},
+		{"normalize-space(@y) != ''", true, false},
+		{"string-length(substring-after(b, '1')) <= 1", true, true},
+		{"i = false()", true, false},
+		{"b = true()", true, true}, // '10' does not cast to xs:boolean
+		{"not(b) or ancestor::a", true, false},
+		{"self::a or self::d", true, false},
+		{"../b", true, false},
+		{"exists(../../d/b)", true, false},
+		{".[b]/c", true, false},
+		{"/r/a/b = 'x'", true, false},
+		{"exists(/r/d)", true, false},
+		{"c eq ' s '", true, false},
+		{"b eq '10'", true, true}, // two items: XPTY0004
+		{"exists(b[1])", false, false},
+		{"exists(//b)", false, false},
+		{"b[. = $v]", false, false},
+		{"sum(b) > 0", false, false},
+	} {
+		cat := vm.NewCatalog()
+		sc := &xpath.StaticContext{Catalog: cat, Variables: map[string]int{"v": 0}}
+		p, err := xpath.Compile(c.expr, sc)
+		if err != nil {
+			t.Fatalf("%s: %v", c.expr, err)
+		}
+		if p.HasFast() != c.fast {
+			t.Errorf("%s: fast path %v, want %v", c.expr, p.HasFast(), c.fast)
+			continue
+		}
+		if !c.fast {
+			continue
+		}
+		env := &vm.Env{Doc: doc}
+		env.CatalogIDs(cat)
+		decided, gaveUp := 0, 0
+		for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
+			if k := doc.Kind(n); k != xmltree.KindElement && k != xmltree.KindAttribute {
+				continue
+			}
+			ok, err := p.FastAgrees(context.Background(), env, n)
+			if err != nil {
+				t.Errorf("%s: %v", c.expr, err)
+			}
+			if ok {
+				decided++
+				continue
+			}
+			gaveUp++
+		}
+		if decided == 0 {
+			t.Errorf("%s: the fast path decided on no node", c.expr)
+		}
+		if c.refuses && gaveUp == 0 {
+			t.Errorf("%s: the fast path gave up on no node", c.expr)
+		}
+		if !c.refuses && gaveUp > 0 {
+			t.Errorf("%s: the fast path gave up on %d nodes", c.expr, gaveUp)
+		}
+	}
+}
