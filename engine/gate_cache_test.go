@@ -1,13 +1,18 @@
 package engine
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // TestGateVerdictsAcrossDocuments validates documents one after the other,
 // twice, with one Ruleset (pooled state and its cache of name-gate verdicts
 // by spelling reused) and checks the findings.
 // The two gated rules disagree on the spelling abc (the first gate, checked
 // first, rejects it), so a cache keyed by the spelling without the gate, or
-// a verdict kept under another document's name ids, loses a finding.
+// a verdict kept under another document's name ids, loses a finding. The
+// last document has more distinct names than the state keeps verdicts for.
 func TestGateVerdictsAcrossDocuments(t *testing.T) {
 	tables := &Tables{
 		Name: "Gates", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"g.sch"},
@@ -26,11 +31,39 @@ func TestGateVerdictsAcrossDocuments(t *testing.T) {
 		{`<r a="1"><c/><aAmount/><bAmount/></r>`, "E1@/r[1]/aAmount[1] E1@/r[1]/bAmount[1] S1@/r[1]/aAmount[1]"},
 		{`<r><abc/><bAmount abc="1"/><other/></r>`, "E1@/r[1]/bAmount[1] S1@/r[1]/abc[1]"},
 	}
+	// More distinct names than the state numbers (maxSpelled): the names
+	// past the limit are decided per document, without a kept verdict.
+	var big, want strings.Builder
+	big.WriteString("<r>")
+	for i := 0; i < maxSpelled+500; i++ {
+		name := fmt.Sprintf("a%dAmount", i)
+		if i%3 == 1 {
+			name = fmt.Sprintf("b%dAmount", i)
+		}
+		if i%3 == 2 {
+			name = fmt.Sprintf("a%dx", i)
+		}
+		fmt.Fprintf(&big, "<%s/>", name)
+		if strings.HasSuffix(name, "Amount") {
+			fmt.Fprintf(&want, " E1@/r[1]/%s[1]", name)
+		}
+	}
+	big.WriteString("</r>")
+	for i := 0; i < maxSpelled+500; i++ {
+		if i%3 != 1 {
+			name := fmt.Sprintf("a%dAmount", i)
+			if i%3 == 2 {
+				name = fmt.Sprintf("a%dx", i)
+			}
+			fmt.Fprintf(&want, " S1@/r[1]/%s[1]", name)
+		}
+	}
+	docs = append(docs, struct{ src, want string }{big.String(), strings.TrimSpace(want.String())})
 	shared := mustLoad(t, tables)
 	for round := 0; round < 2; round++ {
 		for i, d := range docs {
 			if g := findingIDs(t, shared, d.src, true); g != d.want {
-				t.Fatalf("round %d doc %d: got %s, want %s", round, i, g, d.want)
+				t.Fatalf("round %d doc %d: got %.300s, want %.300s", round, i, g, d.want)
 			}
 		}
 	}

@@ -29,11 +29,17 @@ type state struct {
 	// and per (qualified name as written, kind): 0 unknown, else the
 	// verdict + 1.
 	gates [][]uint8
-	// spelled keeps the verdicts of gates across documents (they depend on
-	// the spelling and kind only), so a new document pays a map lookup per
-	// distinct name instead of a MatchesName evaluation; at most
-	// maxSpelled entries.
-	spelled map[spellKey]uint8
+	// Gate verdicts depend on the spelling and kind only, so they are also
+	// kept across documents: spellings numbers the (kind, name as written)
+	// pairs met so far (at most maxSpelled), docSpell[k] is the number of
+	// the document's pair k (2*QualifiedNameID + attribute) plus one (0:
+	// not looked up yet; -1: not numbered, spellings being full), and
+	// verdicts[g][i] is gate g's verdict + 1 on pair i (0: unknown). A new
+	// document pays one map lookup per distinct name, whatever the number
+	// of gates.
+	spellings map[spellKey]int32
+	docSpell  []int32
+	verdicts  [][]uint8
 	// present[i] tells whether Ruleset.absNames[i] occurs in the document.
 	present []bool
 	// visit is the document's visitList; byName[q] the indexes into it of
@@ -58,16 +64,14 @@ type state struct {
 	dvals []string
 }
 
-// spellKey identifies a gate verdict: gate, kind (attribute or not) and the
-// name as written.
+// spellKey is a name as written and its kind (attribute or not).
 type spellKey struct {
-	gate int32
 	attr bool
 	name string
 }
 
-// maxSpelled bounds state.spelled (a document with many distinct names
-// must not grow it without limit).
+// maxSpelled bounds state.spellings (a document with many distinct names
+// must not grow it, nor the verdicts, without limit).
 const maxSpelled = 1 << 12
 
 // maxKeptVisit bounds the visit list a pooled state keeps between documents.
@@ -156,6 +160,13 @@ func (st *state) reset(r *Ruleset, doc *xmltree.Document) {
 	}
 	if len(st.gates) < r.nGates {
 		st.gates = make([][]uint8, r.nGates)
+		st.verdicts = make([][]uint8, r.nGates)
+	}
+	if n := 2 * doc.QualifiedNameCount(); cap(st.docSpell) < n {
+		st.docSpell = make([]int32, n)
+	} else {
+		st.docSpell = st.docSpell[:n]
+		clear(st.docSpell)
 	}
 	for i := range st.gates {
 		n := 2 * doc.QualifiedNameCount()
@@ -477,20 +488,50 @@ func (v *validation) mayMatch(ctx context.Context, ri, g int32, node xmltree.Nod
 	}
 	c := v.st.gates[g]
 	if c[k] == 0 {
-		key := spellKey{gate: g, attr: attr, name: v.doc.QualifiedName(node)}
-		if verdict, ok := v.st.spelled[key]; ok {
-			c[k] = verdict
+		si := v.spelling(k, attr, node)
+		kept := v.st.verdicts[g]
+		if si >= 0 && int(si) < len(kept) && kept[si] != 0 {
+			c[k] = kept[si]
 		} else {
 			c[k] = uint8(v.r.rules[ri].NameVerdict(ctx, &v.st.env, node)) + 1
-			if v.st.spelled == nil {
-				v.st.spelled = make(map[spellKey]uint8)
-			}
-			if len(v.st.spelled) < maxSpelled {
-				v.st.spelled[key] = c[k]
+			if si >= 0 {
+				if int(si) >= len(kept) {
+					kept = append(kept, make([]uint8, int(si)+1-len(kept))...)
+					v.st.verdicts[g] = kept
+				}
+				kept[si] = c[k]
 			}
 		}
 	}
 	return vm.NameVerdict(c[k] - 1)
+}
+
+// spelling returns the number of the document's (kind, name as written)
+// pair k of node (state.spellings), numbering it when it is new; -1 when
+// it has none (spellings is full).
+func (v *validation) spelling(k int, attr bool, node xmltree.NodeID) int32 {
+	st := v.st
+	switch si := st.docSpell[k]; {
+	case si > 0:
+		return si - 1
+	case si < 0:
+		return -1
+	}
+	key := spellKey{attr: attr, name: v.doc.QualifiedName(node)}
+	si, ok := st.spellings[key]
+	if !ok {
+		if st.spellings == nil {
+			st.spellings = make(map[spellKey]int32)
+		}
+		if len(st.spellings) >= maxSpelled {
+			st.docSpell[k] = -1
+			return -1
+		}
+		si = int32(len(st.spellings))
+		st.spellings[key] = si
+	}
+	st.docSpell[k] = si + 1
+	return si
 }
 
 // anyMay reports whether some gate of the rules of pattern pi that can
