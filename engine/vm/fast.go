@@ -24,18 +24,18 @@ import (
 //	not(ram:TaxPointDate) or (ancestor::ram:ApplicableHeaderTradeSettlement)
 //	(ram:ApplicableTradeTax[upper-case(ram:TypeCode) = 'VAT']/ram:CategoryCode)
 //
-// whose operands are paths from the context node or the root (/): leading
-// parent steps (..) or a filter of the context node (.[…]), then named
-// child steps, the last of which may be an attribute step, each with
-// predicates of the same kind; counts of such paths; string functions
-// (normalize-space, upper-case, lower-case, string-length) of their node,
-// also as a path's last step (cac:TaxScheme/normalize-space(cbc:ID)).
-// Their evaluation
-// costs little next to the interpreter's fixed costs: a frame taken and
-// handed back, a sequence per operand, an item per node. When a program's
-// whole test is of that kind, NewProgramIn compiles it into a tree of
-// closures (fastBool) that read the document directly, and EvalBool runs
-// it before the interpreter.
+// whose operands are paths from the context node: leading parent steps
+// (..) or a filter of the context node (.[…]), then named child steps, the
+// last of which may be an attribute step, each with predicates of the
+// same kind; counts of such paths; string functions (normalize-space,
+// upper-case, lower-case, string-length) of their node, also as a path's
+// last step (cac:TaxScheme/normalize-space(cbc:ID)). Absolute paths are
+// left to the interpreter, which keeps their nodes per document. Such
+// tests cost little next to the interpreter's fixed costs: a frame taken
+// and handed back, a sequence per operand, an item per node. When a
+// program's whole test is of that kind, NewProgramIn compiles it into a
+// tree of closures (fastBool) that read the document directly, and
+// EvalBool runs it before the interpreter.
 //
 // The closures decide only what cannot raise an error: a comparison whose
 // cast fails (FORG0001), a function given more than one node (XPTY0004),
@@ -91,7 +91,6 @@ const (
 	fsAttr                       // attribute::name (last step only)
 	fsParent                     // .. (leading steps only)
 	fsSelf                       // .[predicates] (first step only)
-	fsRoot                       // / (first step only): the document node
 )
 
 // fastStep is one step of a fastPath.
@@ -130,7 +129,7 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 		switch {
 		case !ok,
 			st.kind == fsAttr && i != len(parts)-1,
-			(st.kind == fsSelf || st.kind == fsRoot) && i != 0,
+			st.kind == fsSelf && i != 0,
 			st.kind == fsParent && i > 0 && p.steps[i-1].kind != fsParent:
 			return fastPath{}, false
 		}
@@ -145,8 +144,6 @@ func fastStepOf(e *Expr) (fastStep, bool) {
 	preds := e.Preds
 	var st fastStep
 	switch {
-	case e.Op == OpRoot:
-		st.kind = fsRoot
 	case e.Op == OpFilter && len(e.Args) == 1 && e.Args[0].Op == OpContext:
 		st.kind = fsSelf
 	case e.Op != OpStep:
@@ -207,8 +204,6 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 	st := &p.steps[i]
 	d := fe.doc
 	switch st.kind {
-	case fsRoot:
-		return fe.walk(p, i+1, fe.root(n), buf)
 	case fsParent:
 		if n = d.Parent(n); n == xmltree.None {
 			return buf, true
@@ -253,14 +248,6 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 	return buf, true
 }
 
-// root returns the root of n's tree (the document node).
-func (fe *fastEnv) root(n xmltree.NodeID) xmltree.NodeID {
-	for p := fe.doc.Parent(n); p != xmltree.None; p = fe.doc.Parent(n) {
-		n = p
-	}
-	return n
-}
-
 // any reports whether p selects a node from n; ok=false when it could not
 // decide. A path without predicates stops at its first node.
 func (fe *fastEnv) any(p *fastPath, n xmltree.NodeID) (found, ok bool) {
@@ -278,8 +265,6 @@ func (fe *fastEnv) anyPlain(p *fastPath, i int, n xmltree.NodeID) bool {
 	st := &p.steps[i]
 	d := fe.doc
 	switch st.kind {
-	case fsRoot:
-		return fe.anyPlain(p, i+1, fe.root(n))
 	case fsParent:
 		if n = d.Parent(n); n == xmltree.None {
 			return false
