@@ -180,10 +180,21 @@ func (f *frame) axisWith(m *matcher, axis Axis, n xmltree.NodeID, out []xdm.Item
 			// A small subtree (a line's party, item, price): its children
 			// are compared by name id, cheaper than the index's two
 			// binary searches.
-			for c := d.FirstChildNamed(n, m.name); c != xmltree.None; c = d.NextSiblingNamed(c, m.name) {
+			var c, second xmltree.NodeID
+			if f.docIdx == 0 {
+				c, second = f.fast.kids.children(d, n, m.name) // (the Env's document only: see childCache)
+			} else {
+				c, second = d.FirstChildNamed(n, m.name), xmltree.None
+			}
+			for head := c; c != xmltree.None; {
 				out = append(out, f.node(c))
 				if first {
 					break
+				}
+				if c == head && f.docIdx == 0 {
+					c = second
+				} else {
+					c = d.NextSiblingNamed(c, m.name)
 				}
 			}
 			break

@@ -77,6 +77,59 @@ type fastEnv struct {
 	ids   []xmltree.NameID
 	bufs  [][]xmltree.NodeID
 	depth int
+	kids  childCache
+}
+
+// childCache remembers, for the document kidsDoc, the first two children
+// of a node with a name: the rule sets read the same child of the same
+// node from many tests (cac:Item of a line, for its name, its tax
+// category, its classification...), and each read walked the node's
+// children, text nodes included, to their end. Direct-mapped; the
+// document is held, so its address cannot be reused while entries name it.
+type childCache struct {
+	doc     *xmltree.Document
+	entries *[childCacheSize]childEntry
+}
+
+const childCacheSize = 512
+
+type childEntry struct {
+	parent        xmltree.NodeID // +1; 0: empty
+	id            xmltree.NameID
+	first, second xmltree.NodeID
+}
+
+// children returns the first and second element children of n named id
+// (None when there are fewer).
+func (k *childCache) children(d *xmltree.Document, n xmltree.NodeID, id xmltree.NameID) (first, second xmltree.NodeID) {
+	if k.doc != d {
+		if k.entries == nil {
+			k.entries = new([childCacheSize]childEntry)
+		} else {
+			clear(k.entries[:])
+		}
+		k.doc = d
+	}
+	e := &k.entries[(uint32(n)*0x9E3779B1^uint32(id)*0x85EBCA77)>>23&(childCacheSize-1)]
+	if e.parent == n+1 && e.id == id {
+		return e.first, e.second
+	}
+	first = d.FirstChildNamed(n, id)
+	second = xmltree.None
+	if first != xmltree.None {
+		second = d.NextSiblingNamed(first, id)
+	}
+	*e = childEntry{parent: n + 1, id: id, first: first, second: second}
+	return first, second
+}
+
+// nextNamed returns the sibling after c named id, c being first or a
+// later one, second the one after first (childCache.children).
+func (fe *fastEnv) nextNamed(c, first, second xmltree.NodeID, id xmltree.NameID) xmltree.NodeID {
+	if c == first {
+		return second
+	}
+	return fe.doc.NextSiblingNamed(c, id)
 }
 
 // fastBool decides a boolean test on node n; ok=false when it cannot
@@ -236,7 +289,8 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 		}
 		return buf, len(buf) <= fastMaxNodes
 	}
-	for c := d.FirstChildNamed(n, id); c != xmltree.None; c = d.NextSiblingNamed(c, id) {
+	first, second := fe.kids.children(d, n, id)
+	for c := first; c != xmltree.None; c = fe.nextNamed(c, first, second, id) {
 		keep, ok := fe.pass(st.preds, c)
 		if ok && keep {
 			buf, ok = fe.walk(p, i+1, c, buf)
@@ -286,7 +340,8 @@ func (fe *fastEnv) anyPlain(p *fastPath, i int, n xmltree.NodeID) bool {
 		}
 		return false
 	}
-	for c := d.FirstChildNamed(n, id); c != xmltree.None; c = d.NextSiblingNamed(c, id) {
+	first, second := fe.kids.children(d, n, id)
+	for c := first; c != xmltree.None; c = fe.nextNamed(c, first, second, id) {
 		if fe.anyPlain(p, i+1, c) {
 			return true
 		}
