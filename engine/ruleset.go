@@ -589,29 +589,72 @@ func loadDocuments(t *Tables, cfg *loadConfig) error {
 	return nil
 }
 
-// FastAgrees runs vm.Program.FastAgrees for every check with a frame-free
-// evaluation on every element and attribute of doc, and returns how many
-// evaluations the fast path decided and the first disagreement. A test
+// FastAgrees runs vm.Program.FastAgrees for every check with a part
+// evaluated without a frame, and vm.Pattern.FastAgrees for every such rule
+// context, on every element and attribute of doc (those that read lets
+// with the document's lets bound), and returns how many check evaluations
+// were decided wholly without a frame and the first disagreement. A test
 // hook.
 func (r *Ruleset) FastAgrees(ctx context.Context, doc *xmltree.Document) (decided int, err error) {
-	env := &vm.Env{Doc: doc}
-	env.CatalogIDs(r.cat)
+	st := r.pool.Get().(*state)
+	defer r.release(st)
+	st.reset(r, doc)
+	v := validation{r: r, st: st, doc: doc}
+	// The schema and pattern lets, bound for the whole document (rule lets
+	// are bound per firing: tests that read them are left out).
+	global := make([]bool, len(r.lets))
+	for i := 0; i < r.nSchemaLets; i++ {
+		v.evalLet(ctx, i, 0)
+		global[i] = true
+	}
+	for pi := range r.tables.Patterns {
+		p := &r.tables.Patterns[pi]
+		for i := p.FirstLet; i < p.FirstLet+p.NumLets; i++ {
+			v.evalLet(ctx, int(i), 0)
+			global[i] = true
+		}
+	}
+	bound := func(refs []int32) bool {
+		for _, s := range refs {
+			if !global[s] || st.letErr[s] != nil {
+				return false
+			}
+		}
+		return true
+	}
+	env := &st.env
+	nodes := func(each func(n xmltree.NodeID) error) error {
+		for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
+			if k := doc.Kind(n); k == xmltree.KindElement || k == xmltree.KindAttribute {
+				if err := each(n); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
 	for ci := range r.checks {
 		p := r.checks[ci].test
-		if p == nil || !p.HasFast() {
+		if p == nil || !p.HasFast() || !bound(r.checks[ci].refs) {
 			continue
 		}
-		for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
-			if k := doc.Kind(n); k != xmltree.KindElement && k != xmltree.KindAttribute {
-				continue
-			}
+		err := nodes(func(n xmltree.NodeID) error {
 			ok, err := p.FastAgrees(ctx, env, n)
-			if err != nil {
-				return decided, fmt.Errorf("%s %s: %w", r.Label(), r.tables.Checks[ci].ID, err)
-			}
 			if ok {
 				decided++
 			}
+			return err
+		})
+		if err != nil {
+			return decided, fmt.Errorf("%s %s: %w", r.Label(), r.tables.Checks[ci].ID, err)
+		}
+	}
+	for ri, pat := range r.rules {
+		if !pat.HasFast() || !bound(r.ruleRefs[ri]) {
+			continue
+		}
+		if err := nodes(func(n xmltree.NodeID) error { return pat.FastAgrees(ctx, env, n) }); err != nil {
+			return decided, fmt.Errorf("%s rule context %s: %w", r.Label(), r.tables.Rules[ri].Context, err)
 		}
 	}
 	return decided, nil

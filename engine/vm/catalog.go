@@ -48,6 +48,9 @@ type Catalog struct {
 	// cse is the scratch hash-consing table of NewProgramShared (cse.go),
 	// under the same one-goroutine rule.
 	cse hashCons
+	// fastPreds holds the frame-free evaluations of the predicates of the
+	// catalog's programs and patterns (Expr.fastPred; fast.go).
+	fastPreds []fastBool
 }
 
 type stepKey struct {
@@ -166,6 +169,7 @@ func (c *Catalog) prepare(e *Expr) {
 		c.prepare(p)
 		c.preparePred(p)
 		c.prepareFocusCalls(p)
+		c.prepareFastPred(p)
 	}
 	for _, b := range e.Binds {
 		c.prepare(b.In)

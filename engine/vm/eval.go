@@ -772,11 +772,16 @@ func (f *frame) predicate(p *Expr, fc focus) (bool, error) {
 			return v, nil
 		}
 		if use {
-			v, err := f.evalBool(p, fc)
+			v, err := f.predBool(p, fc)
 			if err == nil {
 				f.predMemoStore(p, fc, v)
 			}
 			return v, err
+		}
+	}
+	if p.fastPred != 0 {
+		if v, ok := f.tryFastPred(p, fc); ok {
+			return v, nil
 		}
 	}
 	switch p.Op {

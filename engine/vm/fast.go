@@ -363,6 +363,42 @@ func (fe *fastEnv) single(p *fastPath, n xmltree.NodeID) (string, bool) {
 	return fe.doc.StringValue(ns[0]), true
 }
 
+// prepareFastPred gives predicate p its frame-free evaluation when it has
+// one (Expr.fastPred): filters, the memoised paths and the key and step
+// indexes (memo.go, keyindex.go, stepindex.go) evaluate predicates on
+// every node they index, such as cac:TaxScheme/normalize-space(
+// upper-case(cbc:ID)) = 'VAT' on every tax category of the document.
+func (c *Catalog) prepareFastPred(p *Expr) {
+	if c == nil || p.fastPred != 0 || len(c.fastPreds) >= 1<<16-1 {
+		return
+	}
+	if fn := compileFast(p); fn != nil {
+		c.fastPreds = append(c.fastPreds, fn)
+		p.fastPred = uint16(len(c.fastPreds))
+	}
+}
+
+// tryFastPred runs p's frame-free evaluation when the focus is a node of
+// the Env's document and the program's catalog is resolved for it.
+func (f *frame) tryFastPred(p *Expr, fc focus) (v, ok bool) {
+	if f.docIdx != 0 || !f.catReady || f.noFast || fc.undefined || fc.item.T != xdm.TNode {
+		return false, false
+	}
+	fe := &f.fast
+	fe.doc, fe.ids = f.doc, f.catIDs
+	return f.prog.cat.fastPreds[p.fastPred-1](fe, xmltree.NodeID(fc.item.Node))
+}
+
+// predBool is evalBool for a predicate, frame-free when it can be.
+func (f *frame) predBool(p *Expr, fc focus) (bool, error) {
+	if p.fastPred != 0 {
+		if v, ok := f.tryFastPred(p, fc); ok {
+			return v, nil
+		}
+	}
+	return f.evalBool(p, fc)
+}
+
 // compileFast returns the closure of a boolean test, or nil when the test
 // (or a part of it) is not of the kind described above.
 func compileFast(e *Expr) fastBool {
@@ -758,36 +794,74 @@ func codeListHas(v string, token bool, set map[string]struct{}, list string) boo
 	return in
 }
 
-// HasFast reports whether the program has a frame-free evaluation.
-func (p *Program) HasFast() bool { return p.fast != nil }
+// HasFast reports whether the program's test, or one of its predicates,
+// has a frame-free evaluation.
+func (p *Program) HasFast() bool { return p.fast != nil || hasFastPred(p.root) }
 
-// FastAgrees evaluates the program on node both ways, without a frame and
-// with the interpreter, and returns an error when the first decides what
-// the second does not answer (another value, or an error where the fast
-// path decided); decided tells whether the fast path decided. The Env's
-// catalog must be resolved (CatalogIDs). A test hook.
-func (p *Program) FastAgrees(ctx context.Context, env *Env, node xmltree.NodeID) (decided bool, err error) {
-	if p.fast == nil {
-		return false, nil
+func hasFastPred(e *Expr) bool {
+	if e == nil {
+		return false
 	}
+	if e.fastPred != 0 {
+		return true
+	}
+	found := false
+	eachChild(e, func(c *Expr) { found = found || hasFastPred(c) })
+	return found
+}
+
+// FastAgrees evaluates a boolean program on node as EvalBool does and by
+// the interpreter alone (Env.noFast), and returns an error when the
+// answers differ: another value, or an error in one of them only (a
+// frame-free evaluation decides only where the interpreter raises no
+// error, so the rest of the evaluation is the same). decided tells
+// whether the whole test was decided without a frame. The Env's catalog
+// must be resolved (CatalogIDs), and its Vars set for a program that
+// reads them. A test hook.
+func (p *Program) FastAgrees(ctx context.Context, env *Env, node xmltree.NodeID) (decided bool, err error) {
 	f := env.fr
 	if f == nil || f.busy || !f.catResolved(p.cat, env.Doc) {
 		return false, errors.New("FastAgrees: the Env's catalog is not resolved for its document")
 	}
-	fe := &f.fast
-	fe.doc, fe.ids = env.Doc, f.catIDs
-	v, ok := p.fast(fe, node)
-	if !ok {
-		return false, nil
+	if p.fast != nil {
+		fe := &f.fast
+		fe.doc, fe.ids = env.Doc, f.catIDs
+		_, decided = p.fast(fe, node)
 	}
-	g := env.acquire(ctx, p)
-	want, werr := g.evalBool(p.root, focusNode(node))
-	g.release()
+	return decided, bothWays(env, p.src, node, func() (bool, error) { return p.EvalBool(ctx, env, node) })
+}
+
+// FastAgrees is Program.FastAgrees for the pattern's Matches.
+func (pt *Pattern) FastAgrees(ctx context.Context, env *Env, node xmltree.NodeID) error {
+	return bothWays(env, pt.src, node, func() (bool, error) { return pt.Matches(ctx, env, node) })
+}
+
+// HasFast reports whether a predicate of the pattern has a frame-free
+// evaluation.
+func (pt *Pattern) HasFast() bool {
+	for _, a := range pt.alts {
+		for _, st := range a.Steps {
+			for _, pr := range st.Preds {
+				if hasFastPred(pr) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// bothWays runs eval as it is and by the interpreter alone and compares.
+func bothWays(env *Env, src string, node xmltree.NodeID, eval func() (bool, error)) error {
+	got, gerr := eval()
+	env.noFast = true
+	want, werr := eval()
+	env.noFast = false
 	switch {
-	case werr != nil:
-		return true, fmt.Errorf("%s on node %d: fast path %v, interpreter error: %v", p.src, node, v, werr)
-	case v != want:
-		return true, fmt.Errorf("%s on node %d: fast path %v, interpreter %v", p.src, node, v, want)
+	case (gerr != nil) != (werr != nil):
+		return fmt.Errorf("%s on node %d: %v, %v; the interpreter alone: %v, %v", src, node, got, gerr, want, werr)
+	case gerr == nil && got != want:
+		return fmt.Errorf("%s on node %d: %v; the interpreter alone: %v", src, node, got, want)
 	}
-	return true, nil
+	return nil
 }

@@ -27,9 +27,10 @@ type frame struct {
 	prog   *Program
 	busy   bool
 	steps  int
-	// fast is the state of the programs evaluated without a frame
-	// (fast.go).
-	fast fastEnv
+	// fast is the state of the tests and predicates evaluated without a
+	// frame (fast.go); noFast: none is (Env.noFast).
+	fast   fastEnv
+	noFast bool
 
 	arena  []xdm.Item   // append-only per evaluation; results are sub-slices
 	bufs   [][]xdm.Item // scratch buffers by nesting depth

@@ -169,6 +169,11 @@ type Expr struct {
 	// reference evaluates first (cmpManyOne, cmpOneMany; cardinality.go);
 	// 0: the left, whole, then the right.
 	Card uint8
+	// fastPred (a predicate, set when the program is built with a
+	// Catalog): 1 + the index of its frame-free evaluation in the
+	// catalog's table (fast.go); 0 when it has none. (Two bytes of the
+	// word's padding: Expr stays at 256 bytes.)
+	fastPred uint16
 	// PredSlot (a predicate, set when the program is built with a
 	// Catalog): its slot in the per-node predicate memo (predmemo.go); 0
 	// when it is not memoisable.

@@ -99,6 +99,7 @@ func NewPatternIn(src string, alts []PathPattern, nLocals int, fns *Functions, c
 				cat.prepare(pr)
 				cat.preparePred(pr)
 				markCmpCard(pr)
+				cat.prepareFastPred(pr)
 				pt.prog.vars = collectVars(pt.prog.vars, pr)
 			}
 		}

@@ -142,6 +142,9 @@ type Env struct {
 	Vars []xdm.Sequence
 
 	fr *frame
+	// noFast makes every evaluation run by the interpreter alone, nothing
+	// without a frame (fast.go; FastAgrees compares the two).
+	noFast bool
 }
 
 func (env *Env) acquire(ctx context.Context, p *Program) *frame {
@@ -153,6 +156,7 @@ func (env *Env) acquire(ctx context.Context, p *Program) *frame {
 		}
 	}
 	f.busy = true
+	f.noFast = env.noFast
 	f.env = env
 	f.doc, f.docIdx = env.Doc, 0
 	f.ctx = ctx
@@ -246,7 +250,7 @@ func (p *Program) Eval(ctx context.Context, env *Env, node xmltree.NodeID) (xdm.
 
 // EvalBool evaluates the program and returns its effective boolean value.
 func (p *Program) EvalBool(ctx context.Context, env *Env, node xmltree.NodeID) (bool, error) {
-	if p.fast != nil {
+	if p.fast != nil && !env.noFast {
 		if f := env.fr; f != nil && !f.busy && f.catResolved(p.cat, env.Doc) {
 			fe := &f.fast
 			fe.doc, fe.ids = env.Doc, f.catIDs
