@@ -48,9 +48,11 @@ type Catalog struct {
 	// cse is the scratch hash-consing table of NewProgramShared (cse.go),
 	// under the same one-goroutine rule.
 	cse hashCons
-	// fastPreds holds the frame-free evaluations of the predicates of the
-	// catalog's programs and patterns (Expr.fastPred; fast.go).
+	// fastPreds and fastOps hold the frame-free evaluations of the
+	// predicates and index keys of the catalog's programs and patterns
+	// (Expr.fastIdx; fast.go).
 	fastPreds []fastBool
+	fastOps   []fastOperand
 }
 
 type stepKey struct {
@@ -177,6 +179,13 @@ func (c *Catalog) prepare(e *Expr) {
 	if c != nil && e.Op == OpStep {
 		prepareStepKey(e)
 		c.prepareStepClass(e)
+		if e.KeyPred > 0 {
+			pre, q, _ := varKeyPred(e.Preds[e.KeyPred-1])
+			c.prepareFastKey(q)
+			if pre != nil {
+				c.prepareFastPred(pre)
+			}
+		}
 	}
 	if c != nil && e.Op == OpPath {
 		mp, vk := c.memoPoints(e)

@@ -55,7 +55,7 @@ func (c *cloner) expr(e *Expr) *Expr {
 	n := &c.nodes[0]
 	c.nodes = c.nodes[1:]
 	*n = *e
-	n.fastPred = 0 // an index into the catalog of e's program, if any
+	n.fastIdx = 0 // an index into the catalog of e's program, if any
 	n.Args = c.exprs(e.Args)
 	n.Preds = c.exprs(e.Preds)
 	if e.Binds != nil {

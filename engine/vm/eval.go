@@ -779,7 +779,7 @@ func (f *frame) predicate(p *Expr, fc focus) (bool, error) {
 			return v, err
 		}
 	}
-	if p.fastPred != 0 {
+	if p.fastIdx != 0 {
 		if v, ok := f.tryFastPred(p, fc); ok {
 			return v, nil
 		}

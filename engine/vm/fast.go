@@ -364,18 +364,44 @@ func (fe *fastEnv) single(p *fastPath, n xmltree.NodeID) (string, bool) {
 }
 
 // prepareFastPred gives predicate p its frame-free evaluation when it has
-// one (Expr.fastPred): filters, the memoised paths and the key and step
+// one (Expr.fastIdx): filters, the memoised paths and the key and step
 // indexes (memo.go, keyindex.go, stepindex.go) evaluate predicates on
 // every node they index, such as cac:TaxScheme/normalize-space(
 // upper-case(cbc:ID)) = 'VAT' on every tax category of the document.
 func (c *Catalog) prepareFastPred(p *Expr) {
-	if c == nil || p.fastPred != 0 || len(c.fastPreds) >= 1<<16-1 {
+	if c == nil || p.fastIdx != 0 || len(c.fastPreds) >= 1<<16-1 {
 		return
 	}
 	if fn := compileFast(p); fn != nil {
 		c.fastPreds = append(c.fastPreds, fn)
-		p.fastPred = uint16(len(c.fastPreds))
+		p.fastIdx = uint16(len(c.fastPreds))
 	}
+}
+
+// prepareFastKey gives the key of a key or step index its frame-free
+// evaluation when it has one (Expr.fastIdx). A predicate-free step, which
+// programs share (Catalog.shareStep), is left to the interpreter.
+func (c *Catalog) prepareFastKey(k *Expr) {
+	if c == nil || k.fastIdx != 0 || len(c.fastOps) >= 1<<16-1 || (k.Op == OpStep && len(k.Preds) == 0) {
+		return
+	}
+	if o, ok := fastOperandOf(k); ok && !o.count {
+		c.fastOps = append(c.fastOps, o)
+		k.fastIdx = uint16(len(c.fastOps))
+	}
+}
+
+// fastKey calls each with the items of index key k on node n of the
+// focus's document, without a frame, and reports whether it could; when
+// it could not, each may have been called for some of the items (the
+// callers' indexes ignore a repeated key) and the interpreter evaluates k.
+func (f *frame) fastKey(k *Expr, n xmltree.NodeID, each func(xdm.Item) bool) bool {
+	if k.fastIdx == 0 || f.docIdx != 0 || !f.catReady || f.noFast {
+		return false
+	}
+	fe := &f.fast
+	fe.doc, fe.ids = f.doc, f.catIDs
+	return f.prog.cat.fastOps[k.fastIdx-1].items(fe, n, each)
 }
 
 // tryFastPred runs p's frame-free evaluation when the focus is a node of
@@ -386,12 +412,12 @@ func (f *frame) tryFastPred(p *Expr, fc focus) (v, ok bool) {
 	}
 	fe := &f.fast
 	fe.doc, fe.ids = f.doc, f.catIDs
-	return f.prog.cat.fastPreds[p.fastPred-1](fe, xmltree.NodeID(fc.item.Node))
+	return f.prog.cat.fastPreds[p.fastIdx-1](fe, xmltree.NodeID(fc.item.Node))
 }
 
 // predBool is evalBool for a predicate, frame-free when it can be.
 func (f *frame) predBool(p *Expr, fc focus) (bool, error) {
-	if p.fastPred != 0 {
+	if p.fastIdx != 0 {
 		if v, ok := f.tryFastPred(p, fc); ok {
 			return v, nil
 		}
@@ -596,7 +622,12 @@ type fastOperand struct {
 	path  fastPath
 	count bool
 	fn    func(string) xdm.Item
-	arg   fastPath // the argument of fn, from each node of path
+	arg   fastPath // the argument of fn or of the cast, from each node of path
+	// cast: xs:decimal(X) and the like, of the one node of arg (none:
+	// no item when the cast is optional, else an error).
+	cast    bool
+	castTo  xdm.Type
+	castOpt bool
 }
 
 // fastStringFn returns the one-argument string function name as a Go
@@ -622,7 +653,7 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 		return o, ok
 	}
 	call := e
-	if e.Op == OpPath && len(e.Args) >= 2 && e.Args[len(e.Args)-1].Op == OpCall {
+	if last := e.Args; e.Op == OpPath && len(last) >= 2 && (last[len(last)-1].Op == OpCall || last[len(last)-1].Op == OpCast) {
 		// A path whose last part is the function call, applied to each
 		// node of the rest.
 		p, ok := fastPathOf(&Expr{Op: OpPath, Args: e.Args[:len(e.Args)-1]})
@@ -630,6 +661,11 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 			return o, false
 		}
 		o.path, call = p, e.Args[len(e.Args)-1]
+	}
+	if call.Op == OpCast && len(call.Args) == 1 {
+		arg, ok := fastPathOf(call.Args[0])
+		o.arg, o.cast, o.castTo, o.castOpt = arg, true, call.Type, call.Optional
+		return o, ok
 	}
 	if call.Op != OpCall {
 		p, ok := fastPathOf(e)
@@ -675,6 +711,26 @@ func (o *fastOperand) items(fe *fastEnv, n xmltree.NodeID, each func(xdm.Item) b
 		return false
 	case o.count:
 		return each(xdm.Integer(int64(len(ns))))
+	case o.cast:
+		fe.depth++
+		ok := true
+		for _, m := range ns {
+			var a []xmltree.NodeID
+			if a, ok = fe.nodes(&o.arg, m); !ok || len(a) > 1 || (len(a) == 0 && !o.castOpt) {
+				ok = false // XPTY0004, or the path's own refusal
+				break
+			}
+			if len(a) == 0 {
+				continue
+			}
+			it, err := xdm.Cast(xdm.Untyped(fe.doc.StringValue(a[0])), o.castTo)
+			if err != nil || !each(it) {
+				ok = false
+				break
+			}
+		}
+		fe.depth--
+		return ok
 	case o.fn != nil:
 		// The argument's nodes are walked one level down, so that ns
 		// stays intact.
@@ -802,7 +858,7 @@ func hasFastPred(e *Expr) bool {
 	if e == nil {
 		return false
 	}
-	if e.fastPred != 0 {
+	if e.fastIdx != 0 {
 		return true
 	}
 	found := false
@@ -852,9 +908,13 @@ func (pt *Pattern) HasFast() bool {
 }
 
 // bothWays runs eval as it is and by the interpreter alone and compares.
+// Each run starts without the per-document memos and indexes, so that the
+// second does not read what the first built its own way.
 func bothWays(env *Env, src string, node xmltree.NodeID, eval func() (bool, error)) error {
+	env.forgetDocument()
 	got, gerr := eval()
 	env.noFast = true
+	env.forgetDocument()
 	want, werr := eval()
 	env.noFast = false
 	switch {
@@ -864,4 +924,12 @@ func bothWays(env *Env, src string, node xmltree.NodeID, eval func() (bool, erro
 		return fmt.Errorf("%s on node %d: %v; the interpreter alone: %v", src, node, got, want)
 	}
 	return nil
+}
+
+// forgetDocument drops the frame's memos and indexes of the current
+// document (they are built again on use).
+func (env *Env) forgetDocument() {
+	if f := env.fr; f != nil {
+		f.memoDoc, f.stepIdxDoc, f.predDoc, f.fast.kids.doc = nil, nil, nil, nil
+	}
 }

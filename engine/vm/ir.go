@@ -169,11 +169,13 @@ type Expr struct {
 	// reference evaluates first (cmpManyOne, cmpOneMany; cardinality.go);
 	// 0: the left, whole, then the right.
 	Card uint8
-	// fastPred (a predicate, set when the program is built with a
-	// Catalog): 1 + the index of its frame-free evaluation in the
-	// catalog's table (fast.go); 0 when it has none. (Two bytes of the
-	// word's padding: Expr stays at 256 bytes.)
-	fastPred uint16
+	// fastIdx (set when the program is built with a Catalog): 1 + the
+	// index of the node's frame-free evaluation in its catalog (fast.go):
+	// in Catalog.fastPreds for a predicate or the closed conjunct of a
+	// step index's key predicate, in Catalog.fastOps for the key of a key
+	// or step index; 0 when it has none. (Two bytes of the word's padding:
+	// Expr stays at 256 bytes.)
+	fastIdx uint16
 	// PredSlot (a predicate, set when the program is built with a
 	// Catalog): its slot in the per-node predicate memo (predmemo.go); 0
 	// when it is not memoisable.

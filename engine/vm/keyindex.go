@@ -101,6 +101,9 @@ func (c *Catalog) keySlotFor(prefix []byte, st *Expr) int32 {
 	if !ok {
 		return 0
 	}
+	if key.Op != OpChildEq {
+		c.prepareFastKey(key)
+	}
 	fp := append(prefix, "/k"...)
 	fp = appendInt(fp, int64(st.Axis))
 	fp = writeTest(fp, &st.Test)
@@ -257,18 +260,25 @@ func (f *frame) buildKeyIndex(st, key *Expr, cur xdm.Sequence) (*keyIndex, error
 			f.doc, f.docIdx = pd, pi
 			continue
 		}
-		v, err := f.eval(key, focus{item: it, pos: i + 1, size: len(ix.nodes)})
-		if err == nil {
-			for _, x := range v {
-				a := f.atom(x)
-				switch a.T {
-				case xdm.TUntyped:
-					add(a.S, i)
-				case xdm.TString:
-					ix.untyped = false
-					add(a.S, i)
-				default:
-					ix.unusable = true
+		addItem := func(a xdm.Item) bool {
+			switch a.T {
+			case xdm.TUntyped:
+				add(a.S, i)
+			case xdm.TString:
+				ix.untyped = false
+				add(a.S, i)
+			default:
+				ix.unusable = true
+			}
+			return true
+		}
+		var err error
+		if !f.fastKey(key, xmltree.NodeID(it.Node), addItem) {
+			var v xdm.Sequence
+			v, err = f.eval(key, focus{item: it, pos: i + 1, size: len(ix.nodes)})
+			if err == nil {
+				for _, x := range v {
+					addItem(f.atom(x))
 				}
 			}
 		}

@@ -299,7 +299,7 @@ func (f *frame) fillStepIndex(ix *keyIndex, e *Expr, nodes []xdm.Item) error {
 func (f *frame) indexKey(ix *keyIndex, pre, q *Expr, fc focus, i int, strs, decs *bool) bool {
 	if pre != nil {
 		// "A and Q = $v": A first, as the conjunction evaluates it.
-		keep, err := f.evalBool(pre, fc)
+		keep, err := f.predBool(pre, fc)
 		if err != nil {
 			return false
 		}
@@ -307,12 +307,8 @@ func (f *frame) indexKey(ix *keyIndex, pre, q *Expr, fc focus, i int, strs, decs
 			return true
 		}
 	}
-	v, err := f.eval(q, fc)
-	if err != nil {
-		return false
-	}
-	for _, x := range v {
-		a := f.atom(x)
+	usable := true
+	addItem := func(a xdm.Item) bool {
 		var key string
 		switch a.T {
 		case xdm.TUntyped:
@@ -322,10 +318,27 @@ func (f *frame) indexKey(ix *keyIndex, pre, q *Expr, fc focus, i int, strs, decs
 		case xdm.TDecimal, xdm.TInteger:
 			*decs, key = true, a.Decimal().String()
 		default:
+			usable = false
 			return false
 		}
 		if p := ix.pos[key]; len(p) == 0 || p[len(p)-1] != int32(i) {
 			ix.pos[key] = append(p, int32(i))
+		}
+		return true
+	}
+	if fc.item.T == xdm.TNode && f.fastKey(q, xmltree.NodeID(fc.item.Node), addItem) {
+		return usable
+	}
+	if !usable {
+		return false
+	}
+	v, err := f.eval(q, fc)
+	if err != nil {
+		return false
+	}
+	for _, x := range v {
+		if !addItem(f.atom(x)) {
+			return false
 		}
 	}
 	return true

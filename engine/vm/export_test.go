@@ -1,0 +1,5 @@
+package vm
+
+// FastRoot reports whether the program's whole test is evaluated without
+// a frame (for TestFastPaths).
+func (p *Program) FastRoot() bool { return p.fast != nil }
