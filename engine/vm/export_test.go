@@ -3,3 +3,7 @@ package vm
 // FastRoot reports whether the program's whole test is evaluated without
 // a frame (for TestFastPaths).
 func (p *Program) FastRoot() bool { return p.fast != nil }
+
+// FastRoot reports whether the pattern is matched without a frame (for
+// TestFastPatterns).
+func (pt *Pattern) FastRoot() bool { return pt.fast != nil }

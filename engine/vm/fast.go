@@ -850,6 +850,135 @@ func codeListHas(v string, token bool, set map[string]struct{}, list string) boo
 	return in
 }
 
+// fastPattern is the frame-free match of a pattern whose steps all test a
+// catalogued name and whose predicates all have a fastBool: preds[a][i]
+// are the predicates of step i of alternative a, pastGate those of
+// Pattern.pastGate. It gives up (ok=false) where a predicate does, and
+// the pattern is matched by the interpreter, whose recovery from an
+// error (the context does not match) then applies.
+type fastPattern struct {
+	preds    [][][]fastBool
+	pastGate []fastBool
+}
+
+// compileFastPattern returns pt's frame-free match, or nil.
+func compileFastPattern(pt *Pattern) *fastPattern {
+	fp := &fastPattern{preds: make([][][]fastBool, len(pt.alts))}
+	for a := range pt.alts {
+		steps := pt.alts[a].Steps
+		fp.preds[a] = make([][]fastBool, len(steps))
+		for i := range steps {
+			st := &steps[i]
+			if st.Test.Kind != TestName || st.Test.Slot <= 0 || st.Positional {
+				return nil
+			}
+			for _, pr := range st.Preds {
+				fn := compileFast(pr)
+				if fn == nil {
+					return nil
+				}
+				fp.preds[a][i] = append(fp.preds[a][i], fn)
+			}
+		}
+	}
+	for _, c := range pt.pastGate {
+		fn := compileFast(c)
+		if fn == nil {
+			return nil
+		}
+		fp.pastGate = append(fp.pastGate, fn)
+	}
+	return fp
+}
+
+// matchFast is Matches (MatchesGated when gated) without a frame; ok=false
+// when it cannot decide.
+func (pt *Pattern) matchFast(env *Env, node xmltree.NodeID, gated bool) (v, ok bool) {
+	fp := pt.fast
+	if fp == nil || env.noFast {
+		return false, false
+	}
+	f := env.fr
+	if f == nil || f.busy || !f.catResolved(pt.prog.cat, env.Doc) {
+		return false, false
+	}
+	fe := &f.fast
+	fe.doc, fe.ids = env.Doc, f.catIDs
+	if gated {
+		return fp.match(fe, &pt.alts[0], fp.preds[0], len(pt.alts[0].Steps)-1, node, fp.pastGate)
+	}
+	for a := range pt.alts {
+		alt := &pt.alts[a]
+		if len(alt.Steps) == 0 {
+			if fe.doc.Kind(node) == xmltree.KindDocument {
+				return true, true
+			}
+			continue
+		}
+		m, ok := fp.match(fe, alt, fp.preds[a], len(alt.Steps)-1, node, nil)
+		if !ok || m {
+			return m, ok
+		}
+	}
+	return false, true
+}
+
+// match is frame.matchStep without a frame: node n against step i of alt
+// and the steps before it; pastGate, when not nil, replaces the first
+// predicate of step i.
+func (fp *fastPattern) match(fe *fastEnv, alt *PathPattern, preds [][]fastBool, i int, n xmltree.NodeID, pastGate []fastBool) (v, ok bool) {
+	d := fe.doc
+	for {
+		st := &alt.Steps[i]
+		if !fe.stepTest(st, n) {
+			return false, true
+		}
+		p := d.Parent(n)
+		if p == xmltree.None {
+			return false, true
+		}
+		if len(st.Preds) > 0 && st.safePreds && i > 0 && !st.Desc && !fe.stepTest(&alt.Steps[i-1], p) {
+			return false, true
+		}
+		ps := preds[i]
+		if pastGate != nil {
+			if keep, ok := fe.pass(pastGate, n); !keep {
+				return false, ok
+			}
+			ps = ps[1:]
+		}
+		if keep, ok := fe.pass(ps, n); !keep {
+			return false, ok
+		}
+		if i == 0 {
+			if !alt.Absolute || st.Desc {
+				return true, true
+			}
+			return d.Kind(p) == xmltree.KindDocument, true
+		}
+		if st.Desc {
+			break
+		}
+		i, n, pastGate = i-1, p, nil
+	}
+	for anc := d.Parent(n); anc != xmltree.None; anc = d.Parent(anc) {
+		if v, ok := fp.match(fe, alt, preds, i-1, anc, nil); !ok || v {
+			return v, ok
+		}
+	}
+	return false, true
+}
+
+// stepTest is frame.stepTest for a catalogued name.
+func (fe *fastEnv) stepTest(st *PatternStep, n xmltree.NodeID) bool {
+	want := xmltree.KindElement
+	if st.Attr {
+		want = xmltree.KindAttribute
+	}
+	id := fe.ids[st.Test.Slot-1]
+	return id >= 0 && fe.doc.Kind(n) == want && fe.doc.Name(n) == id
+}
+
 // HasFast reports whether the program's test, or one of its predicates,
 // has a frame-free evaluation.
 func (p *Program) HasFast() bool { return p.fast != nil || hasFastPred(p.root) }
@@ -887,14 +1016,25 @@ func (p *Program) FastAgrees(ctx context.Context, env *Env, node xmltree.NodeID)
 	return decided, bothWays(env, p.src, node, func() (bool, error) { return p.EvalBool(ctx, env, node) })
 }
 
-// FastAgrees is Program.FastAgrees for the pattern's Matches.
+// FastAgrees is Program.FastAgrees for the pattern's Matches, and for
+// MatchesGated when the pattern has a gate (what it evaluates past the
+// gate must agree on any node).
 func (pt *Pattern) FastAgrees(ctx context.Context, env *Env, node xmltree.NodeID) error {
-	return bothWays(env, pt.src, node, func() (bool, error) { return pt.Matches(ctx, env, node) })
+	if err := bothWays(env, pt.src, node, func() (bool, error) { return pt.Matches(ctx, env, node) }); err != nil {
+		return err
+	}
+	if pt.pastGate == nil {
+		return nil
+	}
+	return bothWays(env, "gated "+pt.src, node, func() (bool, error) { return pt.MatchesGated(ctx, env, node) })
 }
 
-// HasFast reports whether a predicate of the pattern has a frame-free
-// evaluation.
+// HasFast reports whether the pattern, or a predicate of it, has a
+// frame-free evaluation.
 func (pt *Pattern) HasFast() bool {
+	if pt.fast != nil {
+		return true
+	}
 	for _, a := range pt.alts {
 		for _, st := range a.Steps {
 			for _, pr := range st.Preds {

@@ -13,7 +13,7 @@ import (
 // function of one string given two nodes), values that do not cast to a
 // number, attributes, an empty element and nesting for .. and ancestor.
 const fastDoc = `<r><a x="1" y=" EUR "><b>10</b><b>x</b><c> s </c><e/>` +
-	`<t><id>vat</id></t><t><id>VAT</id><id>z</id></t><i>false</i></a><d><b>2</b></d></r>`
+	`<t><id>vat</id></t><t><id>VAT</id><id>z</id></t><i>false</i></a><d><b>2</b><r/></d></r>`
 
 // TestFastPaths checks the frame-free evaluation (fast.go) construct by
 // construct on every element and attribute of fastDoc: whether a test
@@ -110,6 +110,58 @@ func TestFastPaths(t *testing.T) {
 		}
 		if !c.refuses && gaveUp > 0 {
 			t.Errorf("%s: the fast path gave up on %d nodes", c.expr, gaveUp)
+		}
+	}
+}
+
+// TestFastPatterns matches rule contexts without a frame and by the
+// interpreter on every node of fastDoc (Pattern.FastAgrees).
+func TestFastPatterns(t *testing.T) {
+	doc, err := xmltree.Parse([]byte(fastDoc), xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		pattern string
+		fast    bool
+	}{
+		{"b", true},
+		{"a/b", true},
+		{"/r/a/b | d/b", true},
+		{"/r", true}, // not the r inside d
+		{"//b", true},
+		{"r//id", true},
+		{"a[@x]", true},
+		{"@y", true},
+		{"a/@y[normalize-space(.) = 'EUR']", true},
+		{"t[id = 'VAT']/id", true},
+		{"b[. > 5]", true}, // 'x' does not cast: the interpreter decides there
+		{"t[normalize-space(upper-case(id)) = 'VAT']", true},
+		{"*[ends-with(name(), 'd')]", false},
+		{"b[1]", false},
+		{"/", true},
+	} {
+		cat := vm.NewCatalog()
+		pt, err := xpath.CompilePattern(c.pattern, &xpath.StaticContext{Catalog: cat})
+		if err != nil {
+			t.Fatalf("%s: %v", c.pattern, err)
+		}
+		if got := pt.FastRoot(); got != c.fast {
+			t.Errorf("%s: fast match %v, want %v", c.pattern, got, c.fast)
+		}
+		env := &vm.Env{Doc: doc}
+		env.CatalogIDs(cat)
+		matched := 0
+		for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
+			if err := pt.FastAgrees(context.Background(), env, n); err != nil {
+				t.Errorf("%s: %v", c.pattern, err)
+			}
+			if ok, err := pt.Matches(context.Background(), env, n); err == nil && ok {
+				matched++
+			}
+		}
+		if matched == 0 {
+			t.Errorf("%s: matches no node", c.pattern)
 		}
 	}
 }

@@ -28,6 +28,8 @@ type Pattern struct {
 	// dispatch is the key of the pattern's first predicate (DispatchKey),
 	// or nil.
 	dispatch *dispatchKey
+	// fast is the pattern's frame-free match (fast.go), or nil.
+	fast *fastPattern
 }
 
 // dispatchKey is the K = 'literal' form of a pattern's first predicate:
@@ -105,6 +107,9 @@ func NewPatternIn(src string, alts []PathPattern, nLocals int, fns *Functions, c
 		}
 	}
 	pt.dispatch = newDispatchKey(alts)
+	if cat != nil {
+		pt.fast = compileFastPattern(pt)
+	}
 	return pt
 }
 
@@ -230,6 +235,9 @@ func (pt *Pattern) ElementNames() (names []xdm.QName, any bool) {
 
 // Matches reports whether node matches the pattern.
 func (pt *Pattern) Matches(ctx context.Context, env *Env, node xmltree.NodeID) (bool, error) {
+	if v, ok := pt.matchFast(env, node, false); ok {
+		return v, nil
+	}
 	f := env.acquire(ctx, pt.prog)
 	defer f.release()
 	for i := range pt.alts {
@@ -259,6 +267,9 @@ func (pt *Pattern) Matches(ctx context.Context, env *Env, node xmltree.NodeID) (
 func (pt *Pattern) MatchesGated(ctx context.Context, env *Env, node xmltree.NodeID) (bool, error) {
 	if pt.pastGate == nil {
 		return pt.Matches(ctx, env, node)
+	}
+	if v, ok := pt.matchFast(env, node, true); ok {
+		return v, nil
 	}
 	f := env.acquire(ctx, pt.prog)
 	defer f.release()
