@@ -851,7 +851,7 @@ func codeListHas(v string, token bool, set map[string]struct{}, list string) boo
 }
 
 // fastPattern is the frame-free match of a pattern whose steps all test a
-// catalogued name and whose predicates all have a fastBool: preds[a][i]
+// catalogued name or a wildcard and whose predicates all have a fastBool: preds[a][i]
 // are the predicates of step i of alternative a, pastGate those of
 // Pattern.pastGate. It gives up (ok=false) where a predicate does, and
 // the pattern is matched by the interpreter, whose recovery from an
@@ -859,6 +859,11 @@ func codeListHas(v string, token bool, set map[string]struct{}, list string) boo
 type fastPattern struct {
 	preds    [][][]fastBool
 	pastGate []fastBool
+	// gatedOnly: the gate itself (the last step's first predicate, e.g.
+	// ends-with(name(), 'Amount') and ...) has no fastBool (preds holds
+	// nil there), so only MatchesGated, which does not evaluate it, is
+	// frame-free.
+	gatedOnly bool
 }
 
 // compileFastPattern returns pt's frame-free match, or nil.
@@ -869,17 +874,29 @@ func compileFastPattern(pt *Pattern) *fastPattern {
 		fp.preds[a] = make([][]fastBool, len(steps))
 		for i := range steps {
 			st := &steps[i]
-			if st.Test.Kind != TestName || st.Test.Slot <= 0 || st.Positional {
+			switch {
+			case st.Positional:
+				return nil
+			case st.Test.Kind == TestName && st.Test.Slot > 0,
+				st.Test.Kind == TestAnyName, st.Test.Kind == TestSpace, st.Test.Kind == TestLocal:
+			default:
 				return nil
 			}
-			for _, pr := range st.Preds {
+			for k, pr := range st.Preds {
 				fn := compileFast(pr)
 				if fn == nil {
-					return nil
+					if k > 0 || i != len(steps)-1 || pt.pastGate == nil {
+						return nil
+					}
+					fp.gatedOnly = true
 				}
 				fp.preds[a][i] = append(fp.preds[a][i], fn)
 			}
 		}
+	}
+	if pt.pastGate != nil {
+		// Not nil even when empty: the gate was the whole predicate.
+		fp.pastGate = make([]fastBool, 0, len(pt.pastGate))
 	}
 	for _, c := range pt.pastGate {
 		fn := compileFast(c)
@@ -895,7 +912,7 @@ func compileFastPattern(pt *Pattern) *fastPattern {
 // when it cannot decide.
 func (pt *Pattern) matchFast(env *Env, node xmltree.NodeID, gated bool) (v, ok bool) {
 	fp := pt.fast
-	if fp == nil || env.noFast {
+	if fp == nil || env.noFast || (fp.gatedOnly && !gated) {
 		return false, false
 	}
 	f := env.fr
@@ -969,14 +986,27 @@ func (fp *fastPattern) match(fe *fastEnv, alt *PathPattern, preds [][]fastBool, 
 	return false, true
 }
 
-// stepTest is frame.stepTest for a catalogued name.
+// stepTest is frame.stepTest for a catalogued name or a wildcard (*,
+// prefix:*, *:local).
 func (fe *fastEnv) stepTest(st *PatternStep, n xmltree.NodeID) bool {
 	want := xmltree.KindElement
 	if st.Attr {
 		want = xmltree.KindAttribute
 	}
-	id := fe.ids[st.Test.Slot-1]
-	return id >= 0 && fe.doc.Kind(n) == want && fe.doc.Name(n) == id
+	d := fe.doc
+	if d.Kind(n) != want {
+		return false
+	}
+	switch st.Test.Kind {
+	case TestName:
+		id := fe.ids[st.Test.Slot-1]
+		return id >= 0 && d.Name(n) == id
+	case TestSpace:
+		return d.NameSpace(d.Name(n)) == st.Test.Space
+	case TestLocal:
+		return d.NameLocal(d.Name(n)) == st.Test.Local
+	}
+	return true // TestAnyName
 }
 
 // HasFast reports whether the program's test, or one of its predicates,
