@@ -28,5 +28,12 @@
 // node). Named descendant and child steps use the document's name index
 // (xmltree.Document.NamedIn).
 //
+// The simplest tests, predicates, index keys and rule contexts (paths of
+// named child steps compared with constants: most of what a validation
+// evaluates) are also compiled at load into Go closures that read the
+// document without a frame (fast.go, fastpattern.go). They answer only
+// where the interpreter raises no error, and give up otherwise;
+// fastcheck.go compares the two ways.
+//
 // Long evaluations check ctx every 1024 steps.
 package vm

@@ -1,9 +1,6 @@
 package vm
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -80,8 +77,8 @@ type fastEnv struct {
 	kids  childCache
 }
 
-// childCache remembers, for the document kidsDoc, the first two children
-// of a node with a name: the rule sets read the same child of the same
+// childCache remembers, for one document, the first two children of a
+// node with a name: the rule sets read the same child of the same
 // node from many tests (cac:Item of a line, for its name, its tax
 // category, its classification...), and each read walked the node's
 // children, text nodes included, to their end. Direct-mapped; the
@@ -235,24 +232,31 @@ func (fe *fastEnv) pass(preds []fastBool, n xmltree.NodeID) (keep, ok bool) {
 }
 
 // nodes returns the nodes of p from n in document order, in a buffer of
-// fe valid until the next nodes call at the same level; ok=false when a
+// fe valid until the next call at the same level; ok=false when a
 // predicate could not decide or past fastMaxNodes.
 func (fe *fastEnv) nodes(p *fastPath, n xmltree.NodeID) ([]xmltree.NodeID, bool) {
+	ns, ok := fe.collect(p, n, fastMaxNodes+1)
+	return ns, ok && len(ns) <= fastMaxNodes
+}
+
+// collect is nodes up to the first limit nodes.
+func (fe *fastEnv) collect(p *fastPath, n xmltree.NodeID, limit int) ([]xmltree.NodeID, bool) {
 	if fe.depth == len(fe.bufs) {
 		fe.bufs = append(fe.bufs, nil)
 	}
 	d := fe.depth
 	fe.depth++
-	buf, ok := fe.walk(p, 0, n, fe.bufs[d][:0])
+	buf, ok := fe.walk(p, 0, n, fe.bufs[d][:0], limit)
 	fe.depth--
 	fe.bufs[d] = buf
 	return buf, ok
 }
 
-func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.NodeID) ([]xmltree.NodeID, bool) {
+// walk appends to buf the nodes of the steps of p from i on, from n, until
+// buf holds limit nodes.
+func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.NodeID, limit int) ([]xmltree.NodeID, bool) {
 	if i == len(p.steps) {
-		buf = append(buf, n)
-		return buf, len(buf) <= fastMaxNodes
+		return append(buf, n), true
 	}
 	st := &p.steps[i]
 	d := fe.doc
@@ -261,12 +265,12 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 		if n = d.Parent(n); n == xmltree.None {
 			return buf, true
 		}
-		return fe.walk(p, i+1, n, buf)
+		return fe.walk(p, i+1, n, buf, limit)
 	case fsSelf:
 		if keep, ok := fe.pass(st.preds, n); !keep {
 			return buf, ok
 		}
-		return fe.walk(p, i+1, n, buf)
+		return fe.walk(p, i+1, n, buf, limit)
 	}
 	id := fe.ids[st.slot-1]
 	if id < 0 {
@@ -274,7 +278,7 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 	}
 	if st.kind == fsAttr {
 		a, cnt := d.Attrs(n)
-		for k := 0; k < cnt; k++ {
+		for k := 0; k < cnt && len(buf) < limit; k++ {
 			c := a + xmltree.NodeID(k)
 			if d.Name(c) != id {
 				continue
@@ -287,13 +291,13 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 				buf = append(buf, c)
 			}
 		}
-		return buf, len(buf) <= fastMaxNodes
+		return buf, true
 	}
 	first, second := fe.kids.children(d, n, id)
-	for c := first; c != xmltree.None; c = fe.nextNamed(c, first, second, id) {
+	for c := first; c != xmltree.None && len(buf) < limit; c = fe.nextNamed(c, first, second, id) {
 		keep, ok := fe.pass(st.preds, c)
 		if ok && keep {
-			buf, ok = fe.walk(p, i+1, c, buf)
+			buf, ok = fe.walk(p, i+1, c, buf, limit)
 		}
 		if !ok {
 			return buf, false
@@ -303,57 +307,22 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 }
 
 // any reports whether p selects a node from n; ok=false when it could not
-// decide. A path without predicates stops at its first node.
+// decide. A path without predicates stops at its first node; one with
+// predicates is walked whole (see above).
 func (fe *fastEnv) any(p *fastPath, n xmltree.NodeID) (found, ok bool) {
 	if p.preds {
 		ns, ok := fe.nodes(p, n)
 		return len(ns) > 0, ok
 	}
-	return fe.anyPlain(p, 0, n), true
-}
-
-func (fe *fastEnv) anyPlain(p *fastPath, i int, n xmltree.NodeID) bool {
-	if i == len(p.steps) {
-		return true
-	}
-	st := &p.steps[i]
-	d := fe.doc
-	switch st.kind {
-	case fsParent:
-		if n = d.Parent(n); n == xmltree.None {
-			return false
-		}
-		return fe.anyPlain(p, i+1, n)
-	case fsSelf:
-		return fe.anyPlain(p, i+1, n)
-	}
-	id := fe.ids[st.slot-1]
-	if id < 0 {
-		return false
-	}
-	if st.kind == fsAttr {
-		a, cnt := d.Attrs(n)
-		for k := 0; k < cnt; k++ {
-			if d.Name(a+xmltree.NodeID(k)) == id {
-				return true
-			}
-		}
-		return false
-	}
-	first, second := fe.kids.children(d, n, id)
-	for c := first; c != xmltree.None; c = fe.nextNamed(c, first, second, id) {
-		if fe.anyPlain(p, i+1, c) {
-			return true
-		}
-	}
-	return false
+	ns, ok := fe.collect(p, n, 1)
+	return len(ns) > 0, ok
 }
 
 // single returns the string value of the one node of p from n ("" when
 // there is none); ok=false when there are several (a function of one
 // string raises XPTY0004) or the path could not be decided.
 func (fe *fastEnv) single(p *fastPath, n xmltree.NodeID) (string, bool) {
-	ns, ok := fe.nodes(p, n)
+	ns, ok := fe.collect(p, n, 2) // a second node is enough to give up
 	switch {
 	case !ok || len(ns) > 1:
 		return "", false
@@ -848,258 +817,4 @@ func codeListHas(v string, token bool, set map[string]struct{}, list string) boo
 	}
 	_, in := set[v]
 	return in
-}
-
-// fastPattern is the frame-free match of a pattern whose steps all test a
-// catalogued name or a wildcard and whose predicates all have a fastBool: preds[a][i]
-// are the predicates of step i of alternative a, pastGate those of
-// Pattern.pastGate. It gives up (ok=false) where a predicate does, and
-// the pattern is matched by the interpreter, whose recovery from an
-// error (the context does not match) then applies.
-type fastPattern struct {
-	preds    [][][]fastBool
-	pastGate []fastBool
-	// gatedOnly: the gate itself (the last step's first predicate, e.g.
-	// ends-with(name(), 'Amount') and ...) has no fastBool (preds holds
-	// nil there), so only MatchesGated, which does not evaluate it, is
-	// frame-free.
-	gatedOnly bool
-}
-
-// compileFastPattern returns pt's frame-free match, or nil.
-func compileFastPattern(pt *Pattern) *fastPattern {
-	fp := &fastPattern{preds: make([][][]fastBool, len(pt.alts))}
-	for a := range pt.alts {
-		steps := pt.alts[a].Steps
-		fp.preds[a] = make([][]fastBool, len(steps))
-		for i := range steps {
-			st := &steps[i]
-			switch {
-			case st.Positional:
-				return nil
-			case st.Test.Kind == TestName && st.Test.Slot > 0,
-				st.Test.Kind == TestAnyName, st.Test.Kind == TestSpace, st.Test.Kind == TestLocal:
-			default:
-				return nil
-			}
-			for k, pr := range st.Preds {
-				fn := compileFast(pr)
-				if fn == nil {
-					if k > 0 || i != len(steps)-1 || pt.pastGate == nil {
-						return nil
-					}
-					fp.gatedOnly = true
-				}
-				fp.preds[a][i] = append(fp.preds[a][i], fn)
-			}
-		}
-	}
-	if pt.pastGate != nil {
-		// Not nil even when empty: the gate was the whole predicate.
-		fp.pastGate = make([]fastBool, 0, len(pt.pastGate))
-	}
-	for _, c := range pt.pastGate {
-		fn := compileFast(c)
-		if fn == nil {
-			return nil
-		}
-		fp.pastGate = append(fp.pastGate, fn)
-	}
-	return fp
-}
-
-// matchFast is Matches (MatchesGated when gated) without a frame; ok=false
-// when it cannot decide.
-func (pt *Pattern) matchFast(env *Env, node xmltree.NodeID, gated bool) (v, ok bool) {
-	fp := pt.fast
-	if fp == nil || env.noFast || (fp.gatedOnly && !gated) {
-		return false, false
-	}
-	f := env.fr
-	if f == nil || f.busy || !f.catResolved(pt.prog.cat, env.Doc) {
-		return false, false
-	}
-	fe := &f.fast
-	fe.doc, fe.ids = env.Doc, f.catIDs
-	if gated {
-		return fp.match(fe, &pt.alts[0], fp.preds[0], len(pt.alts[0].Steps)-1, node, fp.pastGate)
-	}
-	for a := range pt.alts {
-		alt := &pt.alts[a]
-		if len(alt.Steps) == 0 {
-			if fe.doc.Kind(node) == xmltree.KindDocument {
-				return true, true
-			}
-			continue
-		}
-		m, ok := fp.match(fe, alt, fp.preds[a], len(alt.Steps)-1, node, nil)
-		if !ok || m {
-			return m, ok
-		}
-	}
-	return false, true
-}
-
-// match is frame.matchStep without a frame: node n against step i of alt
-// and the steps before it; pastGate, when not nil, replaces the first
-// predicate of step i.
-func (fp *fastPattern) match(fe *fastEnv, alt *PathPattern, preds [][]fastBool, i int, n xmltree.NodeID, pastGate []fastBool) (v, ok bool) {
-	d := fe.doc
-	for {
-		st := &alt.Steps[i]
-		if !fe.stepTest(st, n) {
-			return false, true
-		}
-		p := d.Parent(n)
-		if p == xmltree.None {
-			return false, true
-		}
-		if len(st.Preds) > 0 && st.safePreds && i > 0 && !st.Desc && !fe.stepTest(&alt.Steps[i-1], p) {
-			return false, true
-		}
-		ps := preds[i]
-		if pastGate != nil {
-			if keep, ok := fe.pass(pastGate, n); !keep {
-				return false, ok
-			}
-			ps = ps[1:]
-		}
-		if keep, ok := fe.pass(ps, n); !keep {
-			return false, ok
-		}
-		if i == 0 {
-			if !alt.Absolute || st.Desc {
-				return true, true
-			}
-			return d.Kind(p) == xmltree.KindDocument, true
-		}
-		if st.Desc {
-			break
-		}
-		i, n, pastGate = i-1, p, nil
-	}
-	for anc := d.Parent(n); anc != xmltree.None; anc = d.Parent(anc) {
-		if v, ok := fp.match(fe, alt, preds, i-1, anc, nil); !ok || v {
-			return v, ok
-		}
-	}
-	return false, true
-}
-
-// stepTest is frame.stepTest for a catalogued name or a wildcard (*,
-// prefix:*, *:local).
-func (fe *fastEnv) stepTest(st *PatternStep, n xmltree.NodeID) bool {
-	want := xmltree.KindElement
-	if st.Attr {
-		want = xmltree.KindAttribute
-	}
-	d := fe.doc
-	if d.Kind(n) != want {
-		return false
-	}
-	switch st.Test.Kind {
-	case TestName:
-		id := fe.ids[st.Test.Slot-1]
-		return id >= 0 && d.Name(n) == id
-	case TestSpace:
-		return d.NameSpace(d.Name(n)) == st.Test.Space
-	case TestLocal:
-		return d.NameLocal(d.Name(n)) == st.Test.Local
-	}
-	return true // TestAnyName
-}
-
-// HasFast reports whether the program's test, or one of its predicates,
-// has a frame-free evaluation.
-func (p *Program) HasFast() bool { return p.fast != nil || hasFastPred(p.root) }
-
-func hasFastPred(e *Expr) bool {
-	if e == nil {
-		return false
-	}
-	if e.fastIdx != 0 {
-		return true
-	}
-	found := false
-	eachChild(e, func(c *Expr) { found = found || hasFastPred(c) })
-	return found
-}
-
-// FastAgrees evaluates a boolean program on node as EvalBool does and by
-// the interpreter alone (Env.noFast), and returns an error when the
-// answers differ: another value, or an error in one of them only (a
-// frame-free evaluation decides only where the interpreter raises no
-// error, so the rest of the evaluation is the same). decided tells
-// whether the whole test was decided without a frame. The Env's catalog
-// must be resolved (CatalogIDs), and its Vars set for a program that
-// reads them. A test hook.
-func (p *Program) FastAgrees(ctx context.Context, env *Env, node xmltree.NodeID) (decided bool, err error) {
-	f := env.fr
-	if f == nil || f.busy || !f.catResolved(p.cat, env.Doc) {
-		return false, errors.New("FastAgrees: the Env's catalog is not resolved for its document")
-	}
-	if p.fast != nil {
-		fe := &f.fast
-		fe.doc, fe.ids = env.Doc, f.catIDs
-		_, decided = p.fast(fe, node)
-	}
-	return decided, bothWays(env, p.src, node, func() (bool, error) { return p.EvalBool(ctx, env, node) })
-}
-
-// FastAgrees is Program.FastAgrees for the pattern's Matches, and for
-// MatchesGated when the pattern has a gate (what it evaluates past the
-// gate must agree on any node).
-func (pt *Pattern) FastAgrees(ctx context.Context, env *Env, node xmltree.NodeID) error {
-	if err := bothWays(env, pt.src, node, func() (bool, error) { return pt.Matches(ctx, env, node) }); err != nil {
-		return err
-	}
-	if pt.pastGate == nil {
-		return nil
-	}
-	return bothWays(env, "gated "+pt.src, node, func() (bool, error) { return pt.MatchesGated(ctx, env, node) })
-}
-
-// HasFast reports whether the pattern, or a predicate of it, has a
-// frame-free evaluation.
-func (pt *Pattern) HasFast() bool {
-	if pt.fast != nil {
-		return true
-	}
-	for _, a := range pt.alts {
-		for _, st := range a.Steps {
-			for _, pr := range st.Preds {
-				if hasFastPred(pr) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// bothWays runs eval as it is and by the interpreter alone and compares.
-// Each run starts without the per-document memos and indexes, so that the
-// second does not read what the first built its own way.
-func bothWays(env *Env, src string, node xmltree.NodeID, eval func() (bool, error)) error {
-	env.forgetDocument()
-	got, gerr := eval()
-	env.noFast = true
-	env.forgetDocument()
-	want, werr := eval()
-	env.noFast = false
-	switch {
-	case (gerr != nil) != (werr != nil):
-		return fmt.Errorf("%s on node %d: %v, %v; the interpreter alone: %v, %v", src, node, got, gerr, want, werr)
-	case gerr == nil && got != want:
-		return fmt.Errorf("%s on node %d: %v; the interpreter alone: %v", src, node, got, want)
-	}
-	return nil
-}
-
-// forgetDocument drops the frame's memos and indexes of the current
-// document (they are built again on use).
-func (env *Env) forgetDocument() {
-	if f := env.fr; f != nil {
-		f.memoDoc, f.stepIdxDoc, f.predDoc, f.fast.kids.doc = nil, nil, nil, nil
-	}
 }

@@ -1,0 +1,107 @@
+package vm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+)
+
+// Test hooks comparing the frame-free evaluations (fast.go) with the
+// interpreter.
+
+// HasFast reports whether the program's test, or one of its predicates,
+// has a frame-free evaluation.
+func (p *Program) HasFast() bool { return p.fast != nil || hasFastPred(p.root) }
+
+func hasFastPred(e *Expr) bool {
+	if e == nil {
+		return false
+	}
+	if e.fastIdx != 0 {
+		return true
+	}
+	found := false
+	eachChild(e, func(c *Expr) { found = found || hasFastPred(c) })
+	return found
+}
+
+// FastAgrees evaluates a boolean program on node as EvalBool does and by
+// the interpreter alone (Env.noFast), and returns an error when the
+// answers differ: another value, or an error in one of them only (a
+// frame-free evaluation decides only where the interpreter raises no
+// error, so the rest of the evaluation is the same). decided tells
+// whether the whole test was decided without a frame. The Env's catalog
+// must be resolved (CatalogIDs), and its Vars set for a program that
+// reads them. A test hook.
+func (p *Program) FastAgrees(ctx context.Context, env *Env, node xmltree.NodeID) (decided bool, err error) {
+	f := env.fr
+	if f == nil || f.busy || !f.catResolved(p.cat, env.Doc) {
+		return false, errors.New("FastAgrees: the Env's catalog is not resolved for its document")
+	}
+	if p.fast != nil {
+		fe := &f.fast
+		fe.doc, fe.ids = env.Doc, f.catIDs
+		_, decided = p.fast(fe, node)
+	}
+	return decided, bothWays(env, p.src, node, func() (bool, error) { return p.EvalBool(ctx, env, node) })
+}
+
+// FastAgrees is Program.FastAgrees for the pattern's Matches, and for
+// MatchesGated when the pattern has a gate (what it evaluates past the
+// gate must agree on any node).
+func (pt *Pattern) FastAgrees(ctx context.Context, env *Env, node xmltree.NodeID) error {
+	if err := bothWays(env, pt.src, node, func() (bool, error) { return pt.Matches(ctx, env, node) }); err != nil {
+		return err
+	}
+	if pt.pastGate == nil {
+		return nil
+	}
+	return bothWays(env, "gated "+pt.src, node, func() (bool, error) { return pt.MatchesGated(ctx, env, node) })
+}
+
+// HasFast reports whether the pattern, or a predicate of it, has a
+// frame-free evaluation.
+func (pt *Pattern) HasFast() bool {
+	if pt.fast != nil {
+		return true
+	}
+	for _, a := range pt.alts {
+		for _, st := range a.Steps {
+			for _, pr := range st.Preds {
+				if hasFastPred(pr) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// bothWays runs eval as it is and by the interpreter alone and compares.
+// Each run starts without the per-document memos and indexes, so that the
+// second does not read what the first built its own way.
+func bothWays(env *Env, src string, node xmltree.NodeID, eval func() (bool, error)) error {
+	env.forgetDocument()
+	got, gerr := eval()
+	env.noFast = true
+	env.forgetDocument()
+	want, werr := eval()
+	env.noFast = false
+	switch {
+	case (gerr != nil) != (werr != nil):
+		return fmt.Errorf("%s on node %d: %v, %v; the interpreter alone: %v, %v", src, node, got, gerr, want, werr)
+	case gerr == nil && got != want:
+		return fmt.Errorf("%s on node %d: %v; the interpreter alone: %v", src, node, got, want)
+	}
+	return nil
+}
+
+// forgetDocument drops the frame's memos and indexes of the current
+// document (they are built again on use).
+func (env *Env) forgetDocument() {
+	if f := env.fr; f != nil {
+		f.memoDoc, f.stepIdxDoc, f.predDoc, f.fast.kids.doc = nil, nil, nil, nil
+	}
+}

@@ -1,0 +1,164 @@
+package vm
+
+import "github.com/einvoice-dev/einvoice/engine/xmltree"
+
+// Rule contexts matched without a frame (see fast.go).
+
+// fastPattern is the frame-free match of a pattern whose steps all test a
+// catalogued name or a wildcard and whose predicates all have a fastBool:
+// preds[a][i] are the predicates of step i of alternative a, pastGate those
+// of Pattern.pastGate. It gives up (ok=false) where a predicate does, and
+// the pattern is matched by the interpreter, whose recovery from an
+// error (the context does not match) then applies.
+type fastPattern struct {
+	preds    [][][]fastBool
+	pastGate []fastBool
+	// gatedOnly: the gate itself (the last step's first predicate, e.g.
+	// ends-with(name(), 'Amount') and ...) has no fastBool (preds holds
+	// nil there), so only MatchesGated, which does not evaluate it, is
+	// frame-free.
+	gatedOnly bool
+}
+
+// compileFastPattern returns pt's frame-free match, or nil.
+func compileFastPattern(pt *Pattern) *fastPattern {
+	fp := &fastPattern{preds: make([][][]fastBool, len(pt.alts))}
+	for a := range pt.alts {
+		steps := pt.alts[a].Steps
+		fp.preds[a] = make([][]fastBool, len(steps))
+		for i := range steps {
+			st := &steps[i]
+			switch {
+			case st.Positional:
+				return nil
+			case st.Test.Kind == TestName && st.Test.Slot > 0,
+				st.Test.Kind == TestAnyName, st.Test.Kind == TestSpace, st.Test.Kind == TestLocal:
+			default:
+				return nil
+			}
+			for k, pr := range st.Preds {
+				fn := compileFast(pr)
+				if fn == nil {
+					if k > 0 || i != len(steps)-1 || pt.pastGate == nil {
+						return nil
+					}
+					fp.gatedOnly = true
+				}
+				fp.preds[a][i] = append(fp.preds[a][i], fn)
+			}
+		}
+	}
+	if pt.pastGate != nil {
+		// Not nil even when empty: the gate was the whole predicate.
+		fp.pastGate = make([]fastBool, 0, len(pt.pastGate))
+	}
+	for _, c := range pt.pastGate {
+		fn := compileFast(c)
+		if fn == nil {
+			return nil
+		}
+		fp.pastGate = append(fp.pastGate, fn)
+	}
+	return fp
+}
+
+// matchFast is Matches (MatchesGated when gated) without a frame; ok=false
+// when it cannot decide.
+func (pt *Pattern) matchFast(env *Env, node xmltree.NodeID, gated bool) (v, ok bool) {
+	fp := pt.fast
+	if fp == nil || env.noFast || (fp.gatedOnly && !gated) {
+		return false, false
+	}
+	f := env.fr
+	if f == nil || f.busy || !f.catResolved(pt.prog.cat, env.Doc) {
+		return false, false
+	}
+	fe := &f.fast
+	fe.doc, fe.ids = env.Doc, f.catIDs
+	if gated {
+		return fp.match(fe, &pt.alts[0], fp.preds[0], len(pt.alts[0].Steps)-1, node, fp.pastGate)
+	}
+	for a := range pt.alts {
+		alt := &pt.alts[a]
+		if len(alt.Steps) == 0 {
+			if fe.doc.Kind(node) == xmltree.KindDocument {
+				return true, true
+			}
+			continue
+		}
+		m, ok := fp.match(fe, alt, fp.preds[a], len(alt.Steps)-1, node, nil)
+		if !ok || m {
+			return m, ok
+		}
+	}
+	return false, true
+}
+
+// match is frame.matchStep without a frame: node n against step i of alt
+// and the steps before it; pastGate, when not nil, replaces the first
+// predicate of step i.
+func (fp *fastPattern) match(fe *fastEnv, alt *PathPattern, preds [][]fastBool, i int, n xmltree.NodeID, pastGate []fastBool) (v, ok bool) {
+	d := fe.doc
+	for {
+		st := &alt.Steps[i]
+		if !fe.stepTest(st, n) {
+			return false, true
+		}
+		p := d.Parent(n)
+		if p == xmltree.None {
+			return false, true
+		}
+		if len(st.Preds) > 0 && st.safePreds && i > 0 && !st.Desc && !fe.stepTest(&alt.Steps[i-1], p) {
+			return false, true
+		}
+		ps := preds[i]
+		if pastGate != nil {
+			if keep, ok := fe.pass(pastGate, n); !keep {
+				return false, ok
+			}
+			ps = ps[1:]
+		}
+		if keep, ok := fe.pass(ps, n); !keep {
+			return false, ok
+		}
+		if i == 0 {
+			if !alt.Absolute || st.Desc {
+				return true, true
+			}
+			return d.Kind(p) == xmltree.KindDocument, true
+		}
+		if st.Desc {
+			break
+		}
+		i, n, pastGate = i-1, p, nil
+	}
+	for anc := d.Parent(n); anc != xmltree.None; anc = d.Parent(anc) {
+		if v, ok := fp.match(fe, alt, preds, i-1, anc, nil); !ok || v {
+			return v, ok
+		}
+	}
+	return false, true
+}
+
+// stepTest is frame.stepTest for a catalogued name or a wildcard (*,
+// prefix:*, *:local).
+func (fe *fastEnv) stepTest(st *PatternStep, n xmltree.NodeID) bool {
+	want := xmltree.KindElement
+	if st.Attr {
+		want = xmltree.KindAttribute
+	}
+	d := fe.doc
+	if d.Kind(n) != want {
+		return false
+	}
+	switch st.Test.Kind {
+	case TestName:
+		id := fe.ids[st.Test.Slot-1]
+		return id >= 0 && d.Name(n) == id
+	case TestSpace:
+		return d.NameSpace(d.Name(n)) == st.Test.Space
+	case TestLocal:
+		return d.NameLocal(d.Name(n)) == st.Test.Local
+	}
+	return true // TestAnyName
+}
