@@ -3,7 +3,6 @@ package engine_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -19,15 +18,7 @@ func TestEN16931ConcurrentValidate(t *testing.T) {
 	rs := loadEN16931(t, "ubl", ublMain)
 	var docs []*xmltree.Document
 	for _, p := range []string{ublExample, "corpus/en16931/ubl/examples/ubl-tc434-creditnote1.xml", "corpus/en16931/test/Invoice-unit-UBL/BR-CO-10.xml"} {
-		data, err := os.ReadFile(filepath.Join(sharedDir(t), p))
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := xmltree.Parse(data, xmltree.DefaultLimits())
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs = append(docs, doc)
+		docs = append(docs, parseShared(t, filepath.Join(sharedDir(t), p)))
 	}
 	want := make([]string, len(docs))
 	for i, d := range docs {

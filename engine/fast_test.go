@@ -41,6 +41,7 @@ func TestFastAgreesWithInterpreter(t *testing.T) {
 	}
 }
 
+// parseShared parses a document of ../shared (a full path).
 func parseShared(t *testing.T, path string) *xmltree.Document {
 	t.Helper()
 	data, err := os.ReadFile(path)

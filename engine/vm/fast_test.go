@@ -15,15 +15,21 @@ import (
 const fastDoc = `<r><a x="1" y=" EUR "><b>10</b><b>x</b><c> s </c><e/>` +
 	`<t><id>vat</id></t><t><id>VAT</id><id>z</id></t><i>false</i></a><d><b>2</b><r/></d></r>`
 
+func parseFastDoc(t *testing.T) *xmltree.Document {
+	t.Helper()
+	doc, err := xmltree.Parse([]byte(fastDoc), xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
 // TestFastPaths checks the frame-free evaluation (fast.go) construct by
 // construct on every element and attribute of fastDoc: whether a test
 // compiles to it, that wherever it decides the interpreter gives the same
 // answer, and that it gives up where the interpreter raises an error.
 func TestFastPaths(t *testing.T) {
-	doc, err := xmltree.Parse([]byte(fastDoc), xmltree.DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := parseFastDoc(t)
 	for _, c := range []struct {
 		expr string
 		fast bool // compiles to a fast path
@@ -117,10 +123,7 @@ func TestFastPaths(t *testing.T) {
 // TestFastPatterns matches rule contexts without a frame and by the
 // interpreter on every node of fastDoc (Pattern.FastAgrees).
 func TestFastPatterns(t *testing.T) {
-	doc, err := xmltree.Parse([]byte(fastDoc), xmltree.DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := parseFastDoc(t)
 	for _, c := range []struct {
 		pattern string
 		fast    bool
