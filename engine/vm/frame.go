@@ -64,7 +64,10 @@ type frame struct {
 	memo      []xdm.Sequence
 	memoSet   []bool
 	memoArena []xdm.Item
-	memoItems int
+	// usedMaps are the maps of memoDoc's key and step indexes, spareMaps
+	// cleared ones for the next document (indexMap).
+	usedMaps, spareMaps []map[string][]int32
+	memoItems           int
 	// keyIdx: the indexes of keyed memo points for memoDoc, by key slot
 	// (keyindex.go).
 	keyIdx []*keyIndex

@@ -215,7 +215,7 @@ func (f *frame) stepNodes(st *Expr, ctx xdm.Sequence) (_ []xdm.Item, ok bool, er
 		return nil, false, nil
 	}
 	f.memoItems += len(tmp)
-	nodes := slices.Clone(tmp)
+	nodes := f.memoCopy(tmp)
 	f.drop(tmp)
 	return nodes, true, nil
 }
@@ -232,7 +232,7 @@ func (f *frame) buildKeyIndex(st, key *Expr, cur xdm.Sequence) (*keyIndex, error
 		return ix, err
 	}
 	ix.nodes = nodes
-	ix.pos = make(map[string][]int32, len(ix.nodes))
+	ix.pos = f.indexMap(len(ix.nodes))
 	add := func(s string, i int) {
 		if p := ix.pos[s]; len(p) == 0 || p[len(p)-1] != int32(i) {
 			ix.pos[s] = append(p, int32(i))

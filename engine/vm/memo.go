@@ -286,10 +286,65 @@ func (f *frame) memoReady(fc focus) bool {
 		clear(f.shared)
 		f.shared, f.stepBuilds = f.shared[:0], 0
 		// No value of the previous document is referenced any more (results
-		// leave the vm as copies), so its chunk is reused.
+		// leave the vm as copies), so its chunk and its indexes' maps are
+		// reused; the step indexes, which hold both, go with them.
 		f.memoArena = f.memoArena[:0]
+		f.stepIdxDoc = nil
+		clear(f.stepIdx)
+		f.recycleIndexMaps()
 	}
 	return true
+}
+
+// maxSpareMaps and maxSpareMapLen bound the index maps a frame keeps for
+// later documents (a map does not shrink when cleared).
+const (
+	maxSpareMaps   = 64
+	maxSpareMapLen = 1 << 10
+)
+
+// indexMap returns an empty map for an index of the memo document, reused
+// from an earlier document when there is one.
+func (f *frame) indexMap(size int) map[string][]int32 {
+	var m map[string][]int32
+	if n := len(f.spareMaps); n > 0 {
+		m, f.spareMaps = f.spareMaps[n-1], f.spareMaps[:n-1]
+	} else {
+		m = make(map[string][]int32, size)
+	}
+	f.usedMaps = append(f.usedMaps, m)
+	return m
+}
+
+// recycleIndexMaps clears the maps handed out for the memo document and
+// keeps the small ones for the next.
+func (f *frame) recycleIndexMaps() {
+	for i, m := range f.usedMaps {
+		if len(f.spareMaps) < maxSpareMaps && len(m) <= maxSpareMapLen {
+			clear(m)
+			f.spareMaps = append(f.spareMaps, m)
+		}
+		f.usedMaps[i] = nil
+	}
+	f.usedMaps = f.usedMaps[:0]
+}
+
+// memoCopy returns a copy of s in the memo document's arena.
+func (f *frame) memoCopy(s []xdm.Item) xdm.Sequence {
+	n := len(s)
+	if n == 0 {
+		return nil
+	}
+	l := len(f.memoArena)
+	if l+n > cap(f.memoArena) {
+		// A new chunk; values stored earlier keep the old one.
+		f.memoArena = make([]xdm.Item, 0, max(2*cap(f.memoArena), n, 256))
+		l = 0
+	}
+	f.memoArena = f.memoArena[:l+n]
+	c := f.memoArena[l : l+n : l+n]
+	copy(c, s)
+	return c
 }
 
 // memoStore keeps a copy of s in slot (1-based), within the item budget.
@@ -298,19 +353,7 @@ func (f *frame) memoStore(slot int32, s xdm.Sequence) {
 		return
 	}
 	f.memoItems += len(s)
-	var c xdm.Sequence
-	if n := len(s); n > 0 {
-		l := len(f.memoArena)
-		if l+n > cap(f.memoArena) {
-			// A new chunk; values stored earlier keep the old one.
-			f.memoArena = make([]xdm.Item, 0, max(2*cap(f.memoArena), n, 256))
-			l = 0
-		}
-		f.memoArena = f.memoArena[:l+n]
-		c = f.memoArena[l : l+n : l+n]
-		copy(c, s)
-	}
-	f.memo[slot-1] = c
+	f.memo[slot-1] = f.memoCopy(s)
 	f.memoSet[slot-1] = true
 }
 

@@ -169,10 +169,12 @@ func (f *frame) stepByIndex(e *Expr, n xmltree.NodeID, out []xdm.Item) (_ []xdm.
 		return out, false, nil
 	}
 	if f.stepIdxDoc != f.env.Doc {
+		// the memo budget (stepNodes), arena and index maps are per
+		// document too (memoReady, which drops the step indexes when it
+		// starts a document, first)
+		f.memoReady(focus{item: f.node(n), pos: 1, size: 1})
 		f.stepIdxDoc = f.env.Doc
 		clear(f.stepIdx)
-		// the memo budget (stepNodes) is per document too
-		f.memoReady(focus{item: f.node(n), pos: 1, size: 1})
 	}
 	k := stepIndexKey{e, n}
 	ix := f.stepIdx[k]
@@ -275,8 +277,8 @@ func (f *frame) fillStepIndex(ix *keyIndex, e *Expr, nodes []xdm.Item) error {
 		ix.unusable = true
 		return nil
 	}
-	ix.nodes = slices.Clone(s) // filter's result lives in the evaluation's arena
-	ix.pos = make(map[string][]int32, len(ix.nodes))
+	ix.nodes = f.memoCopy(s) // filter's result lives in the evaluation's arena
+	ix.pos = f.indexMap(len(ix.nodes))
 	strs, decs := false, false
 	for i, it := range ix.nodes {
 		if err := f.tick(); err != nil {
