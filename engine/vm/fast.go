@@ -294,6 +294,13 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 		return buf, true
 	}
 	first, second := fe.kids.children(d, n, id)
+	if i == len(p.steps)-1 && len(st.preds) == 0 {
+		// The last step, without predicates: its nodes are the result.
+		for c := first; c != xmltree.None && len(buf) < limit; c = fe.nextNamed(c, first, second, id) {
+			buf = append(buf, c)
+		}
+		return buf, true
+	}
 	for c := first; c != xmltree.None && len(buf) < limit; c = fe.nextNamed(c, first, second, id) {
 		keep, ok := fe.pass(st.preds, c)
 		if ok && keep {
