@@ -33,7 +33,10 @@ type Ruleset struct {
 	// staticPlan[ri] is rule ri's plan (validation.plan) when none of its
 	// checks has an absence verdict: all of them, whatever the document;
 	// nil otherwise.
-	staticPlan  [][]int32
+	staticPlan [][]int32
+	// planNames[ri] (rules without a static plan): the names their plan
+	// depends on (planNames).
+	planNames   [][]int32
 	diags       [][]compiledPart
 	nSchemaLets int
 	locForm     locationForm
@@ -91,6 +94,18 @@ type Ruleset struct {
 	absSlots  []int32
 
 	pool sync.Pool // *state
+}
+
+// planNames returns the absNames indexes the absence verdicts of rule's
+// checks read, sorted (a plan is kept across documents by their presence
+// bits; validation.plan), or nil when there are none.
+func planNames(checks []compiledCheck, rule Rule) []int32 {
+	var names []int32
+	for ci := rule.FirstCheck; ci < rule.FirstCheck+rule.NumChecks; ci++ {
+		names = append(names, checks[ci].absent...)
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }
 
 // staticPlan returns the plan of rule when no check of it has an absence
@@ -272,6 +287,7 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 	r.ruleRefs = make([][]int32, len(t.Rules))
 	r.checks = make([]compiledCheck, len(t.Checks))
 	r.staticPlan = make([][]int32, len(t.Rules))
+	r.planNames = make([][]int32, len(t.Rules))
 	for pi, p := range t.Patterns {
 		for i := p.FirstLet; i < p.FirstLet+p.NumLets; i++ {
 			if err := compileLet(i, int32(pi), -1); err != nil {
@@ -321,6 +337,9 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 				r.checks[ci] = cc
 			}
 			r.staticPlan[ri] = staticPlan(r.checks, rule)
+			if r.staticPlan[ri] == nil {
+				r.planNames[ri] = planNames(r.checks, rule)
+			}
 		}
 	}
 	r.diags = make([][]compiledPart, len(t.Diagnostics))

@@ -54,15 +54,28 @@ type state struct {
 	// unknown, 1 no, 2 yes.
 	anyPass [][]uint8
 	// plans[ri] is rule ri's plan for the document (validation.plan), nil
-	// until it fires; planned lists the rules that have one, planBuf
-	// holds them.
+	// until it fires; planned lists the rules that have one.
 	plans   [][]int32
 	planned []int32
-	planBuf []int32
+	// planKept[ri] keeps rule ri's plans across documents, by the presence
+	// bits of Ruleset.planNames[ri] (at most maxKeptPlans each); planMask
+	// is the scratch space of those bits.
+	planKept [][]keptPlan
+	planMask []uint64
 	// dvals holds the values of a dispatch key for the node being visited
 	// (visitNode).
 	dvals []string
 }
+
+// keptPlan is a rule's plan for the documents where its names' presence
+// bits are mask.
+type keptPlan struct {
+	mask []uint64
+	plan []int32
+}
+
+// maxKeptPlans bounds the plans kept per rule.
+const maxKeptPlans = 4
 
 // spellKey is a name as written and its kind (attribute or not).
 type spellKey struct {
@@ -182,7 +195,7 @@ func (st *state) reset(r *Ruleset, doc *xmltree.Document) {
 	for _, ri := range st.planned {
 		st.plans[ri] = nil
 	}
-	st.planned, st.planBuf = st.planned[:0], st.planBuf[:0]
+	st.planned = st.planned[:0]
 	if len(st.anyPass) < len(r.gatedAny) {
 		st.anyPass = make([][]uint8, len(r.gatedAny))
 	}
@@ -605,8 +618,10 @@ func (v *validation) fire(ctx context.Context, ri int32, node xmltree.NodeID) er
 // document, in check order: ci to evaluate check ci, -ci-1 to emit it
 // (its absence verdict fails an assert or holds a report); the checks
 // whose absence verdict passes are left out. It depends on the names the
-// document has, so it is made on the rule's first firing in the document:
-// a rule fired on every invoice line then skips those checks at once.
+// document has, so it is looked up on the rule's first firing in the
+// document (a rule fired on every invoice line then skips those checks at
+// once), among the plans of earlier documents with the same presence of
+// the rule's names, and made only when there is none.
 func (v *validation) plan(ri int32) []int32 {
 	if p := v.r.staticPlan[ri]; p != nil {
 		return p
@@ -615,26 +630,56 @@ func (v *validation) plan(ri int32) []int32 {
 	if p := st.plans[ri]; p != nil {
 		return p
 	}
-	rule := &v.r.tables.Rules[ri]
-	start := len(st.planBuf)
-	for ci := rule.FirstCheck; ci < rule.FirstCheck+rule.NumChecks; ci++ {
-		cc := &v.r.checks[ci]
-		switch {
-		case !v.absent(cc.absent):
-			st.planBuf = append(st.planBuf, ci)
-		case cc.absentFires:
-			st.planBuf = append(st.planBuf, -ci-1)
+	// The same presence bits as an earlier document: its plan.
+	names := v.r.planNames[ri]
+	mask := st.planMask[:0]
+	for b, i := range names {
+		if b%64 == 0 {
+			mask = append(mask, 0)
+		}
+		if st.present[i] {
+			mask[b/64] |= 1 << (b % 64)
 		}
 	}
-	// (An append that moves planBuf leaves the earlier plans where they
-	// are: they are read-only until the next document.)
-	p := st.planBuf[start:len(st.planBuf):len(st.planBuf)]
-	if len(p) == 0 {
-		p = noChecks
+	st.planMask = mask
+	if len(st.planKept) < len(v.r.rules) {
+		st.planKept = make([][]keptPlan, len(v.r.rules))
+	}
+	kept := st.planKept[ri]
+	var p []int32
+	for _, k := range kept {
+		if slices.Equal(k.mask, mask) {
+			p = k.plan
+			break
+		}
+	}
+	if p == nil {
+		if p = v.buildPlan(ri, nil); len(p) == 0 {
+			p = noChecks
+		}
+		if len(kept) >= maxKeptPlans {
+			kept = kept[1:]
+		}
+		st.planKept[ri] = append(kept, keptPlan{mask: slices.Clone(mask), plan: p})
 	}
 	st.plans[ri] = p
 	st.planned = append(st.planned, ri)
 	return p
+}
+
+// buildPlan appends rule ri's plan for the document to dst.
+func (v *validation) buildPlan(ri int32, dst []int32) []int32 {
+	rule := &v.r.tables.Rules[ri]
+	for ci := rule.FirstCheck; ci < rule.FirstCheck+rule.NumChecks; ci++ {
+		cc := &v.r.checks[ci]
+		switch {
+		case !v.absent(cc.absent):
+			dst = append(dst, ci)
+		case cc.absentFires:
+			dst = append(dst, -ci-1)
+		}
+	}
+	return dst
 }
 
 // noChecks is the plan of a rule none of whose checks is to be done: not
