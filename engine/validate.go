@@ -541,6 +541,9 @@ func (v *validation) spelling(k int, attr bool, node xmltree.NodeID) int32 {
 			return -1
 		}
 		si = int32(len(st.spellings))
+		// A copy: the name as written points into the document, which
+		// the state must not keep alive.
+		key.name = strings.Clone(key.name)
 		st.spellings[key] = si
 	}
 	st.docSpell[k] = si + 1
