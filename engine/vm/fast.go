@@ -313,10 +313,28 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 	return buf, true
 }
 
+// oneChildStep answers for the most common path, one predicate-free
+// child step (cbc:Percent): its first two nodes from n, straight from the
+// child cache; one=false for any other path.
+func (fe *fastEnv) oneChildStep(p *fastPath, n xmltree.NodeID) (first, second xmltree.NodeID, one bool) {
+	if len(p.steps) != 1 || p.steps[0].kind != fsChild || p.preds {
+		return xmltree.None, xmltree.None, false
+	}
+	id := fe.ids[p.steps[0].slot-1]
+	if id < 0 {
+		return xmltree.None, xmltree.None, true
+	}
+	first, second = fe.kids.children(fe.doc, n, id)
+	return first, second, true
+}
+
 // any reports whether p selects a node from n; ok=false when it could not
 // decide. A path without predicates stops at its first node; one with
 // predicates is walked whole (see above).
 func (fe *fastEnv) any(p *fastPath, n xmltree.NodeID) (found, ok bool) {
+	if c, _, one := fe.oneChildStep(p, n); one {
+		return c != xmltree.None, true
+	}
 	if p.preds {
 		ns, ok := fe.nodes(p, n)
 		return len(ns) > 0, ok
@@ -329,6 +347,15 @@ func (fe *fastEnv) any(p *fastPath, n xmltree.NodeID) (found, ok bool) {
 // there is none); ok=false when there are several (a function of one
 // string raises XPTY0004) or the path could not be decided.
 func (fe *fastEnv) single(p *fastPath, n xmltree.NodeID) (string, bool) {
+	if c, second, one := fe.oneChildStep(p, n); one {
+		switch {
+		case second != xmltree.None:
+			return "", false
+		case c == xmltree.None:
+			return "", true
+		}
+		return fe.doc.StringValue(c), true
+	}
 	ns, ok := fe.collect(p, n, 2) // a second node is enough to give up
 	switch {
 	case !ok || len(ns) > 1:
