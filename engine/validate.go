@@ -191,6 +191,7 @@ func (st *state) reset(r *Ruleset, doc *xmltree.Document) {
 	}
 	if len(st.plans) < len(r.rules) {
 		st.plans = make([][]int32, len(r.rules))
+		st.planKept = make([][]keptPlan, len(r.rules))
 	}
 	for _, ri := range st.planned {
 		st.plans[ri] = nil
@@ -645,9 +646,6 @@ func (v *validation) plan(ri int32) []int32 {
 		}
 	}
 	st.planMask = mask
-	if len(st.planKept) < len(v.r.rules) {
-		st.planKept = make([][]keptPlan, len(v.r.rules))
-	}
 	kept := st.planKept[ri]
 	var p []int32
 	for _, k := range kept {

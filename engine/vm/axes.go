@@ -184,17 +184,12 @@ func (f *frame) axisWith(m *matcher, axis Axis, n xmltree.NodeID, out []xdm.Item
 			if f.docIdx == 0 {
 				c, second = f.fast.kids.children(d, n, m.name) // (the Env's document only: see childCache)
 			} else {
-				c, second = d.FirstChildNamed(n, m.name), xmltree.None
+				c, second = firstTwoNamed(d, n, m.name)
 			}
-			for head := c; c != xmltree.None; {
+			for head := c; c != xmltree.None; c = nextNamed(d, c, head, second, m.name) {
 				out = append(out, f.node(c))
 				if first {
 					break
-				}
-				if c == head && f.docIdx == 0 {
-					c = second
-				} else {
-					c = d.NextSiblingNamed(c, m.name)
 				}
 			}
 			break

@@ -52,7 +52,7 @@ func (f *frame) eval(e *Expr, fc focus) (xdm.Sequence, error) {
 		}
 		return f.one(f.node(n)), nil
 	case OpVar:
-		if int(e.Slot) >= len(f.env.Vars) {
+		if e.Slot >= len(f.env.Vars) {
 			return nil, xdm.Errorf(xdm.ErrType, "variable slot %d has no value", e.Slot)
 		}
 		return f.env.Vars[e.Slot], nil
@@ -735,9 +735,9 @@ func (f *frame) filter(s xdm.Sequence, preds []*Expr) (xdm.Sequence, error) {
 		if len(s) == 0 {
 			return nil, nil
 		}
-		if k := int(p.PosConst); k > 0 {
-			if k <= len(s) {
-				s = s[k-1 : k : k]
+		if p.PosConst > 0 {
+			if p.PosConst <= len(s) {
+				s = s[p.PosConst-1 : p.PosConst : p.PosConst]
 			} else {
 				s = nil
 			}

@@ -111,22 +111,47 @@ func (k *childCache) children(d *xmltree.Document, n xmltree.NodeID, id xmltree.
 	if e.parent == n+1 && e.id == id {
 		return e.first, e.second
 	}
-	first = d.FirstChildNamed(n, id)
-	second = xmltree.None
+	first, second = firstTwoNamed(d, n, id)
+	*e = childEntry{parent: n + 1, id: id, first: first, second: second}
+	return first, second
+}
+
+// firstTwoNamed returns the first and second element children of n named
+// id (None when there are fewer).
+func firstTwoNamed(d *xmltree.Document, n xmltree.NodeID, id xmltree.NameID) (first, second xmltree.NodeID) {
+	first, second = d.FirstChildNamed(n, id), xmltree.None
 	if first != xmltree.None {
 		second = d.NextSiblingNamed(first, id)
 	}
-	*e = childEntry{parent: n + 1, id: id, first: first, second: second}
 	return first, second
 }
 
 // nextNamed returns the sibling after c named id, c being first or a
 // later one, second the one after first (childCache.children).
-func (fe *fastEnv) nextNamed(c, first, second xmltree.NodeID, id xmltree.NameID) xmltree.NodeID {
+func nextNamed(d *xmltree.Document, c, first, second xmltree.NodeID, id xmltree.NameID) xmltree.NodeID {
 	if c == first {
 		return second
 	}
-	return fe.doc.NextSiblingNamed(c, id)
+	return d.NextSiblingNamed(c, id)
+}
+
+// fastFor returns the frame's fastEnv set for doc (the Env's document,
+// the catalog's ids resolved for it).
+func (f *frame) fastFor(doc *xmltree.Document) *fastEnv {
+	fe := &f.fast
+	fe.doc, fe.ids = doc, f.catIDs
+	return fe
+}
+
+// fastFrame returns the Env's fastEnv for an evaluation outside a frame,
+// or nil when its catalog is not resolved for the document (or the frame
+// is in use, or noFast).
+func (env *Env) fastFrame(cat *Catalog) *fastEnv {
+	f := env.fr
+	if env.noFast || f == nil || f.busy || !f.catResolved(cat, env.Doc) {
+		return nil
+	}
+	return f.fastFor(env.Doc)
 }
 
 // fastBool decides a boolean test on node n; ok=false when it cannot
@@ -296,12 +321,12 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 	first, second := fe.kids.children(d, n, id)
 	if i == len(p.steps)-1 && len(st.preds) == 0 {
 		// The last step, without predicates: its nodes are the result.
-		for c := first; c != xmltree.None && len(buf) < limit; c = fe.nextNamed(c, first, second, id) {
+		for c := first; c != xmltree.None && len(buf) < limit; c = nextNamed(d, c, first, second, id) {
 			buf = append(buf, c)
 		}
 		return buf, true
 	}
-	for c := first; c != xmltree.None && len(buf) < limit; c = fe.nextNamed(c, first, second, id) {
+	for c := first; c != xmltree.None && len(buf) < limit; c = nextNamed(d, c, first, second, id) {
 		keep, ok := fe.pass(st.preds, c)
 		if ok && keep {
 			buf, ok = fe.walk(p, i+1, c, buf, limit)
@@ -381,6 +406,15 @@ func (c *Catalog) prepareFastPred(p *Expr) {
 	}
 }
 
+// fastPred returns predicate p's closure: the one prepareFastPred made,
+// or, for a predicate it leaves out (a bare step), a new one.
+func (c *Catalog) fastPred(p *Expr) fastBool {
+	if p.fastIdx == 0 {
+		return compileFast(p)
+	}
+	return c.fastPreds[p.fastIdx-1]
+}
+
 // prepareFastKey gives the key of a key or step index its frame-free
 // evaluation when it has one (Expr.fastIdx). A predicate-free step, which
 // programs share (Catalog.shareStep), is left to the interpreter.
@@ -402,9 +436,7 @@ func (f *frame) fastKey(k *Expr, n xmltree.NodeID, each func(xdm.Item) bool) boo
 	if k.fastIdx == 0 || f.docIdx != 0 || !f.catReady || f.noFast {
 		return false
 	}
-	fe := &f.fast
-	fe.doc, fe.ids = f.doc, f.catIDs
-	return f.prog.cat.fastOps[k.fastIdx-1].items(fe, n, each)
+	return f.prog.cat.fastOps[k.fastIdx-1].items(f.fastFor(f.doc), n, each)
 }
 
 // tryFastPred runs p's frame-free evaluation when the focus is a node of
@@ -413,9 +445,7 @@ func (f *frame) tryFastPred(p *Expr, fc focus) (v, ok bool) {
 	if f.docIdx != 0 || !f.catReady || f.noFast || fc.undefined || fc.item.T != xdm.TNode {
 		return false, false
 	}
-	fe := &f.fast
-	fe.doc, fe.ids = f.doc, f.catIDs
-	return f.prog.cat.fastPreds[p.fastIdx-1](fe, xmltree.NodeID(fc.item.Node))
+	return f.prog.cat.fastPreds[p.fastIdx-1](f.fastFor(f.doc), xmltree.NodeID(fc.item.Node))
 }
 
 // predBool is evalBool for a predicate, frame-free when it can be.

@@ -36,13 +36,11 @@ func hasFastPred(e *Expr) bool {
 // must be resolved (CatalogIDs), and its Vars set for a program that
 // reads them. A test hook.
 func (p *Program) FastAgrees(ctx context.Context, env *Env, node xmltree.NodeID) (decided bool, err error) {
-	f := env.fr
-	if f == nil || f.busy || !f.catResolved(p.cat, env.Doc) {
+	fe := env.fastFrame(p.cat)
+	if fe == nil {
 		return false, errors.New("FastAgrees: the Env's catalog is not resolved for its document")
 	}
 	if p.fast != nil {
-		fe := &f.fast
-		fe.doc, fe.ids = env.Doc, f.catIDs
 		_, decided = p.fast(fe, node)
 	}
 	return decided, bothWays(env, p.src, node, func() (bool, error) { return p.EvalBool(ctx, env, node) })

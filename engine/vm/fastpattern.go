@@ -37,7 +37,7 @@ func compileFastPattern(pt *Pattern) *fastPattern {
 				return nil
 			}
 			for k, pr := range st.Preds {
-				fn := compileFast(pr)
+				fn := pt.prog.cat.fastPred(pr)
 				if fn == nil {
 					if k > 0 || i != len(steps)-1 || pt.pastGate == nil {
 						return nil
@@ -66,15 +66,13 @@ func compileFastPattern(pt *Pattern) *fastPattern {
 // when it cannot decide.
 func (pt *Pattern) matchFast(env *Env, node xmltree.NodeID, gated bool) (v, ok bool) {
 	fp := pt.fast
-	if fp == nil || env.noFast || (fp.gatedOnly && !gated) {
+	if fp == nil || (fp.gatedOnly && !gated) {
 		return false, false
 	}
-	f := env.fr
-	if f == nil || f.busy || !f.catResolved(pt.prog.cat, env.Doc) {
+	fe := env.fastFrame(pt.prog.cat)
+	if fe == nil {
 		return false, false
 	}
-	fe := &f.fast
-	fe.doc, fe.ids = env.Doc, f.catIDs
 	if gated {
 		return fp.match(fe, &pt.alts[0], fp.preds[0], len(pt.alts[0].Steps)-1, node, fp.pastGate)
 	}

@@ -250,12 +250,9 @@ func (p *Program) Eval(ctx context.Context, env *Env, node xmltree.NodeID) (xdm.
 
 // EvalBool evaluates the program and returns its effective boolean value.
 func (p *Program) EvalBool(ctx context.Context, env *Env, node xmltree.NodeID) (bool, error) {
-	if p.fast != nil && !env.noFast {
-		if f := env.fr; f != nil && !f.busy && f.catResolved(p.cat, env.Doc) {
-			fe := &f.fast
-			fe.doc, fe.ids = env.Doc, f.catIDs
-			v, ok := p.fast(fe, node)
-			if ok {
+	if p.fast != nil {
+		if fe := env.fastFrame(p.cat); fe != nil {
+			if v, ok := p.fast(fe, node); ok {
 				return v, nil
 			}
 		}
