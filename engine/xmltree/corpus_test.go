@@ -26,6 +26,7 @@ func TestCorpusMatchesEncodingXML(t *testing.T) {
 			t.Fatalf("reading %s: %v", rel, err)
 		}
 		d, perr := Parse(data, DefaultLimits())
+		checkRootName(t, data, DefaultLimits(), d, perr)
 		if reason, ok := notWellFormed[filepath.ToSlash(rel)]; ok {
 			if perr == nil {
 				t.Errorf("%s: listed as not well-formed (%s) but parses", rel, reason)

@@ -47,6 +47,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, lim := range []Limits{DefaultLimits(), tight} {
 			d, err := Parse(data, lim)
+			checkRootName(t, data, lim, d, err)
 			if err != nil {
 				var se *SyntaxError
 				var le *LimitError
@@ -69,6 +70,23 @@ func FuzzParse(f *testing.F) {
 			exerciseAccessors(t, d)
 		}
 	})
+}
+
+// checkRootName checks RootName against Parse's outcome on data: the root's
+// name when Parse accepts data, and only an error Parse also reports.
+func checkRootName(t *testing.T, data []byte, lim Limits, d *Document, perr error) {
+	t.Helper()
+	ns, local, err := RootName(data, lim)
+	switch {
+	case perr == nil && err != nil:
+		t.Fatalf("Parse accepts the document, RootName says %v", err)
+	case perr == nil:
+		if id := d.Name(d.Root()); ns != d.NameSpace(id) || local != d.NameLocal(id) {
+			t.Fatalf("RootName {%s}%s, Parse's root {%s}%s", ns, local, d.NameSpace(id), d.NameLocal(id))
+		}
+	case err != nil && err.Error() != perr.Error():
+		t.Fatalf("RootName says %v, Parse %v", err, perr)
+	}
 }
 
 func dirExists(dir string) bool {

@@ -66,6 +66,7 @@ type parser struct {
 	text  textAcc
 
 	rootSeen bool
+	rootOnly bool  // RootName: stop after the root's start tag
 	line     int32 // line of the scan position: every scanner that consumes a line end counts it
 	hasCR    bool
 }
@@ -78,27 +79,65 @@ func Parse(data []byte, lim Limits) (*Document, error) {
 
 // parse is Parse; owned says data may be kept without copying.
 func parse(data []byte, lim Limits, owned bool) (*Document, error) {
-	lim = lim.withDefaults()
-	if int64(len(data)) > lim.MaxBytes {
-		return nil, &LimitError{Limit: "MaxBytes", Max: lim.MaxBytes, Line: 1 + bytes.Count(data[:lim.MaxBytes], []byte{'\n'})}
-	}
-	src, declEnd, err := decode(data, owned)
+	p, declEnd, err := start(data, lim, owned, 0)
 	if err != nil {
 		return nil, err
 	}
-	if len(src) > maxInput {
-		// Transcoding UTF-16 or ISO-8859-1 can grow the text past what
-		// 31-bit offsets address.
-		return nil, &LimitError{Limit: "MaxBytes", Max: lim.MaxBytes, Line: 1}
-	}
-	p := newParser(src, lim)
 	if err := p.parse(declEnd); err != nil {
 		return nil, err
 	}
 	return p.finish(), nil
 }
 
-func newParser(src string, lim Limits) *parser {
+// start checks data's size, decodes it and returns a parser for it and the
+// offset after its XML declaration.
+func start(data []byte, lim Limits, owned bool, est int) (*parser, int, error) {
+	lim = lim.withDefaults()
+	if int64(len(data)) > lim.MaxBytes {
+		return nil, 0, &LimitError{Limit: "MaxBytes", Max: lim.MaxBytes, Line: 1 + bytes.Count(data[:lim.MaxBytes], []byte{'\n'})}
+	}
+	src, declEnd, err := decode(data, owned)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(src) > maxInput {
+		// Transcoding UTF-16 or ISO-8859-1 can grow the text past what
+		// 31-bit offsets address.
+		return nil, 0, &LimitError{Limit: "MaxBytes", Max: lim.MaxBytes, Line: 1}
+	}
+	return newParser(src, lim, est), declEnd, nil
+}
+
+// RootName returns the expanded name of data's root element, reading data
+// only up to the end of the root's start tag, with Parse's own decoder and
+// scanner: for every document Parse accepts it is the name of Parse's root.
+// An error is one Parse would also return (it reports the first one in
+// the prolog or the root's start tag; Parse may find others later). For
+// work that must start before the parse ends (choosing the schema that
+// validates the document beside it). The strings are copies: nothing of
+// data is retained.
+func RootName(data []byte, lim Limits) (ns, local string, err error) {
+	p, declEnd, err := start(data, lim, true, 64)
+	if err != nil {
+		return "", "", err
+	}
+	p.rootOnly = true
+	if err := p.parse(declEnd); err != nil {
+		return "", "", err
+	}
+	d := p.d
+	for c := d.nodes[0].first; c != None; c = d.nodes[c].next {
+		if d.nodes[c].kind == KindElement {
+			name := d.nodes[c].name
+			return strings.Clone(d.NameSpace(name)), strings.Clone(d.NameLocal(name)), nil
+		}
+	}
+	return "", "", p.syntaxErr(len(p.src), "no root element")
+}
+
+// newParser returns a parser of src whose node slice has room for est
+// nodes, or for an estimate counted from src when est is 0.
+func newParser(src string, lim Limits, est int) *parser {
 	// Upper bound of the node count, so the node slice is allocated once:
 	// elements, comments, PIs and text nodes each end at or start with a '<'
 	// of their own (text nodes end at the next tag; indented documents have
@@ -106,8 +145,10 @@ func newParser(src string, lim Limits) *parser {
 	// Hostile input made of '<' would make the bound huge while failing at
 	// once, so it is also capped by size (real invoices take ~18 bytes per
 	// node); beyond the cap the slice grows by append.
-	est := 2*strings.Count(src, "<") + strings.Count(src, "=") + 2
-	est = min(est, lim.MaxNodes+1, len(src)/3+16)
+	if est <= 0 {
+		est = 2*strings.Count(src, "<") + strings.Count(src, "=") + 2
+		est = min(est, lim.MaxNodes+1, len(src)/3+16)
+	}
 	seed := maphash.MakeSeed()
 	p := &parser{
 		src:   src,
@@ -181,6 +222,9 @@ func (p *parser) parse(pos int) error {
 				}
 			default:
 				pos, err = p.startTag(pos)
+				if p.rootOnly && err == nil {
+					return nil
+				}
 			}
 		}
 		if err != nil {

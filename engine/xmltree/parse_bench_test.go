@@ -169,3 +169,17 @@ func BenchmarkPath(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRootName is the root sniff every validation makes before its
+// parse (httpapi/ops/engineval: the XSD stage starts on it).
+func BenchmarkRootName(b *testing.B) {
+	data := genInvoice(40) // ~22 KB, the size of EN 16931 example 1
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	lim := DefaultLimits()
+	for b.Loop() {
+		if _, local, err := RootName(data, lim); err != nil || local != "Invoice" {
+			b.Fatal(local, err)
+		}
+	}
+}
