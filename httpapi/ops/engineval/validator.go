@@ -47,6 +47,10 @@ type Validator struct {
 	slots chan struct{}
 
 	schemaPerDocument bool // see SchemaPerDocument
+
+	// earlyXSD is the largest body whose XSD stage starts before the parse
+	// (earlyXSDMax; tests set -1 to compare with the later start).
+	earlyXSD int
 }
 
 // acquire waits for a validation slot. Validation is CPU-bound (parse,
@@ -190,7 +194,7 @@ func New(sharedDir string, opts ...Option) (_ *Validator, err error) {
 		return nil, err
 	}
 	v := &Validator{catalog: cat, shared: sharedDir, schemas: map[string]*schemaEntry{}, roots: cat.XSDRoots(), limits: xmltree.DefaultLimits(),
-		slots: make(chan struct{}, validationSlots()), schemaPerDocument: cfg.schemaPerDocument}
+		slots: make(chan struct{}, validationSlots()), schemaPerDocument: cfg.schemaPerDocument, earlyXSD: earlyXSDMax}
 	for _, d := range rulesets.Schemas() {
 		if d.Name == ops.SyntaxFatturaPA {
 			v.fpaDef = d
@@ -565,6 +569,11 @@ func (v *Validator) Validate(ctx context.Context, req ops.ValidateRequest) (*wir
 	if req.Syntax == ops.SyntaxOrderX && req.Profile == "" {
 		req.Profile = orderXProfile(req.Body)
 	}
+	var early *xsdRun
+	if !v.schemaPerDocument && len(req.Body) <= v.earlyXSD {
+		early = v.startXSD(ctx, req, "", nil)
+		defer early.wait() // on every return: the slot covers the run
+	}
 	doc, err := xmltree.Parse(req.Body, v.limits)
 	if err != nil {
 		return nil, xmlError(err)
@@ -610,17 +619,19 @@ func (v *Validator) Validate(ctx context.Context, req ops.ValidateRequest) (*wir
 	// parse) share nothing: they run side by side, so a request waits for
 	// the longer of the two instead of their sum. Validate returns only
 	// after both have ended (the per-document schema is freed on return).
-	type xsdResult struct {
-		findings []wire.Finding
-		err      error
+	xr := early
+	if xr == nil {
+		xr = v.startXSD(ctx, req, schemaPath, schema)
 	}
-	xc := make(chan xsdResult, 1)
-	go func() {
-		f, err := xsdFindings(ctx, schema, req.Body)
-		xc <- xsdResult{f, err}
-	}()
 	res, err := p.Validate(ctx, doc)
-	xr := <-xc
+	xr.wait()
+	if xr.path != schemaPath {
+		// The early run chose no schema or another one: impossible for a
+		// document the parse accepts (RootName is the parse's own reading
+		// of the root), but never a reason to skip the stage.
+		xr = &xsdRun{path: schemaPath}
+		xr.findings, xr.err = xsdFindings(ctx, schema, req.Body)
+	}
 	if xr.err != nil {
 		return nil, xr.err
 	}
@@ -650,6 +661,60 @@ func (v *Validator) Validate(ctx context.Context, req ops.ValidateRequest) (*wir
 	}
 	return rep, nil
 }
+
+// earlyXSDMax is the largest document whose XSD stage starts before the
+// parse. On a small document the stage's start on the second core (the
+// wake-up of an idle core and its thread: ~90 µs on the two-core VMs we
+// measure on, docs/PERFORMANCE.md) costs as much as the parse, so it
+// starts first and the wake-up passes during the parse. A larger document
+// starts it after the parse as before: the wake-up is small beside its
+// validation, and a document the parse rejects (a limit exceeded, say)
+// does not first wait for libxml2 to read megabytes of it.
+const earlyXSDMax = 256 << 10
+
+// xsdRun is one XSD stage running beside the rule sets.
+type xsdRun struct {
+	done     chan struct{}
+	path     string // the schema validated against; "" if none was
+	findings []wire.Finding
+	err      error
+}
+
+// startXSD starts the XSD stage of req on another goroutine: against
+// schema (at schemaPath) when given, else against the schema that
+// req.Profile has for the root element of req.Body, read with
+// xmltree.RootName before the parse. A run that finds no schema that way
+// (the document is not one of the profile's, or not well-formed there)
+// ends with an empty path; Validate then reports the parse's error or
+// validates itself.
+func (v *Validator) startXSD(ctx context.Context, req ops.ValidateRequest, schemaPath string, schema *xsd.Schema) *xsdRun {
+	r := &xsdRun{done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		if schema == nil {
+			p, err := v.profile(req)
+			if err != nil {
+				return
+			}
+			ns, local, err := xmltree.RootName(req.Body, v.limits)
+			if err != nil {
+				return
+			}
+			if schemaPath = rootSchemaOf(p.XSD, ns, local); schemaPath == "" {
+				return
+			}
+			if schema, err = v.schema(schemaPath); err != nil {
+				return // Validate's own lookup reports it
+			}
+		}
+		r.findings, r.err = xsdFindings(ctx, schema, req.Body)
+		r.path = schemaPath
+	}()
+	return r
+}
+
+// wait returns when the run has ended.
+func (r *xsdRun) wait() { <-r.done }
 
 // resultError turns an incomplete Schematron stage into an error response:
 // a dynamic evaluation error is a 422 evaluation_error per failed rule set; a

@@ -3,9 +3,11 @@ package engineval
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -233,5 +235,54 @@ func TestValidationSlots(t *testing.T) {
 	}
 	if rep, err := v.Validate(context.Background(), req); err != nil || !rep.Valid {
 		t.Fatalf("validation after the slots were freed: %v %v", rep, err)
+	}
+}
+
+// TestEarlyXSD proves that the XSD stage started before the parse (small
+// documents, startXSD reading the root with xmltree.RootName) validates
+// against the schema the parse would choose and gives the same reports and
+// errors as the stage started after the parse.
+func TestEarlyXSD(t *testing.T) {
+	late, err := New(shared())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer late.Close()
+	late.earlyXSD = -1
+	ex1 := corpus(t, "en16931/ubl/examples/ubl-tc434-example1.xml")
+	cases := []struct {
+		req    ops.ValidateRequest
+		schema string // the schema the early run must choose; "" none
+	}{
+		{ops.ValidateRequest{Syntax: "ubl", Profile: "en16931", Body: ex1}, "UBL-Invoice-2.1.xsd"},
+		{ops.ValidateRequest{Syntax: "ubl", Profile: "en16931", Body: bytes.Replace(ex1, []byte("</cbc:IssueDate>"), []byte("</cbc:IssueDate><cac:Shipment/>"), 1)}, "UBL-Invoice-2.1.xsd"},
+		{ops.ValidateRequest{Syntax: "ubl", Profile: "peppol", Body: corpus(t, "en16931/ubl/examples/ubl-tc434-creditnote1.xml")}, "UBL-CreditNote-2.1.xsd"},
+		{ops.ValidateRequest{Syntax: "cii", Profile: "en16931", Body: corpus(t, "en16931/cii/examples/CII_example1.xml")}, "CrossIndustryInvoice_100pD16B.xsd"},
+		{ops.ValidateRequest{Syntax: "cii", Profile: "facturx_basic", Body: corpus(t, "factur-x/1.09.2/phive-test-files/basic/factur-x-1.xml")}, "FACTUR-X_BASIC.xsd"},
+		{ops.ValidateRequest{Syntax: "ubl", Profile: "en16931", Body: []byte("<Invoice xmlns='urn:oasis:names:specification:ubl:schema:xsd:Invoice-2'><a></b></Invoice>")}, "UBL-Invoice-2.1.xsd"},
+		{ops.ValidateRequest{Syntax: "ubl", Profile: "en16931", Body: []byte("<Invoice xmlns='urn:oasis:names:specification:ubl:schema:xsd:Invoice-2' a='1' a='2'/>")}, ""},
+		{ops.ValidateRequest{Syntax: "ubl", Profile: "en16931", Body: []byte("<!DOCTYPE Invoice [<!ENTITY e 'x'>]><Invoice/>")}, ""},
+		{ops.ValidateRequest{Syntax: "ubl", Profile: "en16931", Body: corpus(t, "en16931/cii/examples/CII_example1.xml")}, ""},
+		{ops.ValidateRequest{Syntax: "ubl", Profile: "nosuch", Body: ex1}, ""},
+	}
+	ctx := context.Background()
+	canon := func(v *Validator, req ops.ValidateRequest) string {
+		rep, err := v.Validate(ctx, req)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		rep.DurationMS = 0
+		b, _ := json.Marshal(rep)
+		return string(b)
+	}
+	for i, tc := range cases {
+		r := testValidator.startXSD(ctx, tc.req, "", nil)
+		r.wait()
+		if path.Base(r.path) != path.Base(tc.schema) {
+			t.Errorf("case %d: early run chose %q, want %q", i, r.path, tc.schema)
+		}
+		if got, want := canon(testValidator, tc.req), canon(late, tc.req); got != want {
+			t.Errorf("case %d: early XSD report differs:\n got %s\nwant %s", i, got, want)
+		}
 	}
 }
