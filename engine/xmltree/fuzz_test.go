@@ -32,6 +32,9 @@ var corpusSeeds = []string{
 // FuzzParse feeds arbitrary bytes to Parse. The only acceptable errors are
 // *SyntaxError and *LimitError; a panic, any other error or a document that
 // violates the structural invariants is a bug.
+// fuzzRecycler carries node arrays from input to input of FuzzParse.
+var fuzzRecycler Recycler
+
 func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
@@ -48,6 +51,7 @@ func FuzzParse(f *testing.F) {
 		for _, lim := range []Limits{DefaultLimits(), tight} {
 			d, err := Parse(data, lim)
 			checkRootName(t, data, lim, d, err)
+			checkRecycled(t, &fuzzRecycler, data, lim, d, err)
 			if err != nil {
 				var se *SyntaxError
 				var le *LimitError

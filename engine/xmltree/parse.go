@@ -79,11 +79,17 @@ func Parse(data []byte, lim Limits) (*Document, error) {
 
 // parse is Parse; owned says data may be kept without copying.
 func parse(data []byte, lim Limits, owned bool) (*Document, error) {
-	p, declEnd, err := start(data, lim, owned, 0)
+	return parseWith(data, lim, owned, nil)
+}
+
+// parseWith is parse taking the node array from r (nil: a new one).
+func parseWith(data []byte, lim Limits, owned bool, r *Recycler) (*Document, error) {
+	p, declEnd, err := start(data, lim, owned, 0, r)
 	if err != nil {
 		return nil, err
 	}
 	if err := p.parse(declEnd); err != nil {
+		r.put(p.d.nodes)
 		return nil, err
 	}
 	return p.finish(), nil
@@ -91,7 +97,7 @@ func parse(data []byte, lim Limits, owned bool) (*Document, error) {
 
 // start checks data's size, decodes it and returns a parser for it and the
 // offset after its XML declaration.
-func start(data []byte, lim Limits, owned bool, est int) (*parser, int, error) {
+func start(data []byte, lim Limits, owned bool, est int, r *Recycler) (*parser, int, error) {
 	lim = lim.withDefaults()
 	if int64(len(data)) > lim.MaxBytes {
 		return nil, 0, &LimitError{Limit: "MaxBytes", Max: lim.MaxBytes, Line: 1 + bytes.Count(data[:lim.MaxBytes], []byte{'\n'})}
@@ -105,7 +111,7 @@ func start(data []byte, lim Limits, owned bool, est int) (*parser, int, error) {
 		// 31-bit offsets address.
 		return nil, 0, &LimitError{Limit: "MaxBytes", Max: lim.MaxBytes, Line: 1}
 	}
-	return newParser(src, lim, est), declEnd, nil
+	return newParser(src, lim, est, r), declEnd, nil
 }
 
 // RootName returns the expanded name of data's root element, reading data
@@ -117,7 +123,7 @@ func start(data []byte, lim Limits, owned bool, est int) (*parser, int, error) {
 // validates the document beside it). The strings are copies: nothing of
 // data is retained.
 func RootName(data []byte, lim Limits) (ns, local string, err error) {
-	p, declEnd, err := start(data, lim, true, 64)
+	p, declEnd, err := start(data, lim, true, 64, nil)
 	if err != nil {
 		return "", "", err
 	}
@@ -136,8 +142,9 @@ func RootName(data []byte, lim Limits) (ns, local string, err error) {
 }
 
 // newParser returns a parser of src whose node slice has room for est
-// nodes, or for an estimate counted from src when est is 0.
-func newParser(src string, lim Limits, est int) *parser {
+// nodes, or for an estimate counted from src when est is 0, taken from r
+// when it keeps one that large.
+func newParser(src string, lim Limits, est int, r *Recycler) *parser {
 	// Upper bound of the node count, so the node slice is allocated once:
 	// elements, comments, PIs and text nodes each end at or start with a '<'
 	// of their own (text nodes end at the next tag; indented documents have
@@ -154,7 +161,7 @@ func newParser(src string, lim Limits, est int) *parser {
 		src:   src,
 		lim:   lim,
 		seed:  seed,
-		d:     &Document{seed: seed, nodes: make([]node, 0, est), nameIx: make([]int32, 256), names: make([]qname, 0, 64)},
+		d:     &Document{seed: seed, nodes: r.get(est), nameIx: make([]int32, 256), names: make([]qname, 0, 64)},
 		raws:  make([]rawName, 0, 64),
 		rawIx: make([]int32, 256),
 		binds: make([]binding, 1, 16),

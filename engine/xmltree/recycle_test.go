@@ -1,0 +1,92 @@
+package xmltree
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+)
+
+// checkRecycled parses data with r (taking an array a previous document
+// left, of any size) and checks the tree equals Parse's, then releases it.
+func checkRecycled(t *testing.T, r *Recycler, data []byte, lim Limits, want *Document, werr error) {
+	t.Helper()
+	d, err := r.Parse(data, lim)
+	switch {
+	case (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()):
+		t.Fatalf("recycled parse: %v, Parse: %v", err, werr)
+	case err != nil:
+		return
+	}
+	if got, w := treeEvents(d), treeEvents(want); !slices.Equal(got, w) {
+		t.Fatalf("recycled tree differs from Parse's:\n got %q\nwant %q", got, w)
+	}
+	checkInvariants(t, d)
+	r.Release(d)
+}
+
+// TestRecycler parses every corpus file with one Recycler, so each parse
+// writes over the array of a previous, different document, and checks
+// every tree against Parse's; a released document panics when used.
+func TestRecycler(t *testing.T) {
+	var r Recycler
+	root := filepath.Join(sharedDir(t), "corpus")
+	files := corpusFiles(t)
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, werr := Parse(data, DefaultLimits())
+		rel, _ := filepath.Rel(root, path)
+		t.Run(rel, func(t *testing.T) { checkRecycled(t, &r, data, DefaultLimits(), want, werr) })
+	}
+	d, err := r.Parse([]byte("<a><b/></a>"), DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Release(d)
+	defer func() {
+		if recover() == nil {
+			t.Error("a released document answered Root")
+		}
+	}()
+	d.Root()
+}
+
+// TestRecyclerConcurrent parses and releases from several goroutines at
+// once (run with -race in make test).
+func TestRecyclerConcurrent(t *testing.T) {
+	var r Recycler
+	docs := [][]byte{[]byte("<a><b x='1'/>text</a>"), genInvoice(3), genInvoice(40), []byte("<r/>")}
+	wants := make([][]string, len(docs))
+	for i, data := range docs {
+		d, err := Parse(data, DefaultLimits())
+		if err != nil {
+			t.Fatal(err)
+		}
+		wants[i] = treeEvents(d)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				k := (g + i) % len(docs)
+				d, err := r.Parse(docs[k], DefaultLimits())
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if !slices.Equal(treeEvents(d), wants[k]) {
+					t.Errorf("goroutine %d, parse %d: tree differs", g, i)
+					return
+				}
+				r.Release(d)
+			}
+		}()
+	}
+	wg.Wait()
+}
