@@ -48,6 +48,9 @@ type Validator struct {
 
 	schemaPerDocument bool // see SchemaPerDocument
 
+	// docs keeps the parse trees' node arrays from validation to validation.
+	docs xmltree.Recycler
+
 	// earlyXSD is the largest body whose XSD stage starts before the parse
 	// (earlyXSDMax; tests set -1 to compare with the later start).
 	earlyXSD int
@@ -574,10 +577,14 @@ func (v *Validator) Validate(ctx context.Context, req ops.ValidateRequest) (*wir
 		early = v.startXSD(ctx, req, "", nil)
 		defer early.wait() // on every return: the slot covers the run
 	}
-	doc, err := xmltree.Parse(req.Body, v.limits)
+	doc, err := v.docs.Parse(req.Body, v.limits)
 	if err != nil {
 		return nil, xmlError(err)
 	}
+	// The report holds strings only: the tree's array goes to the next
+	// parse once everything that reads it (the per-document schema's
+	// pruning, deferred below, and the rule sets) has returned.
+	defer v.docs.Release(doc)
 	root := doc.Root()
 	ns, local := doc.NameSpace(doc.Name(root)), doc.NameLocal(doc.Name(root))
 	var ds *docSchema
