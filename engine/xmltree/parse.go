@@ -123,7 +123,7 @@ func start(data []byte, lim Limits, owned bool, est int, r *Recycler) (*parser, 
 // validates the document beside it). The strings are copies: nothing of
 // data is retained.
 func RootName(data []byte, lim Limits) (ns, local string, err error) {
-	p, declEnd, err := start(data, lim, true, 64, nil)
+	p, declEnd, err := start(data, lim, true, 4, nil)
 	if err != nil {
 		return "", "", err
 	}
@@ -156,17 +156,23 @@ func newParser(src string, lim Limits, est int, r *Recycler) *parser {
 		est = 2*strings.Count(src, "<") + strings.Count(src, "=") + 2
 		est = min(est, lim.MaxNodes+1, len(src)/3+16)
 	}
+	// Name tables and scratch sized for an invoice; a few nodes (RootName)
+	// get small ones. All of them grow as needed.
+	names, depth := 64, 32
+	if est <= 16 {
+		names, depth = 8, 2
+	}
 	seed := maphash.MakeSeed()
 	p := &parser{
 		src:   src,
 		lim:   lim,
 		seed:  seed,
-		d:     &Document{seed: seed, nodes: r.get(est), nameIx: make([]int32, 256), names: make([]qname, 0, 64)},
-		raws:  make([]rawName, 0, 64),
-		rawIx: make([]int32, 256),
-		binds: make([]binding, 1, 16),
-		open:  make([]openElem, 0, 32),
-		attrs: make([]rawAttr, 0, 16),
+		d:     &Document{seed: seed, nodes: r.get(est), nameIx: make([]int32, 4*names), names: make([]qname, 0, names)},
+		raws:  make([]rawName, 0, names),
+		rawIx: make([]int32, 4*names),
+		binds: make([]binding, 1, names/4),
+		open:  make([]openElem, 0, depth),
+		attrs: make([]rawAttr, 0, names/4),
 		line:  1,
 		hasCR: strings.IndexByte(src, '\r') >= 0,
 	}
