@@ -70,6 +70,9 @@ func (c *cloner) expr(e *Expr) *Expr {
 	}
 	if e.Path != nil {
 		p := &PathInfo{Memo: append([]MemoPoint(nil), e.Path.Memo...)}
+		for i := range p.Memo {
+			p.Memo[i].key, p.Memo[i].lit = nil, nil // e's nodes: stepByKey finds the copy's
+		}
 		if e.Path.Kill != nil {
 			p.Kill = make([]*NodeTest, 0, len(e.Path.Kill))
 			for _, k := range e.Path.Kill {

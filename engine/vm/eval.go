@@ -596,7 +596,7 @@ func (f *frame) evalPath(e *Expr, fc focus) (xdm.Sequence, error) {
 			}
 		}
 		if memo && next < len(memoPts) && memoPts[next].Arg == ai && memoPts[next].Key > 0 && cur[0].Doc == 0 {
-			r, ok, err := f.stepByKey(memoPts[next].Key, st, cur)
+			r, ok, err := f.stepByKey(&memoPts[next], st, cur)
 			if err != nil {
 				return nil, err
 			}

@@ -119,13 +119,16 @@ func (c *Catalog) keySlotFor(prefix []byte, st *Expr) int32 {
 }
 
 // stepByKey evaluates step st from the nodes cur (a memoised path prefix,
-// in document order) through key slot slot; ok=false when the index does
-// not apply and the step must be evaluated as usual.
-func (f *frame) stepByKey(slot int32, st *Expr, cur xdm.Sequence) (_ xdm.Sequence, ok bool, err error) {
+// in document order) through the key slot of memo point mp; ok=false when
+// the index does not apply and the step must be evaluated as usual.
+func (f *frame) stepByKey(mp *MemoPoint, st *Expr, cur xdm.Sequence) (_ xdm.Sequence, ok bool, err error) {
 	if len(st.Preds) > 1 && len(cur) > 1 && st.Axis != AxisChild && st.Axis != AxisAttribute {
 		return nil, false, nil
 	}
-	key, lit, _ := keyedStep(st)
+	slot, key, lit := mp.Key, mp.key, mp.lit
+	if key == nil {
+		key, lit, _ = keyedStep(st)
+	}
 	ix := f.keyIdx[slot-1]
 	if ix == nil {
 		if ix, err = f.buildKeyIndex(st, key, cur); err != nil {

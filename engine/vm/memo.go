@@ -29,6 +29,9 @@ type MemoPoint struct {
 	// Key is the key slot (1-based) of Args[Arg] when that step's first
 	// predicate compares a key of the node with a literal (keyindex.go).
 	Key int32
+	// key and lit are that step's key expression and literal (keyedStep),
+	// found once when the point is made.
+	key, lit *Expr
 }
 
 // maxMemoItems bounds the items one Env memoises per document; beyond it
@@ -69,7 +72,11 @@ func (c *Catalog) memoPoints(e *Expr) (_ []MemoPoint, varKey MemoPoint) {
 			if n := len(out); n > 0 && out[n-1].Arg == i {
 				continue
 			}
-			out = append(out, MemoPoint{Arg: i, Slot: c.memoSlot(fp), Key: key})
+			mp := MemoPoint{Arg: i, Slot: c.memoSlot(fp), Key: key}
+			if key > 0 {
+				mp.key, mp.lit, _ = keyedStep(a)
+			}
+			out = append(out, mp)
 		}
 	}
 	if n := len(out); n > 0 && out[n-1].Arg == last && last+1 < len(e.Args) {
