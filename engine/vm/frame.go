@@ -67,7 +67,11 @@ type frame struct {
 	// usedMaps are the maps of memoDoc's key and step indexes, spareMaps
 	// cleared ones for the next document (indexMap).
 	usedMaps, spareMaps []map[string][]int32
-	memoItems           int
+	// kps holds the (key, position) pairs of the indexes being built
+	// (posAdd), a stack: an index built while another is (a key that
+	// evaluates a keyed path) takes the pairs after the other's.
+	kps       []keyPos
+	memoItems int
 	// keyIdx: the indexes of keyed memo points for memoDoc, by key slot
 	// (keyindex.go).
 	keyIdx []*keyIndex

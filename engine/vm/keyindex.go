@@ -235,12 +235,9 @@ func (f *frame) buildKeyIndex(st, key *Expr, cur xdm.Sequence) (*keyIndex, error
 		return ix, err
 	}
 	ix.nodes = nodes
-	ix.pos = f.indexMap(len(ix.nodes))
-	add := func(s string, i int) {
-		if p := ix.pos[s]; len(p) == 0 || p[len(p)-1] != int32(i) {
-			ix.pos[s] = append(p, int32(i))
-		}
-	}
+	mark := f.posMark()
+	defer f.posDrop(mark) // on the error returns; a no-op after posFlush
+	add := f.posAdd
 	var keys []xdm.Item
 	for i, it := range ix.nodes {
 		if err := f.tick(); err != nil {
@@ -287,10 +284,12 @@ func (f *frame) buildKeyIndex(st, key *Expr, cur xdm.Sequence) (*keyIndex, error
 		}
 		f.doc, f.docIdx = pd, pi
 		if err != nil || ix.unusable {
-			ix.unusable, ix.nodes, ix.pos = true, nil, nil
+			ix.unusable, ix.nodes = true, nil
 			return ix, nil
 		}
 	}
+	ix.pos = f.indexMap(len(ix.nodes))
+	f.posFlush(mark, ix.pos)
 	return ix, nil
 }
 

@@ -52,6 +52,8 @@ func TestKeyedMemoPoints(t *testing.T) {
 		`<r><s><t x="1"><id/></t></s></r>`,
 		`<r/>`,
 		`<r><s><s/><t n="x"><id>A</id></t></s><t n="0"><id>A</id></t></r>`,
+		// one node under one key twice: selected once
+		`<r><s><t x="1" n="1"><id>A</id><id> A</id><id>B</id></t><t n="2" x="1"><id>A</id></t></s></r>`,
 	}
 	ctx := context.Background()
 	cat := vm.NewCatalog()

@@ -1,7 +1,9 @@
 package vm
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/einvoice-dev/einvoice/engine/xdm"
 )
@@ -321,6 +323,49 @@ func (f *frame) indexMap(size int) map[string][]int32 {
 	}
 	f.usedMaps = append(f.usedMaps, m)
 	return m
+}
+
+// keyPos is one (key, position) pair of an index being built.
+type keyPos struct {
+	key string
+	i   int32
+}
+
+// posMark starts the pairs of an index: posFlush or posDrop with the mark
+// ends them.
+func (f *frame) posMark() int { return len(f.kps) }
+
+// posAdd records node i of the index being built under key. Positions
+// come in ascending order.
+func (f *frame) posAdd(key string, i int) { f.kps = append(f.kps, keyPos{key, int32(i)}) }
+
+// posFlush writes the pairs since mark into m, the positions of each key
+// ascending and once each, and ends them: one insertion per distinct key
+// and one array for all positions, instead of a lookup, an insertion and
+// an append per pair (most of an index's build: its keys repeat, VAT on
+// every tax scheme).
+func (f *frame) posFlush(mark int, m map[string][]int32) {
+	ps := f.kps[mark:]
+	if len(ps) > 0 {
+		slices.SortStableFunc(ps, func(a, b keyPos) int { return strings.Compare(a.key, b.key) })
+		all := make([]int32, 0, len(ps))
+		for j := 0; j < len(ps); {
+			start, key := len(all), ps[j].key
+			for ; j < len(ps) && ps[j].key == key; j++ {
+				if n := len(all); n == start || all[n-1] != ps[j].i {
+					all = append(all, ps[j].i)
+				}
+			}
+			m[key] = all[start:len(all):len(all)]
+		}
+	}
+	f.posDrop(mark)
+}
+
+// posDrop ends the pairs since mark without writing them.
+func (f *frame) posDrop(mark int) {
+	clear(f.kps[mark:]) // the keys are the documents' strings
+	f.kps = f.kps[:mark]
 }
 
 // recycleIndexMaps clears the maps handed out for the memo document and

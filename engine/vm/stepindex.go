@@ -278,7 +278,8 @@ func (f *frame) fillStepIndex(ix *keyIndex, e *Expr, nodes []xdm.Item) error {
 		return nil
 	}
 	ix.nodes = f.memoCopy(s) // filter's result lives in the evaluation's arena
-	ix.pos = f.indexMap(len(ix.nodes))
+	mark := f.posMark()
+	defer f.posDrop(mark) // on the error returns; a no-op after posFlush
 	strs, decs := false, false
 	for i, it := range ix.nodes {
 		if err := f.tick(); err != nil {
@@ -288,11 +289,13 @@ func (f *frame) fillStepIndex(ix *keyIndex, e *Expr, nodes []xdm.Item) error {
 		ok := f.indexKey(ix, pre, q, focus{item: it, pos: i + 1, size: len(ix.nodes)}, i, &strs, &decs)
 		f.doc, f.docIdx = pd, pi
 		if !ok || (strs && decs) {
-			ix.unusable, ix.nodes, ix.pos = true, nil, nil
+			ix.unusable, ix.nodes = true, nil
 			return nil
 		}
 	}
 	ix.decimal = decs
+	ix.pos = f.indexMap(len(ix.nodes))
+	f.posFlush(mark, ix.pos)
 	return nil
 }
 
@@ -323,9 +326,7 @@ func (f *frame) indexKey(ix *keyIndex, pre, q *Expr, fc focus, i int, strs, decs
 			usable = false
 			return false
 		}
-		if p := ix.pos[key]; len(p) == 0 || p[len(p)-1] != int32(i) {
-			ix.pos[key] = append(p, int32(i))
-		}
+		f.posAdd(key, i)
 		return true
 	}
 	if fc.item.T == xdm.TNode && f.fastKey(q, xmltree.NodeID(fc.item.Node), addItem) {

@@ -47,6 +47,8 @@ func TestStepIndex(t *testing.T) {
 		`<r><l><c>Z</c><p>x</p></l><l><c>S</c><p>21</p><a>y</a></l></r>`,
 		`<r><l><c>S</c></l><l/></r>`,
 		`<r/>`,
+		// one line under one key twice (6 and 6.0): selected once
+		`<r><l><c>S</c><p>6</p><p>6.0</p><p>7</p><a>2</a></l><l><c>S</c><p>6</p><a>3</a></l></r>`,
 	}
 	ctx := context.Background()
 	vars := map[string]int{"v": 0}
