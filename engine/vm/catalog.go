@@ -197,6 +197,9 @@ func (c *Catalog) prepare(e *Expr) {
 	}
 	if c != nil && e.Op == OpCall {
 		c.prepareNodeCall(e)
+		if e.Builtin != nil && e.Builtin.fastArg && len(e.Args) > 0 {
+			c.prepareFastKey(e.Args[0])
+		}
 	}
 	if c != nil && e.Op == OpExtCall && e.Pure && closedExpr(e) && focusFree(e) {
 		// custom:isSpecialContractBD(/rsm:CrossIndustryInvoice): one value

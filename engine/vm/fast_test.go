@@ -172,3 +172,54 @@ func TestFastPatterns(t *testing.T) {
 		}
 	}
 }
+
+// TestFastSumArgs evaluates sum() over arguments read without a frame
+// (frame.fastArgItems) and by the interpreter alone on every element and
+// attribute of a document: the same value, or an error in both (a cast
+// that fails, a value that is no number).
+func TestFastSumArgs(t *testing.T) {
+	doc, err := xmltree.Parse([]byte(`<r><l><m><v>1.5</v></m><w>x</w></l><l><m><v>2</v></m><w>1</w></l>`+
+		`<l><m><v>3.25</v></m></l><k><m><v>1</v><v>2</v></m></k><d><b>2</b><b>7</b></d><x n="4"/></r>`), xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		expr string
+		fast bool // the argument has a frame-free evaluation
+	}{
+		{"sum(l/m/xs:decimal(v)) = 6.75", true},
+		{"sum(k/m/xs:decimal(v)) = 3", true}, // two v in one m: XPTY0004 in both
+		{"sum(l[1]/m/xs:decimal(v)) = 1.5", false},
+		{"sum(l/m/v) = 6.75", true},
+		{"sum(d/b) = 9", true},
+		{"sum(d/xs:decimal(b)) = 9", true}, // two b in d: XPTY0004 in both
+		{"sum(../d/b) > 1", true},
+		{"sum(../../l/m/xs:decimal(v)) > 1", true},
+		{"sum(l/w) > 0", true},                // 'x' is no number: FORG0001 in both
+		{"sum(l/xs:decimal(w), 0) > 0", true}, // 'x' does not cast: the interpreter raises it
+		{"round(sum(d/xs:decimal(b)) * 10 * 10) div 100 = 9", true},
+		{"sum(m/xs:decimal(v)) = 2", true},
+		{"sum(@n) = 4", false}, // one plain step: the interpreter's own walk
+		{"sum(//v) > 0", false},
+	} {
+		cat := vm.NewCatalog()
+		p, err := xpath.Compile(c.expr, &xpath.StaticContext{Catalog: cat})
+		if err != nil {
+			t.Fatalf("%s: %v", c.expr, err)
+		}
+		if p.HasFast() != c.fast {
+			t.Errorf("%s: frame-free argument %v, want %v", c.expr, p.HasFast(), c.fast)
+			continue
+		}
+		env := &vm.Env{Doc: doc}
+		env.CatalogIDs(cat)
+		for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
+			if k := doc.Kind(n); k != xmltree.KindElement && k != xmltree.KindAttribute {
+				continue
+			}
+			if _, err := p.FastAgrees(context.Background(), env, n); err != nil {
+				t.Errorf("%s: %v", c.expr, err)
+			}
+		}
+	}
+}

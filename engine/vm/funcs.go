@@ -16,6 +16,9 @@ type Builtin struct {
 	Name     string
 	Min, Max int // arity range; Max -1 = unbounded
 	fn       func(f *frame, fc focus, e *Expr, args []xdm.Sequence) (xdm.Sequence, error)
+	// fastArg: the function atomizes its first argument, which may then
+	// be evaluated without a frame (Catalog.prepare, frame.call).
+	fastArg bool
 }
 
 // LookupBuiltin finds the fn:* function local with the given arity.
@@ -38,12 +41,19 @@ var builtins = func() map[string]*Builtin {
 	defineBuiltins(func(name string, min, max int, fn builtinFn) {
 		m[name] = &Builtin{Name: name, Min: min, Max: max, fn: fn}
 	})
+	m["sum"].fastArg = true
 	return m
 }()
 
 func (f *frame) call(e *Expr, fc focus) (xdm.Sequence, error) {
 	base := len(f.args)
-	for _, a := range e.Args {
+	for i, a := range e.Args {
+		if i == 0 && a.fastIdx != 0 && e.Builtin.fastArg {
+			if s, ok := f.fastArgItems(a, fc); ok {
+				f.args = append(f.args, s)
+				continue
+			}
+		}
 		s, err := f.eval(a, fc)
 		if err != nil {
 			f.args = f.args[:base]
@@ -57,6 +67,27 @@ func (f *frame) call(e *Expr, fc focus) (xdm.Sequence, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// fastArgItems returns the atomized items of argument a (a fast operand,
+// Catalog.prepareFastKey) on the focus node without a frame; ok=false when
+// the fast path could not decide, and a is evaluated as usual. The items
+// are what atomizing a's value gives, in order: a path of child steps
+// from one node visits its nodes in document order, once each.
+func (f *frame) fastArgItems(a *Expr, fc focus) (xdm.Sequence, bool) {
+	if fc.undefined || fc.item.T != xdm.TNode {
+		return nil, false
+	}
+	b := f.buf()
+	ok := f.fastKey(a, xmltree.NodeID(fc.item.Node), func(it xdm.Item) bool {
+		b = append(b, it)
+		return true
+	})
+	if !ok {
+		f.drop(b)
+		return nil, false
+	}
+	return f.done(b), true
 }
 
 // strArg returns the string value of an optional single-item argument.
