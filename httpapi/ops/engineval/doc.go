@@ -14,7 +14,7 @@
 // Schematron findings of each rule set in catalog order.
 //
 // The XSD stage (libxml2 on the request's bytes) runs on its own goroutine
-// beside the rule sets (on the parse). For a document up to 256 KiB it
+// beside the rule sets (on the parse). For a document up to 2 MiB it
 // starts before the parse, choosing its schema from xmltree.RootName, so
 // the time another core takes to pick it up (~90 µs on our VMs) passes
 // during the parse; a larger document starts it after the parse. The parse
