@@ -54,6 +54,10 @@ type Validator struct {
 	// earlyXSD is the largest body whose XSD stage starts before the parse
 	// (earlyXSDMax; tests set -1 to compare with the later start).
 	earlyXSD int
+	// lateXSD counts the validations whose early XSD run chose no schema
+	// or another one than the parse's, so that the stage ran again after
+	// the parse: never, for a document the parse accepts (TestEarlyXSD).
+	lateXSD atomic.Int64
 }
 
 // acquire waits for a validation slot. Validation is CPU-bound (parse,
@@ -636,6 +640,9 @@ func (v *Validator) Validate(ctx context.Context, req ops.ValidateRequest) (*wir
 		// The early run chose no schema or another one: impossible for a
 		// document the parse accepts (RootName is the parse's own reading
 		// of the root), but never a reason to skip the stage.
+		if early != nil {
+			v.lateXSD.Add(1)
+		}
 		xr = &xsdRun{path: schemaPath}
 		xr.findings, xr.err = xsdFindings(ctx, schema, req.Body)
 	}

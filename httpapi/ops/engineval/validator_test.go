@@ -275,6 +275,7 @@ func TestEarlyXSD(t *testing.T) {
 		b, _ := json.Marshal(rep)
 		return string(b)
 	}
+	before := testValidator.lateXSD.Load()
 	for i, tc := range cases {
 		r := testValidator.startXSD(ctx, tc.req, "", nil)
 		r.wait()
@@ -284,5 +285,9 @@ func TestEarlyXSD(t *testing.T) {
 		if got, want := canon(testValidator, tc.req), canon(late, tc.req); got != want {
 			t.Errorf("case %d: early XSD report differs:\n got %s\nwant %s", i, got, want)
 		}
+	}
+	// Every document the parse accepted used its early run.
+	if n := testValidator.lateXSD.Load() - before; n != 0 {
+		t.Errorf("%d validations ran the XSD stage again after the parse", n)
 	}
 }
