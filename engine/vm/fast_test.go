@@ -15,21 +15,12 @@ import (
 const fastDoc = `<r><a x="1" y=" EUR "><b>10</b><b>x</b><c> s </c><e/>` +
 	`<t><id>vat</id></t><t><id>VAT</id><id>z</id></t><i>false</i></a><d><b>2</b><r/></d></r>`
 
-func parseFastDoc(t *testing.T) *xmltree.Document {
-	t.Helper()
-	doc, err := xmltree.Parse([]byte(fastDoc), xmltree.DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return doc
-}
-
 // TestFastPaths checks the frame-free evaluation (fast.go) construct by
 // construct on every element and attribute of fastDoc: whether a test
 // compiles to it, that wherever it decides the interpreter gives the same
 // answer, and that it gives up where the interpreter raises an error.
 func TestFastPaths(t *testing.T) {
-	doc := parseFastDoc(t)
+	doc := parse(t, fastDoc)
 	for _, c := range []struct {
 		expr string
 		fast bool // compiles to a fast path
@@ -80,10 +71,7 @@ func TestFastPaths(t *testing.T) {
 	} {
 		cat := vm.NewCatalog()
 		sc := &xpath.StaticContext{Catalog: cat, Variables: map[string]int{"v": 0}}
-		p, err := xpath.Compile(c.expr, sc)
-		if err != nil {
-			t.Fatalf("%s: %v", c.expr, err)
-		}
+		p := compile(t, c.expr, sc)
 		if p.FastRoot() != c.fast {
 			t.Errorf("%s: fast path %v, want %v", c.expr, p.FastRoot(), c.fast)
 			continue
@@ -123,7 +111,7 @@ func TestFastPaths(t *testing.T) {
 // TestFastPatterns matches rule contexts without a frame and by the
 // interpreter on every node of fastDoc (Pattern.FastAgrees).
 func TestFastPatterns(t *testing.T) {
-	doc := parseFastDoc(t)
+	doc := parse(t, fastDoc)
 	for _, c := range []struct {
 		pattern string
 		fast    bool
@@ -178,11 +166,8 @@ func TestFastPatterns(t *testing.T) {
 // attribute of a document: the same value, or an error in both (a cast
 // that fails, a value that is no number).
 func TestFastSumArgs(t *testing.T) {
-	doc, err := xmltree.Parse([]byte(`<r><l><m><v>1.5</v></m><w>x</w></l><l><m><v>2</v></m><w>1</w></l>`+
-		`<l><m><v>3.25</v></m></l><k><m><v>1</v><v>2</v></m></k><d><b>2</b><b>7</b></d><x n="4"/></r>`), xmltree.DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := parse(t, `<r><l><m><v>1.5</v></m><w>x</w></l><l><m><v>2</v></m><w>1</w></l>`+
+		`<l><m><v>3.25</v></m></l><k><m><v>1</v><v>2</v></m></k><d><b>2</b><b>7</b></d><x n="4"/></r>`)
 	for _, c := range []struct {
 		expr string
 		fast bool // the argument has a frame-free evaluation
@@ -203,10 +188,7 @@ func TestFastSumArgs(t *testing.T) {
 		{"sum(//v) > 0", false},
 	} {
 		cat := vm.NewCatalog()
-		p, err := xpath.Compile(c.expr, &xpath.StaticContext{Catalog: cat})
-		if err != nil {
-			t.Fatalf("%s: %v", c.expr, err)
-		}
+		p := compile(t, c.expr, &xpath.StaticContext{Catalog: cat})
 		if p.HasFast() != c.fast {
 			t.Errorf("%s: frame-free argument %v, want %v", c.expr, p.HasFast(), c.fast)
 			continue
