@@ -655,7 +655,7 @@ func (v *validation) plan(ri int32) []int32 {
 		}
 	}
 	if p == nil {
-		if p = v.buildPlan(ri, nil); len(p) == 0 {
+		if p = v.buildPlan(ri); len(p) == 0 {
 			p = noChecks
 		}
 		if len(kept) >= maxKeptPlans {
@@ -668,8 +668,9 @@ func (v *validation) plan(ri int32) []int32 {
 	return p
 }
 
-// buildPlan appends rule ri's plan for the document to dst.
-func (v *validation) buildPlan(ri int32, dst []int32) []int32 {
+// buildPlan returns rule ri's plan for the document.
+func (v *validation) buildPlan(ri int32) []int32 {
+	var dst []int32
 	rule := &v.r.tables.Rules[ri]
 	for ci := rule.FirstCheck; ci < rule.FirstCheck+rule.NumChecks; ci++ {
 		cc := &v.r.checks[ci]

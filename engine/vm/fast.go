@@ -749,7 +749,8 @@ func (o *fastOperand) items(fe *fastEnv, n xmltree.NodeID, each func(xdm.Item) b
 		ok := true
 		for _, m := range ns {
 			var a []xmltree.NodeID
-			if a, ok = fe.nodes(&o.arg, m); !ok || len(a) > 1 || (len(a) == 0 && !o.castOpt) {
+			// a second node is enough to give up (single, above)
+			if a, ok = fe.collect(&o.arg, m, 2); !ok || len(a) > 1 || (len(a) == 0 && !o.castOpt) {
 				ok = false // XPTY0004, or the path's own refusal
 				break
 			}

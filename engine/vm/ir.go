@@ -173,7 +173,9 @@ type Expr struct {
 	// index of the node's frame-free evaluation in its catalog (fast.go):
 	// in Catalog.fastPreds for a predicate or the closed conjunct of a
 	// step index's key predicate, in Catalog.fastOps for the key of a key
-	// or step index; 0 when it has none. (Two bytes of the word's padding:
+	// or step index and the argument of sum() (Builtin.fastArg); 0 when
+	// it has none. No node is both: prepareFastPred and prepareFastKey
+	// number a node only while its fastIdx is 0. (Two bytes of the word's padding:
 	// Expr stays at 256 bytes.)
 	fastIdx uint16
 	// PredSlot (a predicate, set when the program is built with a
