@@ -162,10 +162,11 @@ type fastBool func(fe *fastEnv, n xmltree.NodeID) (v, ok bool)
 type fastStepKind uint8
 
 const (
-	fsChild  fastStepKind = iota // child::name
-	fsAttr                       // attribute::name (last step only)
-	fsParent                     // .. (leading steps only)
-	fsSelf                       // .[predicates] (first step only)
+	fsChild    fastStepKind = iota // child::name
+	fsAnyChild                     // child::* (every element child)
+	fsAttr                         // attribute::name (last step only)
+	fsParent                       // .. (leading steps only)
+	fsSelf                         // .[predicates] (first step only)
 )
 
 // fastStep is one step of a fastPath.
@@ -230,6 +231,8 @@ func fastStepOf(e *Expr) (fastStep, bool) {
 		if e.Axis == AxisAttribute {
 			st.kind = fsAttr
 		}
+	case e.Axis == AxisChild && e.Test.Kind == TestAnyName:
+		st.kind = fsAnyChild
 	default:
 		return st, false
 	}
@@ -296,6 +299,20 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 			return buf, ok
 		}
 		return fe.walk(p, i+1, n, buf, limit)
+	case fsAnyChild:
+		for c := d.FirstChild(n); c != xmltree.None && len(buf) < limit; c = d.NextSibling(c) {
+			if d.Kind(c) != xmltree.KindElement {
+				continue
+			}
+			keep, ok := fe.pass(st.preds, c)
+			if ok && keep {
+				buf, ok = fe.walk(p, i+1, c, buf, limit)
+			}
+			if !ok {
+				return buf, false
+			}
+		}
+		return buf, true
 	}
 	id := fe.ids[st.slot-1]
 	if id < 0 {
@@ -360,6 +377,16 @@ func (fe *fastEnv) any(p *fastPath, n xmltree.NodeID) (found, ok bool) {
 	if c, _, one := fe.oneChildStep(p, n); one {
 		return c != xmltree.None, true
 	}
+	if len(p.steps) == 1 && p.steps[0].kind == fsAnyChild && !p.preds {
+		// *: an element child (the empty-element rules' not(*))
+		d := fe.doc
+		for c := d.FirstChild(n); c != xmltree.None; c = d.NextSibling(c) {
+			if d.Kind(c) == xmltree.KindElement {
+				return true, true
+			}
+		}
+		return false, true
+	}
 	if p.preds {
 		ns, ok := fe.nodes(p, n)
 		return len(ns) > 0, ok
@@ -372,6 +399,9 @@ func (fe *fastEnv) any(p *fastPath, n xmltree.NodeID) (found, ok bool) {
 // there is none); ok=false when there are several (a function of one
 // string raises XPTY0004) or the path could not be decided.
 func (fe *fastEnv) single(p *fastPath, n xmltree.NodeID) (string, bool) {
+	if len(p.steps) == 0 {
+		return fe.doc.StringValue(n), true // the context node
+	}
 	if c, second, one := fe.oneChildStep(p, n); one {
 		switch {
 		case second != xmltree.None:
@@ -574,13 +604,17 @@ func compileFast(e *Expr) fastBool {
 			return codeListHas(normalizeSpace(s), token, set, list), true
 		}
 	case OpCall:
-		if e.Builtin == nil || e.Builtin.Name != "normalize-space" || len(e.Args) != 1 {
+		if e.Builtin == nil || e.Builtin.Name != "normalize-space" || len(e.Args) > 1 {
 			return nil
 		}
 		// Its effective boolean value: has a non-whitespace character.
-		p, ok := fastPathOf(e.Args[0])
-		if !ok {
-			return nil
+		// Without an argument, of the context node's string value.
+		var p fastPath
+		if len(e.Args) == 1 {
+			var ok bool
+			if p, ok = fastPathOf(e.Args[0]); !ok {
+				return nil
+			}
 		}
 		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 			s, ok := fe.single(&p, n)
@@ -706,15 +740,24 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 	}
 	var chain []func(string) string
 	strlen := false
-	for call.Op == OpCall && call.Builtin != nil && len(call.Args) == 1 {
-		fn := fastStringFn(call.Builtin.Name)
+	for call.Op == OpCall && call.Builtin != nil && len(call.Args) <= 1 {
+		name := call.Builtin.Name
+		if len(call.Args) == 0 && name != "normalize-space" && name != "string-length" {
+			return o, false
+		}
+		fn := fastStringFn(name)
 		if fn == nil {
-			if call.Builtin.Name != "string-length" || len(chain) > 0 {
+			if name != "string-length" || len(chain) > 0 {
 				return o, false
 			}
 			strlen = true
 		} else {
 			chain = append(chain, fn)
+		}
+		if len(call.Args) == 0 {
+			// normalize-space(), string-length(): of the context node.
+			call = &Expr{Op: OpContext}
+			break
 		}
 		call = call.Args[0]
 	}

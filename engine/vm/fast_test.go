@@ -68,6 +68,13 @@ func TestFastPaths(t *testing.T) {
 		{"exists(//b)", false, false},
 		{"b[. = $v]", false, false},
 		{"sum(b) > 0", false, false},
+		{"not(*) and not(normalize-space())", true, false}, // the empty-element rules
+		{"exists(*/id)", true, false},
+		{"count(*) = 2", true, false},
+		{"*[normalize-space() = 's']", true, false},
+		{"string-length() > 1", true, false},
+		{"normalize-space() = 'EUR'", true, false}, // on attributes too
+		{"exists(*[. = '10'])", true, false},
 	} {
 		cat := vm.NewCatalog()
 		sc := &xpath.StaticContext{Catalog: cat, Variables: map[string]int{"v": 0}}
@@ -135,6 +142,8 @@ func TestFastPatterns(t *testing.T) {
 		{"*:b | *:id[. = 'z']", true},
 		{"b[1]", false},
 		{"/", true},
+		{"//*[not(*) and not(normalize-space())]", true},
+		{"*[*/id = 'VAT']", true},
 	} {
 		cat := vm.NewCatalog()
 		pt, err := xpath.CompilePattern(c.pattern, &xpath.StaticContext{Catalog: cat})

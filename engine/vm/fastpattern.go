@@ -18,14 +18,20 @@ type fastPattern struct {
 	// nil there), so only MatchesGated, which does not evaluate it, is
 	// frame-free.
 	gatedOnly bool
+	// plain[a], when not nil, holds the catalog slots of the steps of
+	// alternative a, all named child steps without predicates
+	// (/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:IncludedNote):
+	// matched by comparing names up the parent chain (plainMatch).
+	plain [][]int32
 }
 
 // compileFastPattern returns pt's frame-free match, or nil.
 func compileFastPattern(pt *Pattern) *fastPattern {
-	fp := &fastPattern{preds: make([][][]fastBool, len(pt.alts))}
+	fp := &fastPattern{preds: make([][][]fastBool, len(pt.alts)), plain: make([][]int32, len(pt.alts))}
 	for a := range pt.alts {
 		steps := pt.alts[a].Steps
 		fp.preds[a] = make([][]fastBool, len(steps))
+		fp.plain[a] = plainSlots(steps)
 		for i := range steps {
 			st := &steps[i]
 			switch {
@@ -84,12 +90,52 @@ func (pt *Pattern) matchFast(env *Env, node xmltree.NodeID, gated bool) (v, ok b
 			}
 			continue
 		}
+		if slots := fp.plain[a]; slots != nil {
+			if fe.plainMatch(slots, alt.Absolute, node) {
+				return true, true
+			}
+			continue
+		}
 		m, ok := fp.match(fe, alt, fp.preds[a], len(alt.Steps)-1, node, nil)
 		if !ok || m {
 			return m, ok
 		}
 	}
 	return false, true
+}
+
+// plainSlots returns the catalog slots of steps when they are all named
+// child steps without predicates, else nil.
+func plainSlots(steps []PatternStep) []int32 {
+	if len(steps) == 0 {
+		return nil
+	}
+	slots := make([]int32, len(steps))
+	for i := range steps {
+		st := &steps[i]
+		if st.Desc || st.Attr || st.Positional || len(st.Preds) > 0 || st.Test.Kind != TestName || st.Test.Slot <= 0 {
+			return nil
+		}
+		slots[i] = st.Test.Slot
+	}
+	return slots
+}
+
+// plainMatch is match for an alternative of plainSlots: n and its
+// ancestors bear the steps' names, last step first, and for an absolute
+// alternative the first step's node is the document's element.
+func (fe *fastEnv) plainMatch(slots []int32, absolute bool, n xmltree.NodeID) bool {
+	d := fe.doc
+	for i := len(slots) - 1; i >= 0; i-- {
+		id := fe.ids[slots[i]-1]
+		if id < 0 || d.Name(n) != id || d.Kind(n) != xmltree.KindElement {
+			return false
+		}
+		if n = d.Parent(n); n == xmltree.None {
+			return false
+		}
+	}
+	return !absolute || d.Kind(n) == xmltree.KindDocument
 }
 
 // match is frame.matchStep without a frame: node n against step i of alt
