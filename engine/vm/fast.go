@@ -493,6 +493,9 @@ func (f *frame) predBool(p *Expr, fc focus) (bool, error) {
 func compileFast(e *Expr) fastBool {
 	switch e.Op {
 	case OpAnd, OpOr:
+		if isEmptyElementTest(e) {
+			return emptyElement
+		}
 		a, b := compileFast(e.Args[0]), compileFast(e.Args[1])
 		if a == nil || b == nil {
 			return nil
@@ -622,6 +625,40 @@ func compileFast(e *Expr) fastBool {
 		}
 	}
 	return nil
+}
+
+// isEmptyElementTest recognises not(*) and not(normalize-space()), the
+// empty-element rule contexts of Peppol, XRechnung and Factur-X
+// (//*[not(*) and not(normalize-space())]), tried on every element.
+func isEmptyElementTest(e *Expr) bool {
+	if e.Op != OpAnd || e.Args[0].Op != OpNot || e.Args[1].Op != OpNot {
+		return false
+	}
+	star, ns := e.Args[0].Args[0], e.Args[1].Args[0]
+	return star.Op == OpStep && star.Axis == AxisChild && star.Test.Kind == TestAnyName && len(star.Preds) == 0 &&
+		ns.Op == OpCall && ns.Builtin != nil && ns.Builtin.Name == "normalize-space" && len(ns.Args) == 0
+}
+
+// emptyElement is not(*) and not(normalize-space()) in one walk of n's
+// children: no element child, and then its string value is that of its
+// text children, which must all be whitespace.
+func emptyElement(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+	d := fe.doc
+	if d.Kind(n) != xmltree.KindElement {
+		// An attribute, a text node: no child, its own value.
+		return d.Kind(n) != xmltree.KindDocument && blank(d.StringValue(n)), true
+	}
+	for c := d.FirstChild(n); c != xmltree.None; c = d.NextSibling(c) {
+		switch d.Kind(c) {
+		case xmltree.KindElement:
+			return false, true
+		case xmltree.KindText:
+			if !blank(d.Value(c)) {
+				return false, true
+			}
+		}
+	}
+	return true, true
 }
 
 // fastAxisName is the effective boolean value of ancestor::name or

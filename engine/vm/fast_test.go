@@ -12,7 +12,7 @@ import (
 // fastDoc has what the fast path's refusals need: two b children (a
 // function of one string given two nodes), values that do not cast to a
 // number, attributes, an empty element and nesting for .. and ancestor.
-const fastDoc = `<r><a x="1" y=" EUR "><b>10</b><b>x</b><c> s </c><e/>` +
+const fastDoc = `<r><a x="1" y=" EUR " z=" "><b>10</b><b>x</b><c> s </c><e/><e> <!-- c --> </e><e> <?p i?> </e>` +
 	`<t><id>vat</id></t><t><id>VAT</id><id>z</id></t><i>false</i></a><d><b>2</b><r/></d></r>`
 
 // TestFastPaths checks the frame-free evaluation (fast.go) construct by
@@ -69,6 +69,8 @@ func TestFastPaths(t *testing.T) {
 		{"b[. = $v]", false, false},
 		{"sum(b) > 0", false, false},
 		{"not(*) and not(normalize-space())", true, false}, // the empty-element rules
+		{"not(*) and not(normalize-space(.))", true, false},
+		{"not(e/*) and not(normalize-space())", true, false},
 		{"exists(*/id)", true, false},
 		{"count(*) = 2", true, false},
 		{"*[normalize-space() = 's']", true, false},
