@@ -158,37 +158,62 @@ func (f *frame) stepByKey(mp *MemoPoint, st *Expr, cur xdm.Sequence) (_ xdm.Sequ
 // canonical form; anything else does not use the index.
 func (f *frame) selectByKey(ix *keyIndex, v xdm.Sequence, rest []*Expr) (_ xdm.Sequence, ok bool, err error) {
 	var hits []int32
-	for _, it := range v {
-		a := f.atom(it)
-		switch {
-		case ix.decimal && (a.T == xdm.TDecimal || a.T == xdm.TInteger):
-			hits = append(hits, ix.pos[a.Decimal().String()]...)
-		case ix.decimal:
-			return nil, false, nil // compared as doubles, or an error
-		case a.T == xdm.TString || a.T == xdm.TUntyped:
-			hits = append(hits, ix.pos[a.S]...)
-		case a.T.IsNumeric() && ix.untyped:
-			num := ix.numeric()
-			if num == nil {
-				return nil, false, nil
-			}
-			// NaN is no map key that matches: it equals nothing, as in
-			// the comparison; 0 and -0 are one key, and equal there too.
-			hits = append(hits, num[a.AsFloat()]...)
-		default:
+	if len(v) == 1 {
+		// One value (a code looked up in a list): its positions, used
+		// as they are (not modified) when ascending without repeats (a
+		// node with two equal keys is listed twice).
+		var ok bool
+		if hits, ok = ix.lookup(f, v[0]); !ok {
 			return nil, false, nil
 		}
+		for k := 1; k < len(hits); k++ {
+			if hits[k] <= hits[k-1] {
+				hits = slices.Compact(slices.Sorted(slices.Values(hits)))
+				break
+			}
+		}
+	} else {
+		for _, it := range v {
+			h, ok := ix.lookup(f, it)
+			if !ok {
+				return nil, false, nil
+			}
+			hits = append(hits, h...)
+		}
+		// A general comparison holds when one pair does: the union of
+		// the items' hits (several strings can cast to one double).
+		slices.Sort(hits)
+		hits = slices.Compact(hits)
 	}
-	// A general comparison holds when one pair does: the union of the
-	// items' hits (several strings can cast to one double).
-	slices.Sort(hits)
-	hits = slices.Compact(hits)
 	b := f.buf()
 	for _, i := range hits {
 		b = append(b, ix.nodes[i])
 	}
 	s, err := f.filter(f.done(b), rest)
 	return s, true, err
+}
+
+// lookup returns the positions of the nodes whose key equals item it;
+// ok=false when the index cannot tell (see selectByKey).
+func (ix *keyIndex) lookup(f *frame, it xdm.Item) (_ []int32, ok bool) {
+	a := f.atom(it)
+	switch {
+	case ix.decimal && (a.T == xdm.TDecimal || a.T == xdm.TInteger):
+		return ix.pos[a.Decimal().String()], true
+	case ix.decimal:
+		return nil, false // compared as doubles, or an error
+	case a.T == xdm.TString || a.T == xdm.TUntyped:
+		return ix.pos[a.S], true
+	case a.T.IsNumeric() && ix.untyped:
+		num := ix.numeric()
+		if num == nil {
+			return nil, false
+		}
+		// NaN is no map key that matches: it equals nothing, as in the
+		// comparison; 0 and -0 are one key, and equal there too.
+		return num[a.AsFloat()], true
+	}
+	return nil, false
 }
 
 // stepNodes returns a copy of the nodes step st selects, without its
