@@ -910,6 +910,13 @@ func compileFastCmp(e *Expr) fastBool {
 	if set != nil && (!general || op != xdm.OpEq || swap || o.count || o.fn != nil) {
 		return nil
 	}
+	// = and != with string literals: a string or untypedAtomic item
+	// compares as a string, by codepoints (byte equality in UTF-8).
+	strEq := op == xdm.OpEq || op == xdm.OpNe
+	for _, b := range consts {
+		strEq = strEq && b.T == xdm.TString
+	}
+	eq := op == xdm.OpEq
 	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 		// Every pair is compared, and the answer is given only when none
 		// raises an error (see above).
@@ -921,6 +928,12 @@ func compileFastCmp(e *Expr) fastBool {
 				// as a string: a set lookup (as generalCmp does).
 				_, in := set[a.S]
 				v = v || in
+				return true
+			}
+			if strEq && (a.T == xdm.TString || a.T == xdm.TUntyped) {
+				for _, b := range consts {
+					v = v || (a.S == b.S) == eq
+				}
 				return true
 			}
 			for _, b := range consts {

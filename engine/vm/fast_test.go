@@ -216,3 +216,28 @@ func TestFastSumArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestFastTypeErrors: a comparison the interpreter always rejects (an
+// integer and a string: XPTY0004) is never decided without a frame.
+func TestFastTypeErrors(t *testing.T) {
+	doc := parse(t, fastDoc)
+	for _, expr := range []string{"string-length(c) = '4'", "count(b) != '2'", "string-length(@y) eq '5'"} {
+		cat := vm.NewCatalog()
+		p := compile(t, expr, &xpath.StaticContext{Catalog: cat})
+		if !p.FastRoot() {
+			t.Errorf("%s: no fast path", expr)
+			continue
+		}
+		env := &vm.Env{Doc: doc}
+		env.CatalogIDs(cat)
+		for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
+			if k := doc.Kind(n); k != xmltree.KindElement && k != xmltree.KindAttribute {
+				continue
+			}
+			decided, err := p.FastAgrees(context.Background(), env, n)
+			if err != nil || decided {
+				t.Errorf("%s on node %d: decided %v, %v", expr, n, decided, err)
+			}
+		}
+	}
+}
