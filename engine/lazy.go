@@ -173,6 +173,9 @@ func (v *validation) matches(ctx context.Context, pat *vm.Pattern, refs []int32,
 }
 
 func (v *validation) match(ctx context.Context, pat *vm.Pattern, node xmltree.NodeID, gated bool) (bool, error) {
+	if m, ok := pat.MatchFast(&v.st.env, node, gated); ok {
+		return m, nil
+	}
 	if gated {
 		return pat.MatchesGated(ctx, &v.st.env, node)
 	}

@@ -68,9 +68,11 @@ func compileFastPattern(pt *Pattern) *fastPattern {
 	return fp
 }
 
-// matchFast is Matches (MatchesGated when gated) without a frame; ok=false
-// when it cannot decide.
-func (pt *Pattern) matchFast(env *Env, node xmltree.NodeID, gated bool) (v, ok bool) {
+// MatchFast is Matches (MatchesGated when gated) without a frame; ok=false
+// when it cannot decide (Matches then tries it again before the
+// interpreter: callers that match many nodes call it first, as the engine
+// does, to skip a call).
+func (pt *Pattern) MatchFast(env *Env, node xmltree.NodeID, gated bool) (v, ok bool) {
 	fp := pt.fast
 	if fp == nil || (fp.gatedOnly && !gated) {
 		return false, false

@@ -235,7 +235,7 @@ func (pt *Pattern) ElementNames() (names []xdm.QName, any bool) {
 
 // Matches reports whether node matches the pattern.
 func (pt *Pattern) Matches(ctx context.Context, env *Env, node xmltree.NodeID) (bool, error) {
-	if v, ok := pt.matchFast(env, node, false); ok {
+	if v, ok := pt.MatchFast(env, node, false); ok {
 		return v, nil
 	}
 	f := env.acquire(ctx, pt.prog)
@@ -268,7 +268,7 @@ func (pt *Pattern) MatchesGated(ctx context.Context, env *Env, node xmltree.Node
 	if pt.pastGate == nil {
 		return pt.Matches(ctx, env, node)
 	}
-	if v, ok := pt.matchFast(env, node, true); ok {
+	if v, ok := pt.MatchFast(env, node, true); ok {
 		return v, nil
 	}
 	f := env.acquire(ctx, pt.prog)
