@@ -494,14 +494,39 @@ func DecimalFromFloat(f float64) (Decimal, error) {
 		}
 		coef.SetUint64(frac)
 		// frac / 2^k = frac × 5^k / 10^k
-		coef.Mul(coef, new(big.Int).Exp(big.NewInt(5), big.NewInt(int64(k)), nil))
+		if k < len(powersOf5) {
+			coef.Mul(coef, powersOf5[k])
+		} else {
+			coef.Mul(coef, new(big.Int).Exp(big.NewInt(5), big.NewInt(int64(k)), nil))
+		}
 		scale = int32(k)
+		if neg {
+			coef.Neg(coef)
+		}
+		// frac is odd here, so frac × 5^k ends in 5: no trailing zero
+		// for normBig to remove.
+		if coef.IsInt64() {
+			return normInt(coef.Int64(), scale), nil
+		}
+		return Decimal{b: coef, s: scale}, nil
 	}
 	if neg {
 		coef.Neg(coef)
 	}
 	return normBig(coef, scale), nil
 }
+
+// powersOf5[k] is 5^k, for the exact decimal value of a double whose
+// binary exponent is -k (DecimalFromFloat); amounts need k up to ~50.
+// Read-only once built.
+var powersOf5 = func() []*big.Int {
+	p := make([]*big.Int, 80)
+	p[0] = big.NewInt(1)
+	for k := 1; k < len(p); k++ {
+		p[k] = new(big.Int).Mul(p[k-1], big.NewInt(5))
+	}
+	return p
+}()
 
 // MaxDecimalDigits bounds the digits of an xs:decimal or xs:integer lexical
 // form (leading and trailing zeros included). A longer value is a dynamic

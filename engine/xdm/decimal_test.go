@@ -2,7 +2,10 @@ package xdm
 
 import (
 	"errors"
+	"math"
 	"math/big"
+	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -260,6 +263,36 @@ func TestDecimalFromFloatExact(t *testing.T) {
 	d, err = DecimalFromFloat(5e-324)
 	if err != nil || len(d.String()) != 1076 {
 		t.Errorf("5e-324: %d digits %v", len(d.String()), err)
+	}
+}
+
+// TestDecimalFromFloatRat compares DecimalFromFloat with math/big's exact
+// rational value of the double, printed with as many fractional digits as
+// its denominator 2^k needs, on doubles of every binary exponent range
+// (the table of powers of 5 and past it, coefficients in an int64 and not).
+func TestDecimalFromFloatRat(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	fs := []float64{0.5, -0.75, 2.25, 1233.56, -0.01, 1e-10, 3.0000001, 1.5e-20, 7e-30, 123456789.123}
+	for range 2000 {
+		f := math.Float64frombits(rnd.Uint64())
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			continue
+		}
+		fs = append(fs, f, math.Ldexp(float64(rnd.IntN(1<<20)), -rnd.IntN(120)))
+	}
+	for _, f := range fs {
+		d, err := DecimalFromFloat(f)
+		if err != nil {
+			t.Fatalf("%v: %v", f, err)
+		}
+		r := new(big.Rat).SetFloat64(f)
+		want := r.FloatString(r.Denom().BitLen() - 1)
+		if strings.Contains(want, ".") {
+			want = strings.TrimRight(strings.TrimRight(want, "0"), ".")
+		}
+		if got := d.String(); got != want && !(want == "-0" && got == "0") {
+			t.Fatalf("DecimalFromFloat(%v) = %s, want %s", f, got, want)
+		}
 	}
 }
 
