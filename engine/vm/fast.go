@@ -304,11 +304,8 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 			if d.Kind(c) != xmltree.KindElement {
 				continue
 			}
-			keep, ok := fe.pass(st.preds, c)
-			if ok && keep {
-				buf, ok = fe.walk(p, i+1, c, buf, limit)
-			}
-			if !ok {
+			var ok bool
+			if buf, ok = fe.into(st, p, i, c, buf, limit); !ok {
 				return buf, false
 			}
 		}
@@ -344,15 +341,21 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 		return buf, true
 	}
 	for c := first; c != xmltree.None && len(buf) < limit; c = nextNamed(d, c, first, second, id) {
-		keep, ok := fe.pass(st.preds, c)
-		if ok && keep {
-			buf, ok = fe.walk(p, i+1, c, buf, limit)
-		}
-		if !ok {
+		var ok bool
+		if buf, ok = fe.into(st, p, i, c, buf, limit); !ok {
 			return buf, false
 		}
 	}
 	return buf, true
+}
+
+// into applies the predicates of st, step i of p, to c, a node the step
+// selects, and walks the steps after it from c when they keep it.
+func (fe *fastEnv) into(st *fastStep, p *fastPath, i int, c xmltree.NodeID, buf []xmltree.NodeID, limit int) ([]xmltree.NodeID, bool) {
+	if keep, ok := fe.pass(st.preds, c); !ok || !keep {
+		return buf, ok
+	}
+	return fe.walk(p, i+1, c, buf, limit)
 }
 
 // oneChildStep answers for the most common path, one predicate-free

@@ -206,14 +206,11 @@ func TestFastSumArgs(t *testing.T) {
 		}
 		env := &vm.Env{Doc: doc}
 		env.CatalogIDs(cat)
-		for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
-			if k := doc.Kind(n); k != xmltree.KindElement && k != xmltree.KindAttribute {
-				continue
-			}
+		eachElementOrAttr(doc, func(n xmltree.NodeID) {
 			if _, err := p.FastAgrees(context.Background(), env, n); err != nil {
 				t.Errorf("%s: %v", c.expr, err)
 			}
-		}
+		})
 	}
 }
 
@@ -230,14 +227,20 @@ func TestFastTypeErrors(t *testing.T) {
 		}
 		env := &vm.Env{Doc: doc}
 		env.CatalogIDs(cat)
-		for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
-			if k := doc.Kind(n); k != xmltree.KindElement && k != xmltree.KindAttribute {
-				continue
-			}
+		eachElementOrAttr(doc, func(n xmltree.NodeID) {
 			decided, err := p.FastAgrees(context.Background(), env, n)
 			if err != nil || decided {
 				t.Errorf("%s on node %d: decided %v, %v", expr, n, decided, err)
 			}
+		})
+	}
+}
+
+// eachElementOrAttr calls fn with every element and attribute of doc.
+func eachElementOrAttr(doc *xmltree.Document, fn func(xmltree.NodeID)) {
+	for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
+		if k := doc.Kind(n); k == xmltree.KindElement || k == xmltree.KindAttribute {
+			fn(n)
 		}
 	}
 }
