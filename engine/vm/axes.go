@@ -316,6 +316,19 @@ func (f *frame) axisWith(m *matcher, axis Axis, n xmltree.NodeID, out []xdm.Item
 		if d.Kind(n) == xmltree.KindAttribute {
 			start = n + 1
 		}
+		if m.named() {
+			// The name index: the elements of this name from start on
+			// (an element there is not a descendant of n).
+			all := d.Named(m.name, false)
+			k, _ := slices.BinarySearch(all, start)
+			for _, c := range all[k:] {
+				out = append(out, f.node(c))
+				if first {
+					break
+				}
+			}
+			break
+		}
 		for c := start; int(c) < d.Len(); c++ {
 			if err := f.tick(); err != nil {
 				return out, err
@@ -328,6 +341,23 @@ func (f *frame) axisWith(m *matcher, axis Axis, n xmltree.NodeID, out []xdm.Item
 			}
 		}
 	case AxisPreceding:
+		if m.named() {
+			// The name index: the elements of this name before n, nearest
+			// first, but n's ancestors (whose subtree holds n). Without it,
+			// preceding::cbc:PaymentID from each payment id (UBL-SR-44)
+			// walked every node before it.
+			all := d.Named(m.name, false)
+			k, _ := slices.BinarySearch(all, n)
+			for i := k - 1; i >= 0; i-- {
+				if c := all[i]; d.SubtreeEnd(c) <= n {
+					out = append(out, f.node(c))
+					if first {
+						break
+					}
+				}
+			}
+			break
+		}
 		// Walk backwards, skipping ancestors (they contain n) and attributes.
 		anc := d.Parent(n)
 		for c := n - 1; c > 0; c-- {

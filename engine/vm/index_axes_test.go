@@ -12,7 +12,7 @@ import (
 )
 
 // TestIndexedAxesMatchWalks compares the name-index paths of the child,
-// descendant and //@ steps with equivalent expressions that walk (wildcard
+// descendant, //@, preceding and following steps with equivalent expressions that walk (wildcard
 // steps filtered by self::), from every element of documents with few and
 // with many (> childIndexMax) same-named elements, nested and not.
 func TestIndexedAxesMatchWalks(t *testing.T) {
@@ -37,6 +37,15 @@ func TestIndexedAxesMatchWalks(t *testing.T) {
 		{"//(p:b|c)", "/descendant-or-self::node()/*[self::p:b or self::c]"},
 		{"exists(p:b)", "exists(*[self::p:b])"},
 		{"(p:b)[2]", "(*[self::p:b])[2]"},
+		{"preceding::p:b", "preceding::*[self::p:b]"},
+		{"preceding::c", "preceding::*[self::c]"},
+		{"preceding::p:b[1]", "preceding::*[self::p:b][1]"},
+		{"exists(preceding::c)", "exists(preceding::*[self::c])"},
+		{"following::p:b", "following::*[self::p:b]"},
+		{"following::c[1]", "following::*[self::c][1]"},
+		{"@x/following::c", "@x/following::*[self::c]"},
+		{"@x/preceding::p:b", "@x/preceding::*[self::p:b]"},
+		{"count(//p:b[not(preceding::p:b/@x = @x)])", "count(//p:b[not(preceding::*[self::p:b]/@x = @x)])"},
 	}
 	ns := map[string]string{"p": "urn:p"}
 	cat := vm.NewCatalog()
