@@ -167,12 +167,14 @@ const (
 	fsAttr                         // attribute::name (last step only)
 	fsParent                       // .. (leading steps only)
 	fsSelf                         // .[predicates] (first step only)
+	fsChildAlt                     // (a|b|...): child::a, child::b... in document order
 )
 
 // fastStep is one step of a fastPath.
 type fastStep struct {
 	kind  fastStepKind
-	slot  int32 // catalog slot of the name (child, attribute)
+	slot  int32   // catalog slot of the name (child, attribute)
+	alts  []int32 // catalog slots of the names (fsChildAlt)
 	preds []fastBool
 }
 
@@ -181,6 +183,11 @@ type fastStep struct {
 type fastPath struct {
 	steps []fastStep
 	preds bool // some step has predicates
+	// up: whether any can walk up from the nodes of the last step's
+	// name below the context node (anyUp): no predicates, two or more
+	// steps, all of them child steps but the last, which may be an
+	// attribute step, and the last of one name.
+	up bool
 }
 
 // fastPathOf returns e as a fastPath when it is one.
@@ -190,7 +197,7 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 	switch e.Op {
 	case OpContext:
 		return p, true
-	case OpStep, OpFilter:
+	case OpStep, OpFilter, OpUnion:
 		parts = []*Expr{e}
 	case OpPath:
 		parts = e.Args
@@ -212,6 +219,15 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 		p.steps = append(p.steps, st)
 		p.preds = p.preds || len(st.preds) > 0
 	}
+	p.up = !p.preds && len(p.steps) >= 2
+	for i, st := range p.steps {
+		last := i == len(p.steps)-1
+		switch {
+		case st.kind == fsChild, st.kind == fsAttr && last, (st.kind == fsChildAlt || st.kind == fsAnyChild) && !last:
+		default:
+			p.up = false
+		}
+	}
 	return p, true
 }
 
@@ -222,6 +238,12 @@ func fastStepOf(e *Expr) (fastStep, bool) {
 	switch {
 	case e.Op == OpFilter && len(e.Args) == 1 && e.Args[0].Op == OpContext:
 		st.kind = fsSelf
+	case e.Op == OpUnion:
+		// (cac:InvoiceLine|cac:CreditNoteLine): named child steps only.
+		st.kind = fsChildAlt
+		if st.alts = unionSlots(e, nil); st.alts == nil {
+			return st, false
+		}
 	case e.Op != OpStep:
 		return st, false
 	case e.Axis == AxisParent && e.Test.Kind == TestNode && len(preds) == 0:
@@ -245,6 +267,45 @@ func fastStepOf(e *Expr) (fastStep, bool) {
 		st.preds = append(st.preds, fn)
 	}
 	return st, true
+}
+
+// unionSlots appends to slots the catalog slots of a union of named,
+// predicate-free child steps; nil when e is not one.
+func unionSlots(e *Expr, slots []int32) []int32 {
+	switch {
+	case e.Op == OpUnion && len(e.Preds) == 0:
+		for _, a := range e.Args {
+			if slots = unionSlots(a, slots); slots == nil {
+				return nil
+			}
+		}
+		return slots
+	case e.Op == OpStep && e.Axis == AxisChild && e.Test.Kind == TestName && e.Test.Slot > 0 && len(e.Preds) == 0:
+		return append(slots, e.Test.Slot)
+	}
+	return nil
+}
+
+// named reports whether element c has one of the names of step st
+// (fsChild, fsChildAlt) or, for fsAnyChild, whether it is an element.
+func (fe *fastEnv) named(st *fastStep, c xmltree.NodeID) bool {
+	d := fe.doc
+	if d.Kind(c) != xmltree.KindElement {
+		return false
+	}
+	switch st.kind {
+	case fsAnyChild:
+		return true
+	case fsChild:
+		return d.Name(c) == fe.ids[st.slot-1]
+	}
+	id := d.Name(c)
+	for _, s := range st.alts {
+		if fe.ids[s-1] == id {
+			return true
+		}
+	}
+	return false
 }
 
 // pass applies predicates to n in order: keep tells whether n stays,
@@ -299,9 +360,9 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 			return buf, ok
 		}
 		return fe.walk(p, i+1, n, buf, limit)
-	case fsAnyChild:
+	case fsAnyChild, fsChildAlt:
 		for c := d.FirstChild(n); c != xmltree.None && len(buf) < limit; c = d.NextSibling(c) {
-			if d.Kind(c) != xmltree.KindElement {
+			if !fe.named(st, c) {
 				continue
 			}
 			var ok bool
@@ -394,8 +455,48 @@ func (fe *fastEnv) any(p *fastPath, n xmltree.NodeID) (found, ok bool) {
 		ns, ok := fe.nodes(p, n)
 		return len(ns) > 0, ok
 	}
+	if p.up {
+		if found, ok := fe.anyUp(p, n); ok {
+			return found, true
+		}
+	}
 	ns, ok := fe.collect(p, n, 1)
 	return len(ns) > 0, ok
+}
+
+// upMax is the largest number of nodes of a path's last name below the
+// context node for which anyUp walks up from them.
+const upMax = 16
+
+// anyUp decides any for a path with up set by walking up from the nodes
+// of its last step's name below n (the document's name index) to n, each
+// ancestor of the right name: not(cac:InvoiceLine/cac:Item/
+// cac:ClassifiedTaxCategory/cbc:Name), whose cbc:Name occurs a few
+// times in the invoice, does not walk every line's item. ok=false when
+// there are more than upMax such nodes (walking down is then as cheap).
+func (fe *fastEnv) anyUp(p *fastPath, n xmltree.NodeID) (found, ok bool) {
+	last := &p.steps[len(p.steps)-1]
+	id := fe.ids[last.slot-1]
+	if id < 0 {
+		return false, true
+	}
+	d := fe.doc
+	below := d.NamedIn(n, id, last.kind == fsAttr)
+	if len(below) > upMax {
+		return false, false
+	}
+next:
+	for _, c := range below {
+		for i := len(p.steps) - 2; i >= 0; i-- {
+			if c = d.Parent(c); !fe.named(&p.steps[i], c) {
+				continue next
+			}
+		}
+		if d.Parent(c) == n {
+			return true, true
+		}
+	}
+	return false, true
 }
 
 // single returns the string value of the one node of p from n ("" when

@@ -77,6 +77,22 @@ func TestFastPaths(t *testing.T) {
 		{"string-length() > 1", true, false},
 		{"normalize-space() = 'EUR'", true, false}, // on attributes too
 		{"exists(*[. = '10'])", true, false},
+		// Unions of child steps, and paths decided by walking up from
+		// their last name (anyUp): r is also a grandchild of r, b a
+		// child of a and of d, id below two t.
+		{"exists((a|d)/b)", true, false},
+		{"not((t|e)/id)", true, false},
+		{"exists((d|a)/r)", true, false},
+		{"count((b|c)) = 3", true, false},
+		{"(a|d)/b = '2'", true, false},
+		{"exists(d/r)", true, false},
+		{"not(a/t/id)", true, false},
+		{"exists(a/@x)", true, false},
+		{"exists(*/*/id)", true, false},
+		{"exists(t/(id|b))", true, false},
+		{"exists(d/c)", true, false},              // a c two levels down, under a
+		{"exists(a/r)", true, false},              // an r two levels down, under d
+		{"exists((b|c)[. = '10'])", false, false}, // a predicate on the union
 	} {
 		cat := vm.NewCatalog()
 		sc := &xpath.StaticContext{Catalog: cat, Variables: map[string]int{"v": 0}}
