@@ -465,8 +465,10 @@ func (fe *fastEnv) any(p *fastPath, n xmltree.NodeID) (found, ok bool) {
 }
 
 // upMax is the largest number of nodes of a path's last name below the
-// context node for which anyUp walks up from them.
-const upMax = 16
+// context node for which anyUp walks up from them: most fail at their
+// parent, so this is cheaper than walking down a path that is absent
+// (callgrind, EN 16931 UBL step: 16 -> 64 saves 2.5 %, 128 saves less).
+const upMax = 64
 
 // anyUp decides any for a path with up set by walking up from the nodes
 // of its last step's name below n (the document's name index) to n, each
