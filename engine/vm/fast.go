@@ -184,9 +184,9 @@ type fastPath struct {
 	steps []fastStep
 	preds bool // some step has predicates
 	// up: whether any, count and single can walk up from the nodes of
-	// the last step's name below the context node (fastEnv.up): no predicates, two or more
-	// steps, all of them child steps but the last, which may be an
-	// attribute step, and the last of one name.
+	// the last step's name below the context node (fastEnv.up): no
+	// predicates, two or more steps, all of them child steps but the
+	// last, which may be an attribute step, and the last of one name.
 	up bool
 }
 

@@ -78,7 +78,7 @@ func TestFastPaths(t *testing.T) {
 		{"normalize-space() = 'EUR'", true, false}, // on attributes too
 		{"exists(*[. = '10'])", true, false},
 		// Unions of child steps, and paths decided by walking up from
-		// their last name (anyUp): r is also a grandchild of r, b a
+		// their last name (fastEnv.up): r is also a grandchild of r, b a
 		// child of a and of d, id below two t.
 		{"exists((a|d)/b)", true, false},
 		{"not((t|e)/id)", true, false},

@@ -12,9 +12,10 @@ import (
 )
 
 // TestIndexedAxesMatchWalks compares the name-index paths of the child,
-// descendant, //@, preceding and following steps with equivalent expressions that walk (wildcard
-// steps filtered by self::), from every element of documents with few and
-// with many (> childIndexMax) same-named elements, nested and not.
+// descendant, //@, preceding and following steps with equivalent
+// expressions that walk (wildcard steps filtered by self::), from every
+// element of documents with few and with many (> childIndexMax)
+// same-named elements, nested and not.
 func TestIndexedAxesMatchWalks(t *testing.T) {
 	var many strings.Builder
 	many.WriteString(`<r xmlns:p="urn:p">`)
