@@ -1,8 +1,6 @@
 package vm
 
 import (
-	"regexp"
-
 	"github.com/einvoice-dev/einvoice/engine/xdm"
 )
 
@@ -199,7 +197,7 @@ type Expr struct {
 	Builtin  *Builtin
 	Ext      Func
 	Name     string              // function name for messages
-	Re       *regexp.Regexp      // OpCall matches/replace/tokenize with a literal pattern
+	Re       *Regex              // OpCall matches/replace/tokenize with a literal pattern
 	Set      map[string]struct{} // OpCodeSet, OpCodeToken
 	Str      string              // OpChildEq; OpExtCall: the function's expanded name
 	PosConst int                 // predicate: > 0 when it is a constant integer position

@@ -24,7 +24,7 @@ import (
 //   - flag x removes whitespace outside character classes;
 //   - back-references and anything else RE2 cannot express fail with
 //     FORX0002 (bad flags: FORX0001), never a silent mismatch.
-func CompileRegex(pattern, flags string) (*regexp.Regexp, error) {
+func CompileRegex(pattern, flags string) (*Regex, error) {
 	src, err := TranslateRegex(pattern, flags)
 	if err != nil {
 		return nil, err
@@ -33,7 +33,7 @@ func CompileRegex(pattern, flags string) (*regexp.Regexp, error) {
 	if err != nil {
 		return nil, xdm.Errorf(xdm.ErrRegex, "invalid regular expression %q: %v", pattern, err)
 	}
-	return re, nil
+	return newRegex(re), nil
 }
 
 // TranslateRegex returns the RE2 form of an XPath regular expression.
@@ -507,7 +507,7 @@ const maxCachedRegexes = 256
 
 // regexArg returns the compiled regex of a call: the one compiled at compile
 // time for a literal pattern, else from the program's cache.
-func (f *frame) regexArg(e *Expr, pat, flags xdm.Sequence, fn string) (*regexp.Regexp, error) {
+func (f *frame) regexArg(e *Expr, pat, flags xdm.Sequence, fn string) (*Regex, error) {
 	if e.Re != nil {
 		return e.Re, nil
 	}
@@ -523,7 +523,7 @@ func (f *frame) regexArg(e *Expr, pat, flags xdm.Sequence, fn string) (*regexp.R
 	}
 	key := p + "\x00" + fl
 	if re, ok := f.prog.re.Load(key); ok {
-		return re.(*regexp.Regexp), nil
+		return re.(*Regex), nil
 	}
 	re, err := CompileRegex(p, fl)
 	if err != nil {
@@ -576,13 +576,13 @@ func fnTokenize(f *frame, _ focus, e *Expr, a []xdm.Sequence) (xdm.Sequence, err
 		if err != nil {
 			return nil, err
 		}
-		if re.MatchString("") {
+		if re.empty {
 			return nil, xdm.Errorf(xdm.ErrRegexEmpty, "tokenize: pattern %q matches a zero-length string", re.String())
 		}
 		if s == "" {
 			return nil, nil
 		}
-		parts = re.Split(s, -1)
+		parts = re.Split(s)
 	}
 	out := f.alloc(len(parts))
 	for i, p := range parts {
@@ -600,7 +600,7 @@ func fnReplace(f *frame, _ focus, e *Expr, a []xdm.Sequence) (xdm.Sequence, erro
 	if err != nil {
 		return nil, err
 	}
-	if re.MatchString("") {
+	if re.empty {
 		return nil, xdm.Errorf(xdm.ErrRegexEmpty, "replace: pattern %q matches a zero-length string", re.String())
 	}
 	rep, err := f.strArg(a[2], "replace")
@@ -611,7 +611,7 @@ func fnReplace(f *frame, _ focus, e *Expr, a []xdm.Sequence) (xdm.Sequence, erro
 	if err != nil {
 		return nil, err
 	}
-	return f.str(re.ReplaceAllString(s, tmpl)), nil
+	return f.str(re.ReplaceAll(s, tmpl)), nil
 }
 
 // TranslateReplacement converts an fn:replace replacement string ($N group

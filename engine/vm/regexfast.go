@@ -1,0 +1,180 @@
+package vm
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Regex is a compiled XPath regular expression: Go's RE2 program, which
+// defines every answer, and for the shapes the rule sets call most (per
+// amount, identifier and code of a document) cheaper routes to the same
+// answers:
+//   - a pattern that is a literal string (`\.`, `:`, `#TXD#`): matches,
+//     tokenize and replace are strings.Contains, Split and ReplaceAll;
+//   - a pattern that is one character class, or one class repeated with
+//     `+` (`\s`, `[\s]+`): tokenize is a scan over the runes;
+//   - any other pattern without case folding, line anchors or word
+//     boundaries: matches runs a DFA built when the pattern is compiled
+//     (regexDFA), one table lookup per character instead of Go's
+//     backtracker or one-pass machine and its per-call set-up.
+//
+// A Regex is immutable once built and safe for concurrent use.
+type Regex struct {
+	re *regexp.Regexp
+	// empty: the pattern matches the zero-length string (tokenize and
+	// replace refuse such patterns, FORX0003).
+	empty bool
+	lit   string
+	isLit bool
+	sep   *runeClass // non-nil: the pattern is one class (sepPlus: one or more)
+	plus  bool
+	dfa   *regexDFA
+}
+
+func newRegex(re *regexp.Regexp) *Regex {
+	r := &Regex{re: re, empty: re.MatchString("")}
+	// Compiled exactly as regexp.Compile compiles it. (Not LiteralPrefix:
+	// it calls `^b$` a complete literal "b".)
+	tree, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return r
+	}
+	tree = tree.Simplify()
+	// A literal with U+FFFD would also match an invalid byte of the input
+	// in regexp, not in a comparison of bytes.
+	if tree.Op == syntax.OpLiteral && tree.Flags&syntax.FoldCase == 0 && len(tree.Rune) > 0 && !slices.Contains(tree.Rune, utf8.RuneError) {
+		r.lit, r.isLit = string(tree.Rune), true
+	} else {
+		r.sep, r.plus = classSplitter(tree)
+	}
+	if prog, err := syntax.Compile(tree); err == nil && !r.isLit {
+		r.dfa = buildDFA(prog)
+	}
+	return r
+}
+
+// String is the RE2 form of the pattern.
+func (r *Regex) String() string { return r.re.String() }
+
+// NumSubexp is the number of parenthesised groups.
+func (r *Regex) NumSubexp() int { return r.re.NumSubexp() }
+
+// MatchString reports whether s contains a match.
+func (r *Regex) MatchString(s string) bool {
+	switch {
+	case r.isLit:
+		return strings.Contains(s, r.lit)
+	case r.dfa != nil:
+		return r.dfa.match(s)
+	}
+	return r.re.MatchString(s)
+}
+
+// Split is regexp.Regexp.Split(s, -1) for a pattern that does not match
+// the empty string, and a non-empty s.
+func (r *Regex) Split(s string) []string {
+	switch {
+	case r.isLit:
+		return strings.Split(s, r.lit)
+	case r.sep != nil:
+		return r.sep.split(s, r.plus)
+	}
+	return r.re.Split(s, -1)
+}
+
+// ReplaceAll is regexp.Regexp.ReplaceAllString(s, tmpl), tmpl in Go's
+// Expand syntax.
+func (r *Regex) ReplaceAll(s, tmpl string) string {
+	if r.isLit && !strings.Contains(tmpl, "$") {
+		return strings.ReplaceAll(s, r.lit, tmpl)
+	}
+	return r.re.ReplaceAllString(s, tmpl)
+}
+
+// runeClass is a set of runes given as sorted, disjoint inclusive ranges
+// (syntax.Regexp.Rune of an OpCharClass), with a table for ASCII.
+type runeClass struct {
+	ascii  [utf8.RuneSelf]bool
+	ranges []rune
+}
+
+func newRuneClass(ranges []rune) *runeClass {
+	c := &runeClass{ranges: slices.Clone(ranges)}
+	for i := 0; i+1 < len(ranges); i += 2 {
+		for r := ranges[i]; r <= ranges[i+1] && r < utf8.RuneSelf; r++ {
+			c.ascii[r] = true
+		}
+	}
+	return c
+}
+
+func (c *runeClass) has(r rune) bool {
+	if r < utf8.RuneSelf {
+		return c.ascii[r]
+	}
+	// The first range whose upper bound is >= r.
+	lo, hi := 0, len(c.ranges)/2
+	for lo < hi {
+		m := (lo + hi) / 2
+		if c.ranges[2*m+1] < r {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo < len(c.ranges)/2 && c.ranges[2*lo] <= r
+}
+
+// classSplitter recognises a pattern that is one character class, or one
+// class with `+` (captures around either are irrelevant to Split).
+func classSplitter(t *syntax.Regexp) (*runeClass, bool) {
+	for t.Op == syntax.OpCapture {
+		t = t.Sub[0]
+	}
+	plus := false
+	if t.Op == syntax.OpPlus && t.Flags&syntax.NonGreedy == 0 {
+		plus, t = true, t.Sub[0]
+	}
+	for t.Op == syntax.OpCapture {
+		t = t.Sub[0]
+	}
+	if t.Op != syntax.OpCharClass || len(t.Rune) == 0 {
+		return nil, false
+	}
+	return newRuneClass(t.Rune), plus
+}
+
+// split cuts s at every rune of c (plus: at every maximal run of them),
+// the pieces between in order, empty ones included: what a leftmost-first
+// regexp.Split finds for the class (greedy `+` takes the whole run).
+func (c *runeClass) split(s string, plus bool) []string {
+	var out []string
+	beg := 0
+	for i := 0; i < len(s); {
+		r, n := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
+		if !c.has(r) {
+			i += n
+			continue
+		}
+		out = append(out, s[beg:i])
+		i += n
+		for plus && i < len(s) {
+			r, n = rune(s[i]), 1
+			if r >= utf8.RuneSelf {
+				r, n = utf8.DecodeRuneInString(s[i:])
+			}
+			if !c.has(r) {
+				break
+			}
+			i += n
+		}
+		beg = i
+	}
+	return append(out, s[beg:])
+}
