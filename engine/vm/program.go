@@ -237,15 +237,24 @@ func (p *Program) wrap(err error) error {
 // Eval evaluates the program with node as the context item and returns a
 // sequence owned by the caller.
 func (p *Program) Eval(ctx context.Context, env *Env, node xmltree.NodeID) (xdm.Sequence, error) {
+	return p.EvalAppend(ctx, env, node, nil)
+}
+
+// EvalAppend is Eval appending the result to dst, in its spare capacity
+// when there is room: a caller that keeps a slot per variable (the
+// xsl:functions) evaluates without allocating. With dst nil it is Eval:
+// the result in a slice of its own, never nil.
+func (p *Program) EvalAppend(ctx context.Context, env *Env, node xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, error) {
 	f := env.acquire(ctx, p)
 	defer f.release()
 	res, err := f.eval(p.root, focusNode(node))
 	if err != nil {
 		return nil, p.wrap(err)
 	}
-	out := make(xdm.Sequence, len(res))
-	copy(out, res)
-	return out, nil
+	if dst == nil {
+		dst = make(xdm.Sequence, 0, len(res))
+	}
+	return append(dst, res...), nil
 }
 
 // EvalBool evaluates the program and returns its effective boolean value.

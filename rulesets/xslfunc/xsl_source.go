@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -198,32 +199,44 @@ func FromTables(t *engine.Tables) (*vm.Functions, error) {
 type compiled struct {
 	def    XSLFunction
 	vars   []*vm.Program
+	consts []xdm.Sequence // by variable: its value when it is a constant, else nil
 	result *vm.Program
 	nSlots int
 	// envs keeps the evaluation contexts of finished calls: a call on a
 	// fresh vm.Env would allocate its frame and scratch arena again
 	// (~20 KB; BR-FR makes about a hundred calls per document).
-	envs sync.Pool // of *vm.Env
+	envs sync.Pool // of *callEnv
+	// yes and no are the results of an as="xs:boolean" function: read
+	// only, as every sequence an evaluation returns.
+	yes, no xdm.Sequence
+}
+
+// callEnv is the evaluation context of one call, with one item slot per
+// param and variable and one for the result: a single-item value lives
+// in its slot instead of a sequence of its own.
+type callEnv struct {
+	vm.Env
+	slots []xdm.Item
 }
 
 // env returns an evaluation context for one call on doc.
-func (c *compiled) env(doc *xmltree.Document) *vm.Env {
-	env, _ := c.envs.Get().(*vm.Env)
+func (c *compiled) env(doc *xmltree.Document) *callEnv {
+	env, _ := c.envs.Get().(*callEnv)
 	if env == nil {
-		env = &vm.Env{}
+		env = &callEnv{Env: vm.Env{Vars: make([]xdm.Sequence, c.nSlots)}, slots: make([]xdm.Item, c.nSlots+1)}
 	}
 	env.Doc = doc
-	if cap(env.Vars) < c.nSlots {
-		env.Vars = make([]xdm.Sequence, c.nSlots)
-	}
-	env.Vars = env.Vars[:c.nSlots]
 	return env
 }
 
-// done hands env back. The call's results are copies (vm.Program.Eval), so
-// nothing returned points into it; its variables are dropped.
-func (c *compiled) done(env *vm.Env) {
+// slot returns slot i, empty, with room for one item.
+func (env *callEnv) slot(i int) xdm.Sequence { return env.slots[i : i : i+1] }
+
+// done hands env back. Nothing a call returns points into it (the
+// result is yes, no or a copy); its variables are dropped.
+func (c *compiled) done(env *callEnv) {
 	clear(env.Vars)
+	clear(env.slots)
 	env.Doc = nil
 	c.envs.Put(env)
 }
@@ -231,17 +244,24 @@ func (c *compiled) done(env *vm.Env) {
 // CompileXSLFunctions registers defs in fs. Every function is registered
 // before any body is compiled, so bodies may call each other.
 func CompileXSLFunctions(fs *vm.Functions, defs []XSLFunction, ns map[string]string) error {
+	_, err := compileAll(fs, defs, ns)
+	return err
+}
+
+// compileAll is CompileXSLFunctions returning the compiled functions.
+func compileAll(fs *vm.Functions, defs []XSLFunction, ns map[string]string) ([]*compiled, error) {
 	cs := make([]*compiled, len(defs))
 	for i, def := range defs {
 		for _, p := range def.Params {
 			if !supportedParamType(p.As) {
-				return fmt.Errorf("%w: %s param $%s as %q", ErrXSLFunction, def.Local, p.Name, p.As)
+				return nil, fmt.Errorf("%w: %s param $%s as %q", ErrXSLFunction, def.Local, p.Name, p.As)
 			}
 		}
 		if def.As != "xs:boolean" && def.As != "" {
-			return fmt.Errorf("%w: %s as %q", ErrXSLFunction, def.Local, def.As)
+			return nil, fmt.Errorf("%w: %s as %q", ErrXSLFunction, def.Local, def.As)
 		}
-		c := &compiled{def: def, nSlots: len(def.Params) + len(def.Vars)}
+		c := &compiled{def: def, nSlots: len(def.Params) + len(def.Vars),
+			yes: xdm.Sequence{xdm.Bool(true)}, no: xdm.Sequence{xdm.Bool(false)}}
 		cs[i] = c
 		fs.RegisterPure(def.Space, def.Local, len(def.Params), c.call) // no context item, no state: pure
 	}
@@ -250,28 +270,38 @@ func CompileXSLFunctions(fs *vm.Functions, defs []XSLFunction, ns map[string]str
 		for i, p := range c.def.Params {
 			vars[p.Name] = i
 		}
+		// A variable whose expression folds to a value (a code list
+		// 'AN AQ ...', a sequence of literals) is that value in every
+		// call: it is not evaluated, and the expressions after it see a
+		// constant (so $code = tokenize($codes, '\s+') is a set lookup).
+		consts := map[int]xdm.Sequence{}
 		sc := func() *xpath.StaticContext {
 			m := make(map[string]int, len(vars))
 			for k, v := range vars {
 				m[k] = v
 			}
-			return &xpath.StaticContext{Namespaces: ns, Variables: m, Functions: fs}
+			return &xpath.StaticContext{Namespaces: ns, Variables: m, Functions: fs, Constants: consts}
 		}
+		c.consts = make([]xdm.Sequence, len(c.def.Vars))
 		for i, v := range c.def.Vars {
 			p, err := xpath.Compile(v.Expr, sc())
 			if err != nil {
-				return fmt.Errorf("%s: variable $%s: %w", c.def.Local, v.Name, err)
+				return nil, fmt.Errorf("%s: variable $%s: %w", c.def.Local, v.Name, err)
 			}
 			c.vars = append(c.vars, p)
-			vars[v.Name] = len(c.def.Params) + i
+			slot := len(c.def.Params) + i
+			vars[v.Name] = slot
+			if val, ok := p.Constant(); ok && (v.As == "" || v.As == "xs:string" && len(val) == 1 && val[0].T == xdm.TString) {
+				consts[slot], c.consts[i] = val, val
+			}
 		}
 		p, err := xpath.Compile(c.def.Result, sc())
 		if err != nil {
-			return fmt.Errorf("%s: result: %w", c.def.Local, err)
+			return nil, fmt.Errorf("%s: result: %w", c.def.Local, err)
 		}
 		c.result = p
 	}
-	return nil
+	return cs, nil
 }
 
 func supportedParamType(as string) bool {
@@ -289,14 +319,19 @@ func (c *compiled) call(ctx context.Context, doc *xmltree.Document, args []xdm.S
 	env := c.env(doc)
 	defer c.done(env)
 	for i, p := range c.def.Params {
-		v, err := convertParam(doc, args[i], p.As, c.def.Local)
+		v, err := convertParam(doc, args[i], p.As, c.def.Local, env.slot(i))
 		if err != nil {
 			return nil, err
 		}
 		env.Vars[i] = v
 	}
 	for i, p := range c.vars {
-		v, err := p.Eval(ctx, env, xmltree.NodeID(0))
+		k := len(c.def.Params) + i
+		if c.consts[i] != nil {
+			env.Vars[k] = c.consts[i]
+			continue
+		}
+		v, err := p.EvalAppend(ctx, &env.Env, xmltree.NodeID(0), env.slot(k))
 		if err != nil {
 			return nil, err
 		}
@@ -305,30 +340,38 @@ func (c *compiled) call(ctx context.Context, doc *xmltree.Document, args []xdm.S
 			if err != nil {
 				return nil, err
 			}
-			v = xdm.Sequence{xdm.String(s)}
+			v = append(env.slot(k), xdm.String(s))
 		}
-		env.Vars[len(c.def.Params)+i] = v
+		env.Vars[k] = v
 	}
-	res, err := c.result.Eval(ctx, env, xmltree.NodeID(0))
+	res, err := c.result.EvalAppend(ctx, &env.Env, xmltree.NodeID(0), env.slot(c.nSlots))
 	if err != nil {
 		return nil, err
 	}
-	if c.def.As == "xs:boolean" {
-		if len(res) != 1 || res[0].T != xdm.TBoolean {
-			if len(res) == 1 && atom(doc, res[0]).T == xdm.TUntyped {
-				b, err := xdm.Cast(atom(doc, res[0]), xdm.TBoolean)
-				if err != nil {
-					return nil, err
-				}
-				return xdm.Sequence{b}, nil
-			}
+	if c.def.As != "xs:boolean" {
+		return slices.Clone(res), nil
+	}
+	b := xdm.Item{}
+	if len(res) == 1 {
+		b = res[0]
+	}
+	if len(res) != 1 || b.T != xdm.TBoolean {
+		if len(res) != 1 || atom(doc, b).T != xdm.TUntyped {
 			return nil, xdm.Errorf(xdm.ErrType, "%s: result is not a single xs:boolean", c.def.Local)
 		}
+		if b, err = xdm.Cast(atom(doc, b), xdm.TBoolean); err != nil {
+			return nil, err
+		}
 	}
-	return res, nil
+	if b.B {
+		return c.yes, nil
+	}
+	return c.no, nil
 }
 
-func convertParam(doc *xmltree.Document, s xdm.Sequence, as, fn string) (xdm.Sequence, error) {
+// convertParam converts the argument s to the param type as; a string
+// goes into slot (empty, with room for one item).
+func convertParam(doc *xmltree.Document, s xdm.Sequence, as, fn string, slot xdm.Sequence) (xdm.Sequence, error) {
 	switch as {
 	case "":
 		return s, nil
@@ -340,7 +383,7 @@ func convertParam(doc *xmltree.Document, s xdm.Sequence, as, fn string) (xdm.Seq
 		if empty {
 			return nil, nil
 		}
-		return xdm.Sequence{xdm.String(str)}, nil
+		return append(slot, xdm.String(str)), nil
 	case "element()?", "element()":
 		if len(s) == 0 && as == "element()?" {
 			return nil, nil

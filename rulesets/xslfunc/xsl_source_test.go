@@ -30,6 +30,16 @@ const testSch = `<schema xmlns="http://purl.oclc.org/dsdl/schematron" xmlns:xsl=
     <xsl:param name="b" as="xs:string?"/>
     <xsl:sequence select="t:in-list($a) and t:in-list($b)"/>
   </xsl:function>
+  <xsl:function name="t:short" as="xs:boolean">
+    <xsl:param name="s" as="xs:string"/>
+    <xsl:variable name="max" select="3"/>
+    <xsl:variable name="n" select="string-length($s)"/>
+    <xsl:sequence select="$n le $max"/>
+  </xsl:function>
+  <xsl:function name="t:echo">
+    <xsl:param name="s" as="xs:string"/>
+    <xsl:sequence select="$s"/>
+  </xsl:function>
   <xsl:function name="t:has-id" as="xs:boolean">
     <xsl:param name="e" as="element()?"/>
     <xsl:sequence select="exists($e/a:ID)"/>
@@ -51,7 +61,7 @@ func TestXSLFunctions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(defs) != 3 || ns["a"] != "urn:a" || defs[0].Space != "urn:test" || len(defs[0].Vars) != 2 || defs[1].Params[1].As != "xs:string?" {
+	if len(defs) != 5 || ns["a"] != "urn:a" || defs[0].Space != "urn:test" || len(defs[0].Vars) != 2 || defs[1].Params[1].As != "xs:string?" {
 		t.Fatalf("parsed %+v %v", defs, ns)
 	}
 	fs := vm.NewFunctions()
@@ -73,17 +83,46 @@ func TestXSLFunctions(t *testing.T) {
 		"t:has-id(/a:R/a:N)":     false,
 		"t:has-id(())":           false,
 		"t:in-list(string(1+1))": false,
+		"t:short('abc')":         true,
+		"t:short('abcd')":        false,
 	} {
 		got, err := eval(t, fs, doc, expr)
 		if err != nil || len(got) != 1 || got[0].T != xdm.TBoolean || got[0].B != want {
 			t.Errorf("%s = %v (%v), want %v", expr, got, err, want)
 		}
 	}
+	// A result that is a param's value is the caller's: the next call,
+	// which reuses the first call's context, does not change it.
+	if got, err := eval(t, fs, doc, "string-join((t:echo('a'), t:echo('b')), ',')"); err != nil || len(got) != 1 || got[0].S != "a,b" {
+		t.Errorf("t:echo twice = %v (%v), want a,b", got, err)
+	}
 	// Function conversion errors, as the reference raises them.
 	for _, expr := range []string{"t:in-list((/a:R/a:ID, /a:R/a:C))", "t:both((), 'X')", "t:in-list(1)", "t:has-id('x')"} {
 		if _, err := eval(t, fs, doc, expr); err == nil {
 			t.Errorf("%s: no type error", expr)
 		}
+	}
+}
+
+// TestXSLFunctionConstants: a variable whose expression folds to a value
+// is that value, not evaluated per call, and the variables after it see a
+// constant ($list = tokenize($t:codes, ...) folds too); one that reads a
+// param is evaluated.
+func TestXSLFunctionConstants(t *testing.T) {
+	defs, ns, err := ParseXSLFunctions([]byte(testSch))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := compileAll(vm.NewFunctions(), defs, ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inList, short := cs[0], cs[2]
+	if len(inList.consts) != 2 || len(inList.consts[0]) != 1 || inList.consts[0][0].S != "X Y  Z" || len(inList.consts[1]) != 3 {
+		t.Errorf("t:in-list: constants %v, want 'X Y  Z' and its three tokens", inList.consts)
+	}
+	if short.consts[0] == nil || short.consts[1] != nil {
+		t.Errorf("t:short: constants %v, want $max only", short.consts)
 	}
 }
 
