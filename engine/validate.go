@@ -37,7 +37,10 @@ type state struct {
 	// verdicts[g][i] is gate g's verdict + 1 on pair i (0: unknown). A new
 	// document pays one map lookup per distinct name, whatever the number
 	// of gates.
-	spellings map[spellKey]int32
+	// spellings is keyed by the name as written, [0] for elements and
+	// [1] for attributes (a string key: the map's fast string path).
+	spellings [2]map[string]int32
+	nSpelled  int
 	docSpell  []int32
 	verdicts  [][]uint8
 	// present[i] tells whether Ruleset.absNames[i] occurs in the document.
@@ -76,12 +79,6 @@ type keptPlan struct {
 
 // maxKeptPlans bounds the plans kept per rule.
 const maxKeptPlans = 4
-
-// spellKey is a name as written and its kind (attribute or not).
-type spellKey struct {
-	attr bool
-	name string
-}
 
 // maxSpelled bounds state.spellings (a document with many distinct names
 // must not grow it, nor the verdicts, without limit).
@@ -502,7 +499,7 @@ func (v *validation) mayMatch(ctx context.Context, ri, g int32, node xmltree.Nod
 	}
 	c := v.st.gates[g]
 	if c[k] == 0 {
-		si := v.spelling(k, attr, node)
+		si := v.spelling(k, node)
 		kept := v.st.verdicts[g]
 		if si >= 0 && int(si) < len(kept) && kept[si] != 0 {
 			c[k] = kept[si]
@@ -523,7 +520,7 @@ func (v *validation) mayMatch(ctx context.Context, ri, g int32, node xmltree.Nod
 // spelling returns the number of the document's (kind, name as written)
 // pair k of node (state.spellings), numbering it when it is new; -1 when
 // it has none (spellings is full).
-func (v *validation) spelling(k int, attr bool, node xmltree.NodeID) int32 {
+func (v *validation) spelling(k int, node xmltree.NodeID) int32 {
 	st := v.st
 	switch si := st.docSpell[k]; {
 	case si > 0:
@@ -531,21 +528,22 @@ func (v *validation) spelling(k int, attr bool, node xmltree.NodeID) int32 {
 	case si < 0:
 		return -1
 	}
-	key := spellKey{attr: attr, name: v.doc.QualifiedName(node)}
-	si, ok := st.spellings[key]
+	m := &st.spellings[k&1]
+	name := v.doc.QualifiedName(node)
+	si, ok := (*m)[name]
 	if !ok {
-		if st.spellings == nil {
-			st.spellings = make(map[spellKey]int32)
+		if *m == nil {
+			*m = make(map[string]int32)
 		}
-		if len(st.spellings) >= maxSpelled {
+		if st.nSpelled >= maxSpelled {
 			st.docSpell[k] = -1
 			return -1
 		}
-		si = int32(len(st.spellings))
+		si = int32(st.nSpelled)
+		st.nSpelled++
 		// A copy: the name as written points into the document, which
 		// the state must not keep alive.
-		key.name = strings.Clone(key.name)
-		st.spellings[key] = si
+		(*m)[strings.Clone(name)] = si
 	}
 	st.docSpell[k] = si + 1
 	return si

@@ -18,9 +18,13 @@ import (
 // read-only and safe for concurrent use.
 type Catalog struct {
 	index map[xdm.QName]int32 // name -> slot (1-based)
-	n     int32
-	memo  map[string]int32 // fingerprint of a memoised path prefix -> memo slot (1-based)
-	nMemo int32
+	// bySpace is index by namespace URI, then local name: resolve hashes
+	// a document's namespace URIs (~70 bytes each in UBL and CII) once,
+	// not once per name.
+	bySpace map[string]map[string]int32
+	n       int32
+	memo    map[string]int32 // fingerprint of a memoised path prefix -> memo slot (1-based)
+	nMemo   int32
 	// keys: fingerprint of a keyed memo point's prefix, step and key ->
 	// key slot (1-based, keyindex.go).
 	keys  map[string]int32
@@ -87,8 +91,8 @@ func (c *Catalog) shareStep(e *Expr) *Expr {
 
 // NewCatalog returns an empty catalog.
 func NewCatalog() *Catalog {
-	return &Catalog{index: map[xdm.QName]int32{}, memo: map[string]int32{}, preds: map[string]int32{},
-		nodes: map[string]int32{}}
+	return &Catalog{index: map[xdm.QName]int32{}, bySpace: map[string]map[string]int32{}, memo: map[string]int32{},
+		preds: map[string]int32{}, nodes: map[string]int32{}}
 }
 
 // Slot returns the slot of name q, numbering it when the catalog does not
@@ -139,6 +143,12 @@ func (c *Catalog) slot(space, local string) int32 {
 	}
 	c.n++
 	c.index[q] = c.n
+	locals := c.bySpace[space]
+	if locals == nil {
+		locals = map[string]int32{}
+		c.bySpace[space] = locals
+	}
+	locals[local] = c.n
 	return c.n
 }
 
@@ -261,8 +271,32 @@ func (c *Catalog) resolve(doc *xmltree.Document, ids []xmltree.NameID) []xmltree
 	for i := range ids {
 		ids[i] = -1
 	}
+	// The document's few namespaces, each looked up once; a name's URI is
+	// found among them by string comparison (the parser shares one string
+	// per URI, so an equal one is most often the same pointer).
+	var spaces [8]struct {
+		uri    string
+		locals map[string]int32
+	}
+	nSpaces := 0
 	for id := xmltree.NameID(0); int(id) < doc.NameCount(); id++ {
-		if s, ok := c.index[xdm.QName{Space: doc.NameSpace(id), Local: doc.NameLocal(id)}]; ok {
+		uri := doc.NameSpace(id)
+		var locals map[string]int32
+		found := false
+		for k := range nSpaces {
+			if spaces[k].uri == uri {
+				locals, found = spaces[k].locals, true
+				break
+			}
+		}
+		if !found {
+			locals = c.bySpace[uri]
+			if nSpaces < len(spaces) {
+				spaces[nSpaces].uri, spaces[nSpaces].locals = uri, locals
+				nSpaces++
+			}
+		}
+		if s, ok := locals[doc.NameLocal(id)]; ok {
 			ids[s-1] = id
 		}
 	}

@@ -2,9 +2,13 @@ package vm_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/vm"
+	"github.com/einvoice-dev/einvoice/engine/xdm"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
 	"github.com/einvoice-dev/einvoice/engine/xpath"
 )
 
@@ -51,5 +55,56 @@ func TestCatalogAcrossDocuments(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCatalogResolvesNamespaces: the catalog's names are found in a
+// document by namespace and local name, with more namespaces than resolve
+// keeps at hand (8), names alternating between them, a local name that
+// occurs in several namespaces, and names the catalog lacks.
+func TestCatalogResolvesNamespaces(t *testing.T) {
+	cat := vm.NewCatalog()
+	var doc strings.Builder
+	doc.WriteString(`<r>`)
+	slots := map[xdm.QName]int32{}
+	for i := range 12 {
+		uri := fmt.Sprintf("urn:ns:%d", i)
+		for _, local := range []string{"A", fmt.Sprintf("B%d", i)} {
+			q := xdm.QName{Space: uri, Local: local}
+			if i%5 != 4 { // urn:ns:4 and urn:ns:9: not in the catalog
+				slots[q] = cat.Slot(q)
+			}
+		}
+	}
+	for round := range 2 {
+		for i := range 12 {
+			fmt.Fprintf(&doc, `<A xmlns="urn:ns:%d"/><B%d xmlns="urn:ns:%d"/><C%d xmlns="urn:ns:%d"/>`, i, i, i, round, i)
+		}
+	}
+	doc.WriteString(`</r>`)
+	d, err := xmltree.Parse([]byte(doc.String()), xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := (&vm.Env{Doc: d}).CatalogIDs(cat)
+	found := 0
+	for id := xmltree.NameID(0); int(id) < d.NameCount(); id++ {
+		q := xdm.QName{Space: d.NameSpace(id), Local: d.NameLocal(id)}
+		s, ok := slots[q]
+		if !ok {
+			continue
+		}
+		found++
+		if ids[s-1] != id {
+			t.Errorf("%v: id %d, want %d", q, ids[s-1], id)
+		}
+	}
+	for q, s := range slots {
+		if ids[s-1] >= 0 && (d.NameSpace(ids[s-1]) != q.Space || d.NameLocal(ids[s-1]) != q.Local) {
+			t.Errorf("%v resolved to %s %s", q, d.NameSpace(ids[s-1]), d.NameLocal(ids[s-1]))
+		}
+	}
+	if found != len(slots) {
+		t.Errorf("%d of the catalog's %d names found in the document", found, len(slots))
 	}
 }
