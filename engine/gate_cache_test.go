@@ -106,3 +106,44 @@ func TestGatedAnyPattern(t *testing.T) {
 		}
 	}
 }
+
+// TestLeafOnlyPattern: a pattern whose rules match only empty leaves (the
+// rule sets' //*[not(*) and not(normalize-space())]) visits only them;
+// its findings are those of visiting every node: empty and whitespace
+// elements, an element with an empty child, text beside a child,
+// attributes (never an element), and a pattern that also has another rule
+// (which must still see every node).
+func TestLeafOnlyPattern(t *testing.T) {
+	tables := &Tables{
+		Name: "Leaves", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"l.sch"},
+		Patterns: []Pattern{{ID: "L", FirstRule: 0, NumRules: 1}, {ID: "M", FirstRule: 1, NumRules: 2}, {ID: "A", FirstRule: 3, NumRules: 1}},
+		Rules: []Rule{
+			{Context: "//*[not(*) and not(normalize-space())]", Pattern: 0, FirstCheck: 0, NumChecks: 1},
+			{Context: "//*[not(*) and not(normalize-space())]", Pattern: 1, FirstCheck: 1, NumChecks: 1},
+			{Context: "*[@k]", Pattern: 1, FirstCheck: 2, NumChecks: 1},
+			{Context: "x:a[not(*) and not(normalize-space())] | b[@k][not(*) and not(normalize-space())]", Pattern: 2, FirstCheck: 3, NumChecks: 1},
+		},
+		Checks:     []Check{report("E"), report("F"), report("K"), report("N")},
+		Namespaces: []Namespace{{Prefix: "x", URI: "urn:x"}},
+	}
+	rs := mustLoad(t, tables)
+	if !rs.leafOnly[0] || rs.leafOnly[1] || !rs.leafOnly[2] {
+		t.Fatalf("leafOnly = %v, want [true false true]", rs.leafOnly)
+	}
+	docs := []struct{ src, want string }{
+		{`<r><a/><b k="1"> </b><c>t</c><d><e/></d><f> <g/> </f><h>x<i/></h></r>`,
+			"E@/r[1]/a[1] E@/r[1]/b[1] E@/r[1]/d[1]/e[1] E@/r[1]/f[1]/g[1] E@/r[1]/h[1]/i[1] " +
+				"F@/r[1]/a[1] F@/r[1]/b[1] F@/r[1]/d[1]/e[1] F@/r[1]/f[1]/g[1] F@/r[1]/h[1]/i[1] " +
+				"N@/r[1]/b[1]"},
+		{`<r k=" "><x:a xmlns:x="urn:x" k=""/><b k="2">t</b><c k="3"><d/></c></r>`,
+			"E@/r[1]/a[1] E@/r[1]/c[1]/d[1] K@/r[1] F@/r[1]/a[1] K@/r[1]/b[1] K@/r[1]/c[1] F@/r[1]/c[1]/d[1] N@/r[1]/a[1]"},
+		{`<r>text</r>`, ""},
+	}
+	for round := 0; round < 2; round++ {
+		for i, d := range docs {
+			if g := findingIDs(t, rs, d.src, true); g != d.want {
+				t.Errorf("round %d doc %d: got %s, want %s", round, i, g, d.want)
+			}
+		}
+	}
+}

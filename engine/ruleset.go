@@ -61,6 +61,12 @@ type Ruleset struct {
 	// none and passes none of the gates cannot fire a rule of it, so it
 	// is not visited (validation.anyMay).
 	gatedAny [][]bool
+	// leafOnly[p]: every rule of pattern p matches only empty leaves
+	// (vm.Pattern.EmptyLeafOnly: the rule sets' //*[not(*) and
+	// not(normalize-space())]), so a node that is not one is not visited;
+	// that test is a walk of the node's children, against the gates, the
+	// rule loop and the match of every element otherwise.
+	leafOnly []bool
 	// sure[q][p][k] is set when rule byName[q][p][k] matches every element
 	// named names[q] that has a parent (vm.Pattern.MatchesEveryElement):
 	// its context is then not evaluated for such an element.
@@ -545,6 +551,15 @@ func (r *Ruleset) buildIndex() {
 			named[q] = len(r.byName[q][pi]) > len(any)
 		}
 		r.gatedAny[pi] = named
+	}
+	r.leafOnly = make([]bool, len(t.Patterns))
+	for pi, p := range t.Patterns {
+		r.leafOnly[pi] = p.NumRules > 0
+		for ri := p.FirstRule; ri < p.FirstRule+p.NumRules; ri++ {
+			if !r.rules[ri].EmptyLeafOnly() {
+				r.leafOnly[pi] = false
+			}
+		}
 	}
 	r.sure = make([][][]bool, len(r.names))
 	for q := range r.byName {

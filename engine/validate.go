@@ -259,7 +259,7 @@ func (v *validation) run(ctx context.Context) error {
 		if len(r.anyRules[pi]) > 0 {
 			// A rule that can match any node: every node is a candidate,
 			// unless the rules' gates rule it out.
-			named := r.gatedAny[pi]
+			named, leaf := r.gatedAny[pi], r.leafOnly[pi]
 			for vi := range visit {
 				if vi%ctxCheckEvery == 0 {
 					if err := ctx.Err(); err != nil {
@@ -267,6 +267,9 @@ func (v *validation) run(ctx context.Context) error {
 					}
 				}
 				vn := &visit[vi]
+				if leaf && !vm.EmptyLeaf(doc, vn.node) {
+					continue
+				}
 				if named != nil && !(vn.q >= 0 && named[vn.q]) && !v.anyMay(ctx, pi, vn.node) {
 					continue
 				}

@@ -768,22 +768,27 @@ func isEmptyElementTest(e *Expr) bool {
 // children: no element child, and then its string value is that of its
 // text children, which must all be whitespace.
 func emptyElement(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
-	d := fe.doc
+	return EmptyLeaf(fe.doc, n), true
+}
+
+// EmptyLeaf is not(*) and not(normalize-space()) with node n of d as the
+// context item.
+func EmptyLeaf(d *xmltree.Document, n xmltree.NodeID) bool {
 	if d.Kind(n) != xmltree.KindElement {
 		// An attribute, a text node: no child, its own value.
-		return d.Kind(n) != xmltree.KindDocument && blank(d.StringValue(n)), true
+		return d.Kind(n) != xmltree.KindDocument && blank(d.StringValue(n))
 	}
 	for c := d.FirstChild(n); c != xmltree.None; c = d.NextSibling(c) {
 		switch d.Kind(c) {
 		case xmltree.KindElement:
-			return false, true
+			return false
 		case xmltree.KindText:
 			if !blank(d.Value(c)) {
-				return false, true
+				return false
 			}
 		}
 	}
-	return true, true
+	return true
 }
 
 // fastAxisName is the effective boolean value of ancestor::name or

@@ -208,6 +208,22 @@ func (pt *Pattern) DispatchValues(ctx context.Context, env *Env, node xmltree.No
 // VarSlots returns the Env.Vars slots the pattern's predicates read.
 func (pt *Pattern) VarSlots() []int { return pt.prog.vars }
 
+// EmptyLeafOnly reports whether every node the pattern matches is an
+// empty leaf (EmptyLeaf): the last step of each alternative has the
+// predicate not(*) and not(normalize-space()), as the rule sets' check for
+// empty elements, //*[not(*) and not(normalize-space())], has.
+func (pt *Pattern) EmptyLeafOnly() bool {
+	if len(pt.alts) == 0 {
+		return false
+	}
+	for _, a := range pt.alts {
+		if len(a.Steps) == 0 || !slices.ContainsFunc(a.Steps[len(a.Steps)-1].Preds, isEmptyElementTest) {
+			return false
+		}
+	}
+	return true
+}
+
 // Source returns the pattern text.
 func (pt *Pattern) Source() string { return pt.src }
 
