@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -116,28 +117,37 @@ func TestGatedAnyPattern(t *testing.T) {
 func TestLeafOnlyPattern(t *testing.T) {
 	tables := &Tables{
 		Name: "Leaves", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"l.sch"},
-		Patterns: []Pattern{{ID: "L", FirstRule: 0, NumRules: 1}, {ID: "M", FirstRule: 1, NumRules: 2}, {ID: "A", FirstRule: 3, NumRules: 1}},
+		Patterns: []Pattern{{ID: "L", FirstRule: 0, NumRules: 1}, {ID: "M", FirstRule: 1, NumRules: 2}, {ID: "A", FirstRule: 3, NumRules: 1},
+			{ID: "O", FirstRule: 4, NumRules: 1}, {ID: "C", FirstRule: 5, NumRules: 1}, {ID: "T", FirstRule: 6, NumRules: 1}},
 		Rules: []Rule{
 			{Context: "//*[not(*) and not(normalize-space())]", Pattern: 0, FirstCheck: 0, NumChecks: 1},
 			{Context: "//*[not(*) and not(normalize-space())]", Pattern: 1, FirstCheck: 1, NumChecks: 1},
 			{Context: "*[@k]", Pattern: 1, FirstCheck: 2, NumChecks: 1},
-			{Context: "x:a[not(*) and not(normalize-space())] | b[@k][not(*) and not(normalize-space())]", Pattern: 2, FirstCheck: 3, NumChecks: 1},
+			{Context: "x:a[not(*) and not(normalize-space())] | b[@k][not(name() = 'c') and not(*) and not(normalize-space())]", Pattern: 2, FirstCheck: 3, NumChecks: 1},
+			// not leaf-only: a disjunction, one conjunct alone
+			{Context: "//*[not(*) or not(normalize-space())]", Pattern: 3, FirstCheck: 4, NumChecks: 1},
+			{Context: "//*[not(*)]", Pattern: 4, FirstCheck: 5, NumChecks: 1},
+			{Context: "//*[@k and not(normalize-space())]", Pattern: 5, FirstCheck: 6, NumChecks: 1},
 		},
-		Checks:     []Check{report("E"), report("F"), report("K"), report("N")},
+		Checks:     []Check{report("E"), report("F"), report("K"), report("N"), report("O"), report("C"), report("T")},
 		Namespaces: []Namespace{{Prefix: "x", URI: "urn:x"}},
 	}
 	rs := mustLoad(t, tables)
-	if !rs.leafOnly[0] || rs.leafOnly[1] || !rs.leafOnly[2] {
-		t.Fatalf("leafOnly = %v, want [true false true]", rs.leafOnly)
+	if want := []bool{true, false, true, false, false, false}; !slices.Equal(rs.leafOnly, want) {
+		t.Fatalf("leafOnly = %v, want %v", rs.leafOnly, want)
 	}
 	docs := []struct{ src, want string }{
 		{`<r><a/><b k="1"> </b><c>t</c><d><e/></d><f> <g/> </f><h>x<i/></h></r>`,
 			"E@/r[1]/a[1] E@/r[1]/b[1] E@/r[1]/d[1]/e[1] E@/r[1]/f[1]/g[1] E@/r[1]/h[1]/i[1] " +
 				"F@/r[1]/a[1] F@/r[1]/b[1] F@/r[1]/d[1]/e[1] F@/r[1]/f[1]/g[1] F@/r[1]/h[1]/i[1] " +
-				"N@/r[1]/b[1]"},
+				"N@/r[1]/b[1] " +
+				"O@/r[1]/a[1] O@/r[1]/b[1] O@/r[1]/c[1] O@/r[1]/d[1] O@/r[1]/d[1]/e[1] O@/r[1]/f[1] O@/r[1]/f[1]/g[1] O@/r[1]/h[1]/i[1] " +
+				"C@/r[1]/a[1] C@/r[1]/b[1] C@/r[1]/c[1] C@/r[1]/d[1]/e[1] C@/r[1]/f[1]/g[1] C@/r[1]/h[1]/i[1] " +
+				"T@/r[1]/b[1]"},
 		{`<r k=" "><x:a xmlns:x="urn:x" k=""/><b k="2">t</b><c k="3"><d/></c></r>`,
-			"E@/r[1]/a[1] E@/r[1]/c[1]/d[1] K@/r[1] F@/r[1]/a[1] K@/r[1]/b[1] K@/r[1]/c[1] F@/r[1]/c[1]/d[1] N@/r[1]/a[1]"},
-		{`<r>text</r>`, ""},
+			"E@/r[1]/a[1] E@/r[1]/c[1]/d[1] K@/r[1] F@/r[1]/a[1] K@/r[1]/b[1] K@/r[1]/c[1] F@/r[1]/c[1]/d[1] N@/r[1]/a[1] " +
+				"O@/r[1]/a[1] O@/r[1]/b[1] O@/r[1]/c[1] O@/r[1]/c[1]/d[1] C@/r[1]/a[1] C@/r[1]/b[1] C@/r[1]/c[1]/d[1] T@/r[1]/a[1] T@/r[1]/c[1]"},
+		{`<r>text</r>`, "O@/r[1] C@/r[1]"},
 	}
 	for round := 0; round < 2; round++ {
 		for i, d := range docs {

@@ -209,19 +209,50 @@ func (pt *Pattern) DispatchValues(ctx context.Context, env *Env, node xmltree.No
 func (pt *Pattern) VarSlots() []int { return pt.prog.vars }
 
 // EmptyLeafOnly reports whether every node the pattern matches is an
-// empty leaf (EmptyLeaf): the last step of each alternative has the
-// predicate not(*) and not(normalize-space()), as the rule sets' check for
-// empty elements, //*[not(*) and not(normalize-space())], has.
+// empty leaf (EmptyLeaf): a predicate of the last step of each alternative
+// has not(*) and not(normalize-space()) among its conjuncts, as the rule
+// sets' checks for empty elements have: //*[not(*) and
+// not(normalize-space())], and in XRechnung CII //*[not(name() =
+// 'ram:ApplicableHeaderTradeDelivery') and not(*) and not(normalize-space())].
 func (pt *Pattern) EmptyLeafOnly() bool {
 	if len(pt.alts) == 0 {
 		return false
 	}
 	for _, a := range pt.alts {
-		if len(a.Steps) == 0 || !slices.ContainsFunc(a.Steps[len(a.Steps)-1].Preds, isEmptyElementTest) {
+		if len(a.Steps) == 0 || !slices.ContainsFunc(a.Steps[len(a.Steps)-1].Preds, impliesEmptyLeaf) {
 			return false
 		}
 	}
 	return true
+}
+
+// impliesEmptyLeaf reports whether predicate p, a conjunction, has the
+// conjuncts not(*) and not(normalize-space()).
+func impliesEmptyLeaf(p *Expr) bool {
+	var noChild, blankText bool
+	var walk func(e *Expr)
+	walk = func(e *Expr) {
+		if e.Op == OpAnd && len(e.Args) == 2 {
+			if isEmptyElementTest(e) {
+				noChild, blankText = true, true
+				return
+			}
+			walk(e.Args[0])
+			walk(e.Args[1])
+			return
+		}
+		if e.Op != OpNot || len(e.Args) != 1 {
+			return
+		}
+		switch a := e.Args[0]; {
+		case a.Op == OpStep && a.Axis == AxisChild && a.Test.Kind == TestAnyName && len(a.Preds) == 0:
+			noChild = true
+		case a.Op == OpCall && a.Builtin != nil && a.Builtin.Name == "normalize-space" && len(a.Args) == 0:
+			blankText = true
+		}
+	}
+	walk(p)
+	return noChild && blankText
 }
 
 // Source returns the pattern text.
