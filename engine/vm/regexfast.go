@@ -5,6 +5,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -31,7 +32,10 @@ type Regex struct {
 	isLit bool
 	sep   *runeClass // non-nil: the pattern is one class (sepPlus: one or more)
 	plus  bool
-	dfa   *regexDFA
+	// alts: the pattern matches exactly these strings, in the order of
+	// regexp's preference (XRechnung's (\r?\n): "\r\n", "\n").
+	alts []string
+	dfa  *regexDFA
 }
 
 func newRegex(re *regexp.Regexp) *Regex {
@@ -49,6 +53,9 @@ func newRegex(re *regexp.Regexp) *Regex {
 		r.lit, r.isLit = string(tree.Rune), true
 	} else {
 		r.sep, r.plus = classSplitter(tree)
+		if r.sep == nil && !r.empty {
+			r.alts, _ = literalStrings(tree)
+		}
 	}
 	if prog, err := syntax.Compile(tree); err == nil && !r.isLit {
 		r.dfa = buildDFA(prog)
@@ -81,8 +88,107 @@ func (r *Regex) Split(s string) []string {
 		return strings.Split(s, r.lit)
 	case r.sep != nil:
 		return r.sep.split(s, r.plus)
+	case r.alts != nil:
+		return splitAlts(s, r.alts)
 	}
 	return r.re.Split(s, -1)
+}
+
+// maxLiteralStrings bounds literalStrings' expansion.
+const maxLiteralStrings = 16
+
+// literalStrings returns the strings a pattern built of literals,
+// concatenation, alternation, ? and small classes matches, in the order
+// regexp prefers them at one position (leftmost-first: the choices in
+// order, a greedy ? taking its operand first); ok is false for any other
+// pattern, case folding, U+FFFD (see newRegex) or more than
+// maxLiteralStrings strings.
+func literalStrings(t *syntax.Regexp) (_ []string, ok bool) {
+	switch t.Op {
+	case syntax.OpEmptyMatch:
+		return []string{""}, true
+	case syntax.OpLiteral:
+		if t.Flags&syntax.FoldCase != 0 || slices.Contains(t.Rune, utf8.RuneError) {
+			return nil, false
+		}
+		return []string{string(t.Rune)}, true
+	case syntax.OpCharClass:
+		var out []string
+		for i := 0; i+1 < len(t.Rune); i += 2 {
+			for r := t.Rune[i]; r <= t.Rune[i+1]; r++ {
+				if len(out) == maxLiteralStrings || r == utf8.RuneError || r > unicode.MaxRune {
+					return nil, false
+				}
+				out = append(out, string(r))
+			}
+		}
+		return out, len(out) > 0
+	case syntax.OpCapture:
+		return literalStrings(t.Sub[0])
+	case syntax.OpQuest:
+		sub, ok := literalStrings(t.Sub[0])
+		if !ok || len(sub) == maxLiteralStrings {
+			return nil, false
+		}
+		if t.Flags&syntax.NonGreedy != 0 {
+			return append([]string{""}, sub...), true
+		}
+		return append(sub, ""), true
+	case syntax.OpAlternate:
+		var out []string
+		for _, sub := range t.Sub {
+			ss, ok := literalStrings(sub)
+			if !ok || len(out)+len(ss) > maxLiteralStrings {
+				return nil, false
+			}
+			out = append(out, ss...)
+		}
+		return out, true
+	case syntax.OpConcat:
+		out := []string{""}
+		for _, sub := range t.Sub {
+			ss, ok := literalStrings(sub)
+			if !ok || len(out)*len(ss) > maxLiteralStrings {
+				return nil, false
+			}
+			next := make([]string, 0, len(out)*len(ss))
+			for _, a := range out {
+				for _, b := range ss {
+					next = append(next, a+b)
+				}
+			}
+			out = next
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// splitAlts is regexp.Split(s, -1) for a pattern that matches exactly
+// alts (none empty), in preference order: at the leftmost position where
+// one of them starts, the first that does is the separator. Positions are
+// bytes: a string of alts starts with a byte no UTF-8 sequence continues
+// with, so it can only start where regexp's runes do.
+func splitAlts(s string, alts []string) []string {
+	var out []string
+	beg := 0
+	for i := 0; i < len(s); {
+		n := 0
+		for _, a := range alts {
+			if strings.HasPrefix(s[i:], a) {
+				n = len(a)
+				break
+			}
+		}
+		if n == 0 {
+			i++
+			continue
+		}
+		out = append(out, s[beg:i])
+		i += n
+		beg = i
+	}
+	return append(out, s[beg:])
 }
 
 // ReplaceAll is regexp.Regexp.ReplaceAllString(s, tmpl), tmpl in Go's

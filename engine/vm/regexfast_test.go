@@ -19,7 +19,8 @@ var regexSamples = []struct{ pat, flags string }{
 	{`urn:fdc:peppol.eu:2017:poacc:billing:([0-9]{2}):1.0`, ""}, {`a|b$|^c`, ""}, {`a*`, ""}, {`x*$`, ""},
 	{`abc`, "i"}, {`^b`, "m"}, {`a$`, "m"}, {`.`, "s"}, {`(a)`, ""}, {`[a-c]+?`, ""}, {`\p{L}+`, ""},
 	{`[^a]`, ""}, {`\d`, ""}, {`([\s])`, ""}, {`-`, ""}, {`^b$`, ""}, {`^abc`, ""}, {`abc$`, ""}, {`^-`, ""},
-	{`(b)`, ""}, {`bc`, "i"},
+	{`(b)`, ""}, {`bc`, "i"}, {`a|ab`, ""}, {`(a|ab)(c|bcd)`, ""}, {`\r?\n`, ""}, {`x??y`, ""}, {`[ab]c?`, ""},
+	{`(é|e)\.`, ""}, {"[\uFFFDa]", ""},
 }
 
 var regexInputs = []string{
@@ -28,7 +29,7 @@ var regexInputs = []string{
 	"#SKONTO#TAGE=7#PROZENT=2.00#", "x\n#SKONTO#TAGE=7#PROZENT=2.00#", "#SKONTO#TAGE=7#PROZENT=2.0#",
 	"a.b@example.de", "a b@example.de", "+49", "+49 123", "https://x", "1http:", "ABC", "abc",
 	"a\nb", "a\n", "\n", "b\n", "urn:fdc:peppol.eu:2017:poacc:billing:01:1.0", "c", "xb", "ca",
-	" \t a \r\n b  ", "::a::", "#TXD#x#TXD#", "1.2.3", "é€\uFFFD\xff", "aaa", "xxx", "x-y-z",
+	" \t a \r\n b  ", "::a::", "a\r\nb\nc\r\r\n", "abcd", "aab", "xxy", "acbcc", "é.e.\xffe.", "#TXD#x#TXD#", "1.2.3", "é€\uFFFD\xff", "aaa", "xxx", "x-y-z",
 }
 
 // TestRegexFastRoutes: for every sample pattern and input, the fast routes
@@ -53,7 +54,7 @@ func TestRegexFastRoutes(t *testing.T) {
 		{`(^|\r?\n)#(SKONTO)#TAGE=([0-9]+#PROZENT=[0-9]+\.[0-9]{2})(#BASISBETRAG=-?[0-9]+\.[0-9]{2})?#$`, "dfa"},
 		{`^[^@\s]+@([^@.\s]+\.)+[^@.\s]+$`, "dfa"}, {`.*([0-9].*){3,}.*`, "dfa"},
 		{`\.`, "literal"}, {`#TXD#`, "literal"}, {`:`, "literal"},
-		{`\s`, "class"}, {`[\s]+`, "class+"}, {`([\s])`, "class"},
+		{`\s`, "class"}, {`[\s]+`, "class+"}, {`([\s])`, "class"}, {`(\r?\n)`, "strings"}, {`a|ab`, "strings"},
 	} {
 		r, _ := CompileRegex(c.pat, "")
 		got := "regexp"
@@ -64,6 +65,8 @@ func TestRegexFastRoutes(t *testing.T) {
 			got = "class+"
 		case r.sep != nil:
 			got = "class"
+		case r.alts != nil:
+			got = "strings"
 		case r.dfa != nil:
 			got = "dfa"
 		}
