@@ -67,6 +67,10 @@ type Ruleset struct {
 	// that test is a walk of the node's children, against the gates, the
 	// rule loop and the match of every element otherwise.
 	leafOnly []bool
+	// guarded[ri]: rule ri's context has document guards
+	// (vm.Pattern.Guarded): conditions on global variables that can rule
+	// it out for a whole document (validation.guardFails).
+	guarded []bool
 	// sure[q][p][k] is set when rule byName[q][p][k] matches every element
 	// named names[q] that has a parent (vm.Pattern.MatchesEveryElement):
 	// its context is then not evaluated for such an element.
@@ -551,6 +555,10 @@ func (r *Ruleset) buildIndex() {
 			named[q] = len(r.byName[q][pi]) > len(any)
 		}
 		r.gatedAny[pi] = named
+	}
+	r.guarded = make([]bool, len(r.rules))
+	for ri, pt := range r.rules {
+		r.guarded[ri] = pt.Guarded()
 	}
 	r.leafOnly = make([]bool, len(t.Patterns))
 	for pi, p := range t.Patterns {

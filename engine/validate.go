@@ -58,6 +58,9 @@ type state struct {
 	anyPass [][]uint8
 	// plans[ri] is rule ri's plan for the document (validation.plan), nil
 	// until it fires; planned lists the rules that have one.
+	// guard[ri] is rule ri's document guard verdict (vm.Pattern.GuardsFail)
+	// for the current document: 0 not evaluated, 1 holds, 2 fails.
+	guard   []uint8
 	plans   [][]int32
 	planned []int32
 	// planKept[ri] keeps rule ri's plans across documents, by the presence
@@ -156,6 +159,11 @@ func (st *state) reset(r *Ruleset, doc *xmltree.Document) {
 	st.letErr = st.letErr[:len(r.lets)]
 	clear(st.letErr)
 	st.anyLetErr = false
+	if cap(st.guard) < len(r.rules) {
+		st.guard = make([]uint8, len(r.rules))
+	}
+	st.guard = st.guard[:len(r.rules)]
+	clear(st.guard)
 	st.env.Doc = doc
 	st.env.Vars = st.vars
 	if cap(st.present) < len(r.absNames) {
@@ -331,6 +339,9 @@ func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error
 			}
 		}
 		if r.dispatch[ri] >= 0 && v.dispatchSkips(ctx, &ds, ri, node) {
+			continue
+		}
+		if r.guarded[ri] && v.guardFails(ctx, ri) {
 			continue
 		}
 		ok, err := v.matches(ctx, r.rules[ri], r.ruleRefs[ri], node, gated)
@@ -576,6 +587,26 @@ func (v *validation) anyMay(ctx context.Context, pi int, node xmltree.NodeID) bo
 		}
 	}
 	return c[k] == 2
+}
+
+// guardFails reports whether rule ri's context cannot match any node of
+// the document by its guards (vm.Pattern.GuardsFail), evaluated on the
+// rule's first candidate node and kept for the document. A guard that
+// reads a let that failed is not used: matching then meets that let's
+// error as it would without guards (probe).
+func (v *validation) guardFails(ctx context.Context, ri int32) bool {
+	switch v.st.guard[ri] {
+	case 1:
+		return false
+	case 2:
+		return true
+	}
+	fails := v.failedRef(v.r.ruleRefs[ri]) == nil && v.r.rules[ri].GuardsFail(ctx, &v.st.env)
+	v.st.guard[ri] = 1
+	if fails {
+		v.st.guard[ri] = 2
+	}
+	return fails
 }
 
 // absent reports whether one of the names (Ruleset.absNames indexes) does

@@ -30,6 +30,9 @@ type Pattern struct {
 	dispatch *dispatchKey
 	// fast is the pattern's frame-free match (fast.go), or nil.
 	fast *fastPattern
+	// guards[a] are the document guards of alternative a (guard.go); nil
+	// when some alternative has none.
+	guards [][]*Expr
 }
 
 // dispatchKey is the K = 'literal' form of a pattern's first predicate:
@@ -110,6 +113,7 @@ func NewPatternIn(src string, alts []PathPattern, nLocals int, fns *Functions, c
 	if cat != nil {
 		pt.fast = compileFastPattern(pt)
 	}
+	pt.prepareGuards()
 	return pt
 }
 
