@@ -5,7 +5,6 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -17,6 +16,9 @@ import (
 //     tokenize and replace are strings.Contains, Split and ReplaceAll;
 //   - a pattern that is one character class, or one class repeated with
 //     `+` (`\s`, `[\s]+`): tokenize is a scan over the runes;
+//   - a pattern that matches a few fixed strings (`(\r?\n)`): tokenize
+//     cuts at the first of them, in regexp's order of preference, that
+//     starts at each position;
 //   - any other pattern without case folding, line anchors or word
 //     boundaries: matches runs a DFA built when the pattern is compiled
 //     (regexDFA), one table lookup per character instead of Go's
@@ -116,7 +118,7 @@ func literalStrings(t *syntax.Regexp) (_ []string, ok bool) {
 		var out []string
 		for i := 0; i+1 < len(t.Rune); i += 2 {
 			for r := t.Rune[i]; r <= t.Rune[i+1]; r++ {
-				if len(out) == maxLiteralStrings || r == utf8.RuneError || r > unicode.MaxRune {
+				if len(out) == maxLiteralStrings || r == utf8.RuneError || !utf8.ValidRune(r) {
 					return nil, false
 				}
 				out = append(out, string(r))
