@@ -73,14 +73,25 @@ func smallTables() *Tables {
 // as "ID" (or "ID@location" with loc), space-separated.
 func findingIDs(t testing.TB, rs *Ruleset, src string, loc bool) string {
 	t.Helper()
+	got, err := validateSrc(t, rs, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return joinIDs(got, loc)
+}
+
+// validateSrc parses src and validates it with rs.
+func validateSrc(t testing.TB, rs *Ruleset, src string) ([]Finding, error) {
+	t.Helper()
 	doc, err := xmltree.Parse([]byte(src), xmltree.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := rs.Validate(context.Background(), doc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	return rs.Validate(context.Background(), doc)
+}
+
+// joinIDs is findingIDs' answer for the findings got.
+func joinIDs(got []Finding, loc bool) string {
 	ids := make([]string, len(got))
 	for i, f := range got {
 		ids[i] = f.RuleID

@@ -1,13 +1,8 @@
 package engine
 
 import (
-	"context"
-	"fmt"
 	"slices"
-	"strings"
 	"testing"
-
-	"github.com/einvoice-dev/einvoice/engine/xmltree"
 )
 
 // TestPatternGuards: a rule context with a condition on global variables
@@ -60,17 +55,9 @@ func TestPatternGuards(t *testing.T) {
 // guardRun validates src and returns its findings, or its error.
 func guardRun(t *testing.T, rs *Ruleset, src string) string {
 	t.Helper()
-	doc, err := xmltree.Parse([]byte(src), xmltree.DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := rs.Validate(context.Background(), doc)
+	got, err := validateSrc(t, rs, src)
 	if err != nil {
 		return "error: " + err.Error()
 	}
-	ids := make([]string, len(got))
-	for i, f := range got {
-		ids[i] = fmt.Sprintf("%s@%s", f.RuleID, f.Location)
-	}
-	return strings.Join(ids, " ")
+	return joinIDs(got, true)
 }

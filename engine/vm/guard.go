@@ -29,35 +29,7 @@ import (
 
 // docConstant reports whether e has the same value for every focus in a
 // document, given the global variables.
-func docConstant(e *Expr) bool {
-	if len(e.Preds) > 0 || len(e.Binds) > 0 {
-		return false
-	}
-	switch e.Op {
-	case OpConst, OpVar:
-		return true
-	case OpPath:
-		return focusFree(e) && closedPath(e)
-	case OpAnd, OpOr, OpNot, OpGenCmp, OpValCmp, OpArith, OpNeg, OpIf, OpEmpty, OpExists, OpCount, OpSeq,
-		OpCodeSet, OpCodeToken, OpCast, OpCastable, OpBlankCmp:
-	case OpCall:
-		if e.Builtin == nil || len(e.Args) == 0 || e.Builtin.Name == "current-date" {
-			return false
-		}
-	case OpExtCall:
-		if !e.Pure {
-			return false
-		}
-	default:
-		return false
-	}
-	for _, a := range e.Args {
-		if !docConstant(a) {
-			return false
-		}
-	}
-	return true
-}
+func docConstant(e *Expr) bool { return sameForEveryFocus(e, true) }
 
 // closedPath: an absolute path whose steps and predicates read no local
 // binding from outside it (global variables are fine).

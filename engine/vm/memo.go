@@ -422,12 +422,27 @@ func appendStr(b []byte, s string) []byte {
 // constant, an absolute path, or a call of such arguments (built-ins with at
 // least one argument, which then do not read the context item; pure
 // extension functions). Callers also check closedExpr.
-func focusFree(e *Expr) bool {
+func focusFree(e *Expr) bool { return sameForEveryFocus(e, false) }
+
+// sameForEveryFocus is focusFree; with globals it also admits variable
+// references (the global lets, in a rule context) and the operators over
+// such operands (docConstant, guard.go).
+func sameForEveryFocus(e *Expr, globals bool) bool {
+	if globals && (len(e.Preds) > 0 || len(e.Binds) > 0) {
+		return false
+	}
 	switch e.Op {
 	case OpConst:
 		return true
+	case OpVar:
+		return globals
 	case OpPath:
-		return len(e.Args) > 1 && e.Args[0].Op == OpRoot && !usesFocusPosition(e)
+		return len(e.Args) > 1 && e.Args[0].Op == OpRoot && !usesFocusPosition(e) && (!globals || closedPath(e))
+	case OpAnd, OpOr, OpNot, OpGenCmp, OpValCmp, OpArith, OpNeg, OpIf, OpEmpty, OpExists, OpCount, OpSeq,
+		OpCodeSet, OpCodeToken, OpCast, OpCastable, OpBlankCmp:
+		if !globals {
+			return false
+		}
 	case OpCall:
 		if e.Builtin == nil || len(e.Args) == 0 {
 			return false
@@ -440,7 +455,7 @@ func focusFree(e *Expr) bool {
 		return false
 	}
 	for _, a := range e.Args {
-		if !focusFree(a) {
+		if !sameForEveryFocus(a, globals) {
 			return false
 		}
 	}
