@@ -56,11 +56,11 @@ type state struct {
 	// Ruleset.gatedAny, by (qualified name as written, kind) as gates: 0
 	// unknown, 1 no, 2 yes.
 	anyPass [][]uint8
-	// plans[ri] is rule ri's plan for the document (validation.plan), nil
-	// until it fires; planned lists the rules that have one.
 	// guard[ri] is rule ri's document guard verdict (vm.Pattern.GuardsFail)
 	// for the current document: 0 not evaluated, 1 holds, 2 fails.
-	guard   []uint8
+	guard []uint8
+	// plans[ri] is rule ri's plan for the document (validation.plan), nil
+	// until it fires; planned lists the rules that have one.
 	plans   [][]int32
 	planned []int32
 	// planKept[ri] keeps rule ri's plans across documents, by the presence
