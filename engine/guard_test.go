@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -60,4 +62,39 @@ func guardRun(t *testing.T, rs *Ruleset, src string) string {
 		return "error: " + err.Error()
 	}
 	return joinIDs(got, true)
+}
+
+// TestLetStorageReused: a rule's lets are evaluated on every firing into
+// storage the next evaluation reuses; each firing must see its own values
+// (longer and shorter than the last, one past maxLetBuf items, a let
+// copying another), in its checks and messages.
+func TestLetStorageReused(t *testing.T) {
+	tables := &Tables{
+		Name: "Lets", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"l.sch"},
+		Lets: []Let{
+			{Name: "a", Expr: "tokenize(@v, ' ')", Scope: ScopeRule},
+			{Name: "b", Expr: "$a", Scope: ScopeRule},
+		},
+		Patterns: []Pattern{{ID: "P", FirstRule: 0, NumRules: 1}},
+		Rules:    []Rule{{Context: "i", Pattern: 0, FirstCheck: 0, NumChecks: 1, FirstLet: 0, NumLets: 2}},
+		Checks: []Check{{ID: "L", Flag: "warning", Kind: KindReport, Test: "count($a) = count($b)",
+			Message: []MessagePart{valueOf("count($a)"), txt(":"), valueOf("string-join($b, ',')")}}},
+	}
+	rs := mustLoad(t, tables)
+	long := strings.TrimSpace(strings.Repeat("x ", maxLetBuf+1))
+	src := `<r><i v="a b c"/><i v="d"/><i v="` + long + `"/><i v="e f"/><i v=""/></r>`
+	for round := range 2 {
+		got, err := validateSrc(t, rs, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var msgs []string
+		for _, f := range got {
+			msgs = append(msgs, f.Message)
+		}
+		want := []string{"3:a,b,c", "1:d", fmt.Sprintf("%d:%s", maxLetBuf+1, strings.ReplaceAll(long, " ", ",")), "2:e,f", "0:"}
+		if !slices.Equal(msgs, want) {
+			t.Fatalf("round %d: %.200q, want %.200q", round, msgs, want)
+		}
+	}
 }

@@ -113,6 +113,10 @@ func (v *validation) resetFailed(refs []int32) {
 	}
 }
 
+// maxLetBuf bounds the storage a pooled state keeps for one let's value
+// (a let of a large document's every line is not kept between documents).
+const maxLetBuf = 1 << 10
+
 // evalLet evaluates let slot i on node, recording (not raising) its error.
 func (v *validation) evalLet(ctx context.Context, i int, node xmltree.NodeID) {
 	r, env := v.r, &v.st.env
@@ -131,7 +135,13 @@ func (v *validation) evalLet(ctx context.Context, i int, node xmltree.NodeID) {
 			return append(xdm.Sequence(nil), s...), err
 		})
 	} else {
-		seq, err = r.lets[i].Eval(ctx, env, node)
+		seq, err = r.lets[i].EvalAppend(ctx, env, node, v.st.letBuf[i][:0:cap(v.st.letBuf[i])])
+		if err == nil {
+			v.st.letBuf[i] = nil
+			if cap(seq) <= maxLetBuf {
+				v.st.letBuf[i] = seq
+			}
+		}
 	}
 	if err != nil {
 		if ctx.Err() != nil {

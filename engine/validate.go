@@ -18,8 +18,12 @@ const ctxCheckEvery = 256
 
 // state is the pooled per-document state of one Validate call.
 type state struct {
-	env     vm.Env
-	vars    []xdm.Sequence
+	env  vm.Env
+	vars []xdm.Sequence
+	// letBuf[i] is the storage of let i's value, reused by its next
+	// evaluation (a rule's lets are evaluated on every firing; nothing
+	// keeps a let's value past the next evaluation of that let).
+	letBuf  []xdm.Sequence
 	nameMap []int32 // document NameID -> index into Ruleset.names + 1 (0: not indexed)
 	sb      strings.Builder
 	// letErr holds the deferred error of each failed let (see lazy.go).
@@ -153,6 +157,9 @@ func (st *state) reset(r *Ruleset, doc *xmltree.Document) {
 		st.vars = make([]xdm.Sequence, len(r.lets))
 	}
 	st.vars = st.vars[:len(r.lets)]
+	if len(st.letBuf) < len(r.lets) {
+		st.letBuf = make([]xdm.Sequence, len(r.lets))
+	}
 	if cap(st.letErr) < len(r.lets) {
 		st.letErr = make([]error, len(r.lets))
 	}
