@@ -17,10 +17,9 @@ import (
 // before the programs are evaluated (as with Functions); a catalog is then
 // read-only and safe for concurrent use.
 type Catalog struct {
-	index map[xdm.QName]int32 // name -> slot (1-based)
-	// bySpace is index by namespace URI, then local name: resolve hashes
-	// a document's namespace URIs (~70 bytes each in UBL and CII) once,
-	// not once per name.
+	// bySpace: name -> slot (1-based), by namespace URI, then local name:
+	// resolve hashes a document's namespace URIs (~70 bytes each in UBL
+	// and CII) once, not once per name.
 	bySpace map[string]map[string]int32
 	n       int32
 	memo    map[string]int32 // fingerprint of a memoised path prefix -> memo slot (1-based)
@@ -91,7 +90,7 @@ func (c *Catalog) shareStep(e *Expr) *Expr {
 
 // NewCatalog returns an empty catalog.
 func NewCatalog() *Catalog {
-	return &Catalog{index: map[xdm.QName]int32{}, bySpace: map[string]map[string]int32{}, memo: map[string]int32{},
+	return &Catalog{bySpace: map[string]map[string]int32{}, memo: map[string]int32{},
 		preds: map[string]int32{}, nodes: map[string]int32{}}
 }
 
@@ -137,17 +136,15 @@ func (c *Catalog) MemoSlots() int { return int(c.nMemo) }
 func (c *Catalog) Len() int { return int(c.n) }
 
 func (c *Catalog) slot(space, local string) int32 {
-	q := xdm.QName{Space: space, Local: local}
-	if s, ok := c.index[q]; ok {
+	locals := c.bySpace[space]
+	if s, ok := locals[local]; ok {
 		return s
 	}
-	c.n++
-	c.index[q] = c.n
-	locals := c.bySpace[space]
 	if locals == nil {
 		locals = map[string]int32{}
 		c.bySpace[space] = locals
 	}
+	c.n++
 	locals[local] = c.n
 	return c.n
 }

@@ -756,12 +756,25 @@ func compileFast(e *Expr) fastBool {
 // empty-element rule contexts of Peppol, XRechnung and Factur-X
 // (//*[not(*) and not(normalize-space())]), tried on every element.
 func isEmptyElementTest(e *Expr) bool {
-	if e.Op != OpAnd || e.Args[0].Op != OpNot || e.Args[1].Op != OpNot {
+	return e.Op == OpAnd && isNoChildTest(e.Args[0]) && isBlankTest(e.Args[1])
+}
+
+// isNoChildTest: not(*).
+func isNoChildTest(e *Expr) bool {
+	if e.Op != OpNot || len(e.Args) != 1 {
 		return false
 	}
-	star, ns := e.Args[0].Args[0], e.Args[1].Args[0]
-	return star.Op == OpStep && star.Axis == AxisChild && star.Test.Kind == TestAnyName && len(star.Preds) == 0 &&
-		ns.Op == OpCall && ns.Builtin != nil && ns.Builtin.Name == "normalize-space" && len(ns.Args) == 0
+	a := e.Args[0]
+	return a.Op == OpStep && a.Axis == AxisChild && a.Test.Kind == TestAnyName && len(a.Preds) == 0
+}
+
+// isBlankTest: not(normalize-space()).
+func isBlankTest(e *Expr) bool {
+	if e.Op != OpNot || len(e.Args) != 1 {
+		return false
+	}
+	a := e.Args[0]
+	return a.Op == OpCall && a.Builtin != nil && a.Builtin.Name == "normalize-space" && len(a.Args) == 0
 }
 
 // emptyElement is not(*) and not(normalize-space()) in one walk of n's

@@ -236,22 +236,13 @@ func impliesEmptyLeaf(p *Expr) bool {
 	var noChild, blankText bool
 	var walk func(e *Expr)
 	walk = func(e *Expr) {
-		if e.Op == OpAnd && len(e.Args) == 2 {
-			if isEmptyElementTest(e) {
-				noChild, blankText = true, true
-				return
-			}
+		switch {
+		case e.Op == OpAnd && len(e.Args) == 2:
 			walk(e.Args[0])
 			walk(e.Args[1])
-			return
-		}
-		if e.Op != OpNot || len(e.Args) != 1 {
-			return
-		}
-		switch a := e.Args[0]; {
-		case a.Op == OpStep && a.Axis == AxisChild && a.Test.Kind == TestAnyName && len(a.Preds) == 0:
+		case isNoChildTest(e):
 			noChild = true
-		case a.Op == OpCall && a.Builtin != nil && a.Builtin.Name == "normalize-space" && len(a.Args) == 0:
+		case isBlankTest(e):
 			blankText = true
 		}
 	}
