@@ -201,6 +201,9 @@ func (c *Catalog) prepare(e *Expr) {
 			e.Path.VarKey = vk // memo points exist, so e.Path does
 		}
 		c.prepareNodePath(e)
+		for _, a := range e.Args[1:] {
+			c.preparePathOperand(a)
+		}
 	}
 	if c != nil && e.Op == OpCall {
 		c.prepareNodeCall(e)

@@ -646,6 +646,21 @@ func (f *frame) pathStep(st *Expr, cur xdm.Sequence) (xdm.Sequence, error) {
 			}
 			continue
 		}
+		if st.fastIdx != 0 {
+			// xs:decimal(cbc:Amount), normalize-space(cbc:ID): the
+			// operand's items on the node, without a frame; where it
+			// cannot decide, the interpreter evaluates the step.
+			mark := len(b)
+			if f.fastKey(st, xmltree.NodeID(it.Node), func(x xdm.Item) bool {
+				b = append(b, x)
+				return true
+			}) {
+				f.doc, f.docIdx = pd, pi
+				atoms += len(b) - mark
+				continue
+			}
+			b = b[:mark]
+		}
 		r, err := f.eval(st, focus{item: it, pos: i + 1, size: len(cur)})
 		f.doc, f.docIdx = pd, pi
 		if err != nil {

@@ -583,6 +583,20 @@ func (c *Catalog) prepareFastKey(k *Expr) {
 	}
 }
 
+// preparePathOperand gives a path's step a after the first, a cast or a
+// string function of the node's children (../xs:decimal(cbc:Amount),
+// cac:InvoiceLine/xs:decimal(cbc:LineExtensionAmount)), a frame-free
+// evaluation on each node (pathStep): its items are atomic values, one
+// per node at most, as the interpreter's are.
+func (c *Catalog) preparePathOperand(a *Expr) {
+	if a.Op != OpCast && a.Op != OpCall {
+		return
+	}
+	if o, ok := fastOperandOf(a); ok && (o.cast || o.fn != nil) && len(o.path.steps) == 0 {
+		c.prepareFastKey(a)
+	}
+}
+
 // fastKey calls each with the items of index key k on node n of the
 // focus's document, without a frame, and reports whether it could; when
 // it could not, each may have been called for some of the items (the

@@ -188,20 +188,47 @@ func TestFastPatterns(t *testing.T) {
 	}
 }
 
+// fastOperandDoc has values that cast and values that do not, a node with
+// two of a child the operands read, and blanks to normalize.
+const fastOperandDoc = `<r><l><m><v>1.5</v></m><w>x</w></l><l><m><v>2</v></m><w> a  b </w></l>` +
+	`<l><m><v>3.25</v></m></l><k><m><v>1</v><v>2</v></m></k><d><b>2</b><b>7</b></d><x n="4"/></r>`
+
+type fastCase struct {
+	expr string
+	fast bool // the expression has a frame-free part
+}
+
+// checkFastCases compiles each case, checks whether it has a frame-free
+// part, and compares its answer with the interpreter's alone on every
+// element and attribute of fastOperandDoc.
+func checkFastCases(t *testing.T, cases []fastCase) {
+	t.Helper()
+	doc := parse(t, fastOperandDoc)
+	for _, c := range cases {
+		cat := vm.NewCatalog()
+		p := compile(t, c.expr, &xpath.StaticContext{Catalog: cat})
+		if p.HasFast() != c.fast {
+			t.Errorf("%s: frame-free part %v, want %v", c.expr, p.HasFast(), c.fast)
+			continue
+		}
+		env := &vm.Env{Doc: doc}
+		env.CatalogIDs(cat)
+		eachElementOrAttr(doc, func(n xmltree.NodeID) {
+			if _, err := p.FastAgrees(context.Background(), env, n); err != nil {
+				t.Errorf("%s: %v", c.expr, err)
+			}
+		})
+	}
+}
+
 // TestFastSumArgs evaluates sum() over arguments read without a frame
 // (frame.fastArgItems) and by the interpreter alone on every element and
 // attribute of a document: the same value, or an error in both (a cast
 // that fails, a value that is no number).
 func TestFastSumArgs(t *testing.T) {
-	doc := parse(t, `<r><l><m><v>1.5</v></m><w>x</w></l><l><m><v>2</v></m><w>1</w></l>`+
-		`<l><m><v>3.25</v></m></l><k><m><v>1</v><v>2</v></m></k><d><b>2</b><b>7</b></d><x n="4"/></r>`)
-	for _, c := range []struct {
-		expr string
-		fast bool // the argument has a frame-free evaluation
-	}{
+	checkFastCases(t, []fastCase{
 		{"sum(l/m/xs:decimal(v)) = 6.75", true},
 		{"sum(k/m/xs:decimal(v)) = 3", true}, // two v in one m: XPTY0004 in both
-		{"sum(l[1]/m/xs:decimal(v)) = 1.5", false},
 		{"sum(l/m/v) = 6.75", true},
 		{"sum(d/b) = 9", true},
 		{"sum(d/xs:decimal(b)) = 9", true}, // two b in d: XPTY0004 in both
@@ -213,21 +240,29 @@ func TestFastSumArgs(t *testing.T) {
 		{"sum(m/xs:decimal(v)) = 2", true},
 		{"sum(@n) = 4", false}, // one plain step: the interpreter's own walk
 		{"sum(//v) > 0", false},
-	} {
-		cat := vm.NewCatalog()
-		p := compile(t, c.expr, &xpath.StaticContext{Catalog: cat})
-		if p.HasFast() != c.fast {
-			t.Errorf("%s: frame-free argument %v, want %v", c.expr, p.HasFast(), c.fast)
-			continue
-		}
-		env := &vm.Env{Doc: doc}
-		env.CatalogIDs(cat)
-		eachElementOrAttr(doc, func(n xmltree.NodeID) {
-			if _, err := p.FastAgrees(context.Background(), env, n); err != nil {
-				t.Errorf("%s: %v", c.expr, err)
-			}
-		})
-	}
+	})
+}
+
+// TestFastPathOperands: a path's step after the first that is a cast or a
+// string function of the node's children is evaluated on each node
+// without a frame (pathStep); the interpreter's answer, errors included,
+// on every node.
+func TestFastPathOperands(t *testing.T) {
+	checkFastCases(t, []fastCase{
+		// a positional predicate keeps the argument from the frame-free
+		// sum, not the path's last step
+		{"sum(l[1]/m/xs:decimal(v)) = 1.5", true},
+		{"string-join(l/normalize-space(w), '|') = 'x|a b|'", true},
+		{"string-join(l/upper-case(normalize-space(w)), '|') = 'X|A B|'", true},
+		{"(l/string-length(w))[3] = 0", true},
+		{"count(//m/xs:decimal(v)) = 5", true}, // k's m has two v: XPTY0004 in both
+		{"count(l/m/xs:decimal(v)) = 3", true},
+		{"count(l/xs:decimal(w)) = 1", true}, // 'x' does not cast: the interpreter raises it
+		{"exists((l | d)/xs:integer(b))", true},
+		{"(l/m/xs:decimal(v))[2] = 2", true},
+		{"count(l/m/xs:decimal(v/text())) = 3", false}, // text(): not a named child
+		{"count(l/m/v/string()) = 3", false},
+	})
 }
 
 // TestFastTypeErrors: a comparison the interpreter always rejects (an
