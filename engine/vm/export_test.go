@@ -7,3 +7,7 @@ func (p *Program) FastRoot() bool { return p.fast != nil }
 // FastRoot reports whether the pattern is matched without a frame (for
 // TestFastPatterns).
 func (pt *Pattern) FastRoot() bool { return pt.fast != nil }
+
+// FastDispatch reports whether the pattern's dispatch key is evaluated
+// without a frame (for TestFastDispatchValues).
+func (pt *Pattern) FastDispatch() bool { return pt.dispatch != nil && pt.dispatch.fast != nil }

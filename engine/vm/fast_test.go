@@ -2,6 +2,7 @@ package vm_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/vm"
@@ -263,6 +264,51 @@ func TestFastPathOperands(t *testing.T) {
 		{"count(l/m/xs:decimal(v/text())) = 3", false}, // text(): not a named child
 		{"count(l/m/v/string()) = 3", false},
 	})
+}
+
+// TestFastDispatchValues: the dispatch key K of a rule context
+// (Pattern.DispatchValues) read without a frame gives what the
+// interpreter gives on every node: a normalized value, ” where there is
+// no child, the attribute form, and no answer (ok=false) where K raises
+// XPTY0004 (two children) or is a cast.
+func TestFastDispatchValues(t *testing.T) {
+	doc := parse(t, `<r><t k="A"><id> S </id></t><t><id>S</id><id>Z</id></t><t/><t k=" B "><id>x  y</id></t></r>`)
+	for _, c := range []struct {
+		pattern string
+		fast    bool
+	}{
+		{"t[normalize-space(id) = 'S']", true},
+		{"t[upper-case(normalize-space(id)) = 'S']", true},
+		{"t[id = 'S']", true}, // the child-equals form: K is the step
+		{"t[@k = 'A']", true},
+		{"t[string(id) = 'S']", false},
+	} {
+		cat := vm.NewCatalog()
+		pt, err := xpath.CompilePattern(c.pattern, &xpath.StaticContext{Catalog: cat})
+		if err != nil {
+			t.Fatalf("%s: %v", c.pattern, err)
+		}
+		if _, _, ok := pt.DispatchKey(); !ok {
+			t.Fatalf("%s: no dispatch key", c.pattern)
+		}
+		if pt.FastDispatch() != c.fast {
+			t.Errorf("%s: frame-free dispatch %v, want %v", c.pattern, pt.FastDispatch(), c.fast)
+		}
+		fast := &vm.Env{Doc: doc}
+		fast.CatalogIDs(cat)
+		plain := &vm.Env{Doc: doc}
+		ctx := context.Background()
+		for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
+			// the first call takes the Env's frame, which the frame-free
+			// evaluation then reads
+			pt.DispatchValues(ctx, fast, n, nil)
+			got, gok := pt.DispatchValues(ctx, fast, n, nil)
+			want, wok := pt.DispatchValues(ctx, plain, n, nil)
+			if gok != wok || !slices.Equal(got, want) {
+				t.Errorf("%s on node %d: %q, %v; the interpreter: %q, %v", c.pattern, n, got, gok, want, wok)
+			}
+		}
+	}
 }
 
 // TestFastTypeErrors: a comparison the interpreter always rejects (an

@@ -41,6 +41,9 @@ type Pattern struct {
 type dispatchKey struct {
 	expr     *Expr
 	key, lit string
+	// fast is expr's frame-free evaluation (normalize-space(cbc:ID) of
+	// each cac:ClassifiedTaxCategory), nil when it has none.
+	fast *fastOperand
 }
 
 // PathPattern is one branch of a union pattern.
@@ -112,6 +115,11 @@ func NewPatternIn(src string, alts []PathPattern, nLocals int, fns *Functions, c
 	pt.dispatch = newDispatchKey(alts)
 	if cat != nil {
 		pt.fast = compileFastPattern(pt)
+		if d := pt.dispatch; d != nil {
+			if o, ok := fastOperandOf(d.expr); ok && !o.count && !o.cast {
+				d.fast = &o
+			}
+		}
 	}
 	pt.prepareGuards()
 	return pt
@@ -192,6 +200,22 @@ func (pt *Pattern) DispatchValues(ctx context.Context, env *Env, node xmltree.No
 	d := pt.dispatch
 	if d == nil {
 		return out, false
+	}
+	if d.fast != nil {
+		if fe := env.fastFrame(pt.prog.cat); fe != nil {
+			// Where the operand cannot decide, or gives a value of
+			// another type, the interpreter answers below.
+			start, strs := len(out), true
+			if d.fast.items(fe, node, func(a xdm.Item) bool {
+				if strs = a.T == xdm.TString || a.T == xdm.TUntyped; strs {
+					out = append(out, a.S)
+				}
+				return strs
+			}) {
+				return out, true
+			}
+			out = out[:start]
+		}
 	}
 	f := env.acquire(ctx, pt.prog)
 	defer f.release()
