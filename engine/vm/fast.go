@@ -670,6 +670,9 @@ func compileFast(e *Expr) fastBool {
 		if fn := compileFastLastExpr(e); fn != nil {
 			return fn
 		}
+		if fn := compileFastAncestorPath(e); fn != nil {
+			return fn
+		}
 		if e.Op == OpStep && len(e.Preds) == 0 && (e.Axis == AxisAncestor || e.Axis == AxisSelf) &&
 			e.Test.Kind == TestName && e.Test.Slot > 0 {
 			return fastAxisName(e.Axis, e.Test.Slot)
@@ -746,6 +749,9 @@ func compileFast(e *Expr) fastBool {
 			return codeListHas(normalizeSpace(s), token, set, list), true
 		}
 	case OpCall:
+		if fn := compileFastNameTest(e); fn != nil {
+			return fn
+		}
 		if e.Builtin == nil || e.Builtin.Name != "normalize-space" || len(e.Args) > 1 {
 			return nil
 		}
@@ -839,6 +845,86 @@ func fastAxisName(axis Axis, slot int32) fastBool {
 			}
 		}
 		return false, true
+	}
+}
+
+// compileFastAncestorPath compiles the effective boolean value of
+// ancestor::N/P, P a path of child steps (not(ancestor::cac:Price/
+// cac:AllowanceCharge), in the rule context of UBL-DT-01): whether P
+// selects a node from an ancestor named N. The nodes' order does not
+// matter to it, so the ancestors are tried from the nearest; where P has
+// predicates, every ancestor is tried, so that an error the interpreter
+// would meet makes the closure give up.
+func compileFastAncestorPath(e *Expr) fastBool {
+	if e.Op != OpPath || len(e.Args) < 2 {
+		return nil
+	}
+	a := e.Args[0]
+	if a.Op != OpStep || a.Axis != AxisAncestor || a.Test.Kind != TestName || a.Test.Slot <= 0 || len(a.Preds) > 0 {
+		return nil
+	}
+	rest, ok := fastPathOf(&Expr{Op: OpPath, Args: e.Args[1:]})
+	if !ok || len(rest.steps) == 0 || rest.steps[0].kind == fsParent || rest.steps[0].kind == fsSelf {
+		return nil
+	}
+	slot := a.Test.Slot
+	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+		id := fe.ids[slot-1]
+		if id < 0 {
+			return false, true
+		}
+		d, found := fe.doc, false
+		for m := d.Parent(n); m != xmltree.None; m = d.Parent(m) {
+			if d.Kind(m) != xmltree.KindElement || d.Name(m) != id {
+				continue
+			}
+			v, ok := fe.any(&rest, m)
+			if !ok {
+				return false, false
+			}
+			if found = found || v; found && !rest.preds {
+				break
+			}
+		}
+		return found, true
+	}
+}
+
+// compileFastNameTest compiles ends-with, starts-with and contains of the
+// context node's name() or local-name() and a string literal (the
+// amounts' rule context of UBL-DT-01: not(ends-with(name(),
+// 'PriceAmount'))), compared by codepoints as the interpreter does.
+func compileFastNameTest(e *Expr) fastBool {
+	if e.Builtin == nil || len(e.Args) != 2 {
+		return nil
+	}
+	var test func(s, lit string) bool
+	switch e.Builtin.Name {
+	case "ends-with":
+		test = strings.HasSuffix
+	case "starts-with":
+		test = strings.HasPrefix
+	case "contains":
+		test = strings.Contains
+	default:
+		return nil
+	}
+	nm, c := e.Args[0], e.Args[1]
+	if nm.Op != OpCall || nm.Builtin == nil || len(nm.Args) != 0 || (nm.Builtin.Name != "name" && nm.Builtin.Name != "local-name") ||
+		c.Op != OpConst || len(c.Seq) != 1 || c.Seq[0].T != xdm.TString {
+		return nil
+	}
+	local, lit := nm.Builtin.Name == "local-name", c.Seq[0].S
+	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+		d, s := fe.doc, ""
+		if id := d.Name(n); id >= 0 {
+			if local {
+				s = d.NameLocal(id)
+			} else {
+				s = d.QualifiedName(n)
+			}
+		}
+		return test(s, lit), true
 	}
 }
 

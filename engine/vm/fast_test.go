@@ -94,6 +94,13 @@ func TestFastPaths(t *testing.T) {
 		{"exists(d/c)", true, false},              // a c two levels down, under a
 		{"exists(a/r)", true, false},              // an r two levels down, under d
 		{"exists((b|c)[. = '10'])", false, false}, // a predicate on the union
+		// The name of the context node, and paths from a named ancestor.
+		{"ends-with(name(), 'd')", true, false},
+		{"not(starts-with(local-name(), 'i')) and contains(name(), 'd')", true, false},
+		{"ancestor::a/t", true, false},
+		{"not(ancestor::r/d/b)", true, false},
+		{"ancestor::a/b[. > 5]", true, true}, // 'x' does not cast to xs:double
+		{"ancestor::a/../d", false, false},
 	} {
 		cat := vm.NewCatalog()
 		sc := &xpath.StaticContext{Catalog: cat, Variables: map[string]int{"v": 0}}
@@ -219,6 +226,30 @@ func checkFastCases(t *testing.T, cases []fastCase) {
 				t.Errorf("%s: %v", c.expr, err)
 			}
 		})
+	}
+}
+
+// TestFastNameTests: name() is the name as written, prefix and all;
+// local-name() without it.
+func TestFastNameTests(t *testing.T) {
+	doc := parse(t, `<p:r xmlns:p="urn:p" p:at="1"><p:ab/><cd xmlns="urn:q" b="2"/>text</p:r>`)
+	for _, expr := range []string{
+		"starts-with(name(), 'p:')", "starts-with(local-name(), 'p:')", "ends-with(name(), 'b')",
+		"contains(local-name(), 'a')", "contains(name(), '')", "ends-with(name(), '')",
+	} {
+		cat := vm.NewCatalog()
+		p := compile(t, expr, &xpath.StaticContext{Catalog: cat})
+		if !p.FastRoot() {
+			t.Errorf("%s: no fast path", expr)
+			continue
+		}
+		env := &vm.Env{Doc: doc}
+		env.CatalogIDs(cat)
+		for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
+			if decided, err := p.FastAgrees(context.Background(), env, n); err != nil || !decided {
+				t.Errorf("%s on node %d: decided %v, %v", expr, n, decided, err)
+			}
+		}
 	}
 }
 
