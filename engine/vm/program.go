@@ -259,17 +259,28 @@ func (p *Program) EvalAppend(ctx context.Context, env *Env, node xmltree.NodeID,
 
 // EvalBool evaluates the program and returns its effective boolean value.
 func (p *Program) EvalBool(ctx context.Context, env *Env, node xmltree.NodeID) (bool, error) {
-	if p.fast != nil {
-		if fe := env.fastFrame(p.cat); fe != nil {
-			if v, ok := p.fast(fe, node); ok {
-				return v, nil
-			}
-		}
+	if v, ok := p.TryFast(env, node); ok {
+		return v, nil
 	}
 	f := env.acquire(ctx, p)
 	defer f.release()
 	b, err := f.evalBool(p.root, focusNode(node))
 	return b, p.wrap(err)
+}
+
+// TryFast is EvalBool's frame-free evaluation alone (fast.go): ok=false
+// when the program has none, or it cannot decide on node, and EvalBool
+// must be called. The engine's loop over a rule's checks calls it first,
+// so that the tests decided without a frame (most of them) skip a call.
+func (p *Program) TryFast(env *Env, node xmltree.NodeID) (v, ok bool) {
+	if p.fast == nil {
+		return false, false
+	}
+	fe := env.fastFrame(p.cat)
+	if fe == nil {
+		return false, false
+	}
+	return p.fast(fe, node)
 }
 
 // EvalString evaluates the program and joins the string values of the
