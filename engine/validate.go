@@ -345,11 +345,25 @@ func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error
 				gated = true
 			}
 		}
-		if r.dispatch[ri] >= 0 && v.dispatchSkips(ctx, &ds, ri, node) {
-			continue
+		dispatched := false
+		if r.dispatch[ri] >= 0 {
+			if v.dispatchSkips(ctx, &ds, ri, node) {
+				continue
+			}
+			dispatched = ds.ok
 		}
 		if r.guarded[ri] && v.guardFails(ctx, ri) {
 			continue
+		}
+		if dispatched && !gated {
+			// K = 'literal' holds: the rest of the context, frame-free
+			// (it reads no variable, so failed lets do not matter).
+			if m, ok := r.rules[ri].MatchFastDispatched(&v.st.env, node); ok {
+				if m {
+					return v.fire(ctx, ri, node)
+				}
+				continue
+			}
 		}
 		ok, err := v.matches(ctx, r.rules[ri], r.ruleRefs[ri], node, gated)
 		if err != nil {

@@ -23,11 +23,15 @@ type fastPattern struct {
 	// (/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:IncludedNote):
 	// matched by comparing names up the parent chain (plainMatch).
 	plain [][]int32
+	// pastKey, empty and not nil, is match's pastGate for
+	// MatchFastDispatched: the first predicate of the last step is
+	// skipped, the others evaluated.
+	pastKey []fastBool
 }
 
 // compileFastPattern returns pt's frame-free match, or nil.
 func compileFastPattern(pt *Pattern) *fastPattern {
-	fp := &fastPattern{preds: make([][][]fastBool, len(pt.alts)), plain: make([][]int32, len(pt.alts))}
+	fp := &fastPattern{preds: make([][][]fastBool, len(pt.alts)), plain: make([][]int32, len(pt.alts)), pastKey: []fastBool{}}
 	for a := range pt.alts {
 		steps := pt.alts[a].Steps
 		fp.preds[a] = make([][]fastBool, len(steps))
@@ -99,6 +103,31 @@ func (pt *Pattern) MatchFast(env *Env, node xmltree.NodeID, gated bool) (v, ok b
 			continue
 		}
 		m, ok := fp.match(fe, alt, fp.preds[a], len(alt.Steps)-1, node, nil)
+		if !ok || m {
+			return m, ok
+		}
+	}
+	return false, true
+}
+
+// MatchFastDispatched is MatchFast for a node on which the pattern's
+// dispatch key K (DispatchKey) gave, without an error, values among which
+// is the pattern's literal: the first predicate of each alternative's last
+// step, K = 'literal', holds there and is not evaluated again (K reads
+// neither the focus position nor a variable). ok=false when the pattern
+// has no frame-free match; Matches then decides.
+func (pt *Pattern) MatchFastDispatched(env *Env, node xmltree.NodeID) (v, ok bool) {
+	fp := pt.fast
+	if fp == nil || fp.gatedOnly || pt.dispatch == nil {
+		return false, false
+	}
+	fe := env.fastFrame(pt.prog.cat)
+	if fe == nil {
+		return false, false
+	}
+	for a := range pt.alts {
+		alt := &pt.alts[a]
+		m, ok := fp.match(fe, alt, fp.preds[a], len(alt.Steps)-1, node, fp.pastKey)
 		if !ok || m {
 			return m, ok
 		}
