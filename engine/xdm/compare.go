@@ -90,6 +90,17 @@ func compareAtomic(op CmpOp, a, b Item) (bool, error) {
 // xs:double, against untypedAtomic or xs:string to xs:string, against any
 // other type to that type (FORG0001 when the cast fails).
 func CompareGeneral(op CmpOp, a, b Item) (bool, error) {
+	if (a.T == TString || a.T == TUntyped) && (b.T == TString || b.T == TUntyped) {
+		// The most common pair (a node's value against a string
+		// literal): both compare as xs:string, by codepoints.
+		switch op {
+		case OpEq:
+			return a.S == b.S, nil
+		case OpNe:
+			return a.S != b.S, nil
+		}
+		return op.holds(strings.Compare(a.S, b.S)), nil
+	}
 	var err error
 	switch {
 	case a.T == TUntyped && b.T == TUntyped:

@@ -345,3 +345,29 @@ func TestBigPow10(t *testing.T) {
 	_ = huge.Floor()
 	check()
 }
+
+// TestCompareGeneralStrings: xs:string and xs:untypedAtomic against each
+// other compare as xs:string by codepoints, for every operator, as
+// compareAtomic compares two xs:string.
+func TestCompareGeneralStrings(t *testing.T) {
+	vals := []string{"", "S", "s", "AE", "AE ", "ä", "a\u0308", "10", "9", "B"}
+	mk := []func(string) Item{String, Untyped}
+	for _, op := range []CmpOp{OpEq, OpNe, OpLt, OpLe, OpGt, OpGe} {
+		for _, x := range vals {
+			for _, y := range vals {
+				want, err := compareAtomic(op, String(x), String(y))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, fa := range mk {
+					for _, fb := range mk {
+						a, b := fa(x), fb(y)
+						if got, err := CompareGeneral(op, a, b); err != nil || got != want {
+							t.Errorf("%v %v %v: %v, %v; want %v", a, op, b, got, err, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
