@@ -928,6 +928,68 @@ func compileFastNameTest(e *Expr) fastBool {
 	}
 }
 
+// fastValue appends the value of an expression on node n to dst; ok=false
+// when it cannot decide (dst is then as it was).
+type fastValue func(fe *fastEnv, n xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool)
+
+// compileFastValue compiles the value of a let such as Peppol's line
+// amounts, if (cac:Price/cbc:PriceAmount) then
+// xs:decimal(cac:Price/cbc:PriceAmount) else 0: a conditional whose test
+// has a fastBool and whose branches are constants, casts or string
+// functions of the node's children (fastOperand), or conditionals of the
+// same kind. A branch of another kind gives up only when it is taken
+// (round(sum(...)) in allowancesTotal, where a line has allowances).
+// The items are the interpreter's: the same casts and functions, and a
+// cast of several nodes, or one that fails, gives up.
+func compileFastValue(e *Expr) fastValue {
+	if c, ok := fastConsts(e); ok {
+		return func(_ *fastEnv, _ xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool) {
+			return append(dst, c...), true
+		}
+	}
+	switch e.Op {
+	case OpIf:
+		cond := compileFast(e.Args[0])
+		if cond == nil {
+			return nil
+		}
+		th, el := compileFastValue(e.Args[1]), compileFastValue(e.Args[2])
+		if th == nil && el == nil {
+			return nil
+		}
+		return func(fe *fastEnv, n xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool) {
+			v, ok := cond(fe, n)
+			if !ok {
+				return dst, false
+			}
+			br := el
+			if v {
+				br = th
+			}
+			if br == nil {
+				return dst, false
+			}
+			return br(fe, n, dst)
+		}
+	case OpCast, OpCall:
+		o, ok := fastOperandOf(e)
+		if !ok || !(o.cast || o.fn != nil) || len(o.path.steps) != 0 {
+			return nil
+		}
+		return func(fe *fastEnv, n xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool) {
+			start := len(dst)
+			if o.items(fe, n, func(x xdm.Item) bool {
+				dst = append(dst, x)
+				return true
+			}) {
+				return dst, true
+			}
+			return dst[:start], false
+		}
+	}
+	return nil
+}
+
 // compileFastLastExpr compiles the effective boolean value of a path
 // whose last part is a boolean test evaluated on each node of the rest
 // (cac:TaxScheme/(normalize-space(upper-case(cbc:ID))='VAT')): false for

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/vm"
+	"github.com/einvoice-dev/einvoice/engine/xdm"
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
 	"github.com/einvoice-dev/einvoice/engine/xpath"
 )
@@ -338,6 +339,46 @@ func TestFastDispatchValues(t *testing.T) {
 			if gok != wok || !slices.Equal(got, want) {
 				t.Errorf("%s on node %d: %q, %v; the interpreter: %q, %v", c.pattern, n, got, gok, want, wok)
 			}
+		}
+	}
+}
+
+// TestFastValues: a let's value computed without a frame (Peppol's line
+// amounts) is the interpreter's on every element and attribute: the
+// branch taken, the cast's value and scale, an error where a cast fails
+// or reads two nodes, the empty sequence.
+func TestFastValues(t *testing.T) {
+	doc := parse(t, fastOperandDoc)
+	for _, c := range []struct {
+		expr string
+		fast bool
+	}{
+		{"if (m/v) then xs:decimal(m/v) else 0", true}, // two v in k's m: XPTY0004 in both
+		{"if (w) then xs:decimal(w) else 1", true},     // 'x' does not cast
+		{"if (m/v and xs:decimal(m/v) != 0) then xs:decimal(m/v) else 1", true},
+		{"if (w) then normalize-space(w) else if (b) then upper-case(b) else 'none'", true},
+		{"if (b) then sum(b) else 0", true}, // the then-branch by the interpreter
+		{"if (w) then string-length(w) else ()", true},
+		{"if ($v) then 1 else 0", false},
+		{"xs:decimal(m/v)", true},
+		{"l/xs:decimal(m/v)", false}, // a path before the cast: the interpreter's
+	} {
+		cat := vm.NewCatalog()
+		p := compile(t, c.expr, &xpath.StaticContext{Catalog: cat, Variables: map[string]int{"v": 0}})
+		env := &vm.Env{Doc: doc, Vars: []xdm.Sequence{{xdm.Bool(true)}}}
+		env.CatalogIDs(cat)
+		decided := 0
+		eachElementOrAttr(doc, func(n xmltree.NodeID) {
+			ok, err := p.FastValueAgrees(context.Background(), env, n)
+			if err != nil {
+				t.Errorf("%s: %v", c.expr, err)
+			}
+			if ok {
+				decided++
+			}
+		})
+		if (decided > 0) != c.fast {
+			t.Errorf("%s: decided without a frame on %d nodes, want fast %v", c.expr, decided, c.fast)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/einvoice-dev/einvoice/engine/xdm"
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
 )
 
@@ -44,6 +45,52 @@ func (p *Program) FastAgrees(ctx context.Context, env *Env, node xmltree.NodeID)
 		_, decided = p.fast(fe, node)
 	}
 	return decided, bothWays(env, p.src, node, func() (bool, error) { return p.EvalBool(ctx, env, node) })
+}
+
+// FastValueAgrees evaluates the program's value on node as Eval does and
+// by the interpreter alone, and returns an error when they differ: other
+// items, or an error in one of them only. decided tells whether the value
+// was computed without a frame (a let's, compileFastValue). A test hook.
+func (p *Program) FastValueAgrees(ctx context.Context, env *Env, node xmltree.NodeID) (decided bool, err error) {
+	fe := env.fastFrame(p.cat)
+	if fe == nil {
+		return false, errors.New("FastValueAgrees: the Env's catalog is not resolved for its document")
+	}
+	if p.fastVal != nil {
+		_, decided = p.fastVal(fe, node, nil)
+	}
+	env.forgetDocument()
+	got, gerr := p.Eval(ctx, env, node)
+	env.noFast = true
+	env.forgetDocument()
+	want, werr := p.Eval(ctx, env, node)
+	env.noFast = false
+	switch {
+	case (gerr != nil) != (werr != nil):
+		return decided, fmt.Errorf("%s on node %d: %v, %v; the interpreter alone: %v, %v", p.src, node, got, gerr, want, werr)
+	case gerr == nil && !sameItems(got, want):
+		return decided, fmt.Errorf("%s on node %d: %v; the interpreter alone: %v", p.src, node, got, want)
+	}
+	return decided, nil
+}
+
+// sameItems reports whether two sequences hold the same items: the same
+// types and values (decimals by value and scale, as their canonical
+// strings and Java scales show).
+func sameItems(a, b xdm.Sequence) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.T != y.T || x.StringValue() != y.StringValue() {
+			return false
+		}
+		if (x.T == xdm.TDecimal || x.T == xdm.TInteger) && x.Decimal().JavaScale() != y.Decimal().JavaScale() {
+			return false
+		}
+	}
+	return true
 }
 
 // FastAgrees is Program.FastAgrees for the pattern's Matches, and for

@@ -25,6 +25,7 @@ type Program struct {
 	nCSE      int        // shared subexpression slots (cse.go)
 	cseLocals [][]int32  // per shared slot, the local variable slots it reads
 	fast      fastBool   // the test evaluated without a frame (fast.go), or nil
+	fastVal   fastValue  // the value evaluated without a frame (a let's), or nil
 }
 
 // NewProgram wraps a compiled expression tree. nLocals is the number of
@@ -50,6 +51,7 @@ func NewProgramIn(src string, root *Expr, nLocals int, fns *Functions, cat *Cata
 	p.vars = collectVars(nil, root)
 	if cat != nil && root != nil {
 		p.fast = compileFast(root)
+		p.fastVal = compileFastValue(root)
 	}
 	return p
 }
@@ -245,6 +247,16 @@ func (p *Program) Eval(ctx context.Context, env *Env, node xmltree.NodeID) (xdm.
 // xsl:functions) evaluates without allocating. With dst nil it is Eval:
 // the result in a slice of its own, never nil.
 func (p *Program) EvalAppend(ctx context.Context, env *Env, node xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, error) {
+	if p.fastVal != nil {
+		if fe := env.fastFrame(p.cat); fe != nil {
+			if out, ok := p.fastVal(fe, node, dst); ok {
+				if out == nil {
+					out = xdm.Sequence{}
+				}
+				return out, nil
+			}
+		}
+	}
 	f := env.acquire(ctx, p)
 	defer f.release()
 	res, err := f.eval(p.root, focusNode(node))
