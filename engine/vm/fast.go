@@ -167,6 +167,7 @@ const (
 	fsAttr                         // attribute::name (last step only)
 	fsParent                       // .. (leading steps only)
 	fsSelf                         // .[predicates] (first step only)
+	fsText                         // child::text() (last step only)
 	fsChildAlt                     // (a|b|...): child::a, child::b... in document order
 )
 
@@ -211,7 +212,7 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 		st, ok := fastStepOf(a)
 		switch {
 		case !ok,
-			st.kind == fsAttr && i != len(parts)-1,
+			(st.kind == fsAttr || st.kind == fsText) && i != len(parts)-1,
 			st.kind == fsSelf && i != 0,
 			st.kind == fsParent && i > 0 && p.steps[i-1].kind != fsParent:
 			return fastPath{}, false
@@ -255,6 +256,10 @@ func fastStepOf(e *Expr) (fastStep, bool) {
 		}
 	case e.Axis == AxisChild && e.Test.Kind == TestAnyName:
 		st.kind = fsAnyChild
+	case e.Axis == AxisChild && e.Test.Kind == TestText:
+		// cbc:ChargeIndicator/text() (PEPPOL-EN16931-R043): the text
+		// children, each its own string value.
+		st.kind = fsText
 	default:
 		return st, false
 	}
@@ -290,6 +295,9 @@ func unionSlots(e *Expr, slots []int32) []int32 {
 // (fsChild, fsChildAlt) or, for fsAnyChild, whether it is an element.
 func (fe *fastEnv) named(st *fastStep, c xmltree.NodeID) bool {
 	d := fe.doc
+	if st.kind == fsText {
+		return d.Kind(c) == xmltree.KindText
+	}
 	if d.Kind(c) != xmltree.KindElement {
 		return false
 	}
@@ -360,7 +368,7 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 			return buf, ok
 		}
 		return fe.walk(p, i+1, n, buf, limit)
-	case fsAnyChild, fsChildAlt:
+	case fsAnyChild, fsChildAlt, fsText:
 		for c := d.FirstChild(n); c != xmltree.None && len(buf) < limit; c = d.NextSibling(c) {
 			if !fe.named(st, c) {
 				continue
