@@ -295,9 +295,6 @@ func unionSlots(e *Expr, slots []int32) []int32 {
 // (fsChild, fsChildAlt) or, for fsAnyChild, whether it is an element.
 func (fe *fastEnv) named(st *fastStep, c xmltree.NodeID) bool {
 	d := fe.doc
-	if st.kind == fsText {
-		return d.Kind(c) == xmltree.KindText
-	}
 	if d.Kind(c) != xmltree.KindElement {
 		return false
 	}
@@ -369,8 +366,13 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 		}
 		return fe.walk(p, i+1, n, buf, limit)
 	case fsAnyChild, fsChildAlt, fsText:
+		text := st.kind == fsText
 		for c := d.FirstChild(n); c != xmltree.None && len(buf) < limit; c = d.NextSibling(c) {
-			if !fe.named(st, c) {
+			if text {
+				if d.Kind(c) != xmltree.KindText {
+					continue
+				}
+			} else if !fe.named(st, c) {
 				continue
 			}
 			var ok bool
