@@ -116,6 +116,40 @@ func benchFresh(b *testing.B, syntax, main string, data []byte) {
 	})
 }
 
+// BenchmarkEN16931UBLStepOverParse is the target "the Schematron step at
+// most 3 times the parse" measured in pairs: each op parses example 1, then
+// runs the EN 16931 step on the document just parsed (its name index
+// built by the step, as in the service), and reports the medians of each
+// half and the median of the per-pair ratios (benchcpu.Pair).
+func BenchmarkEN16931UBLStepOverParse(b *testing.B) {
+	benchStepOverParse(b, "ubl", ublMain, readExample(b))
+}
+
+// BenchmarkEN16931CIIStepOverParse is the same for CII_example1.xml.
+func BenchmarkEN16931CIIStepOverParse(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(sharedDir(b), ciiExample))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchStepOverParse(b, "cii", ciiMain, data)
+}
+
+func benchStepOverParse(b *testing.B, syntax, main string, data []byte) {
+	rs := loadEN16931(b, syntax, main)
+	ctx := context.Background()
+	var d *xmltree.Document
+	benchcpu.Pair(b, func() {
+		var err error
+		if d, err = xmltree.Parse(data, xmltree.DefaultLimits()); err != nil {
+			b.Fatal(err)
+		}
+	}, func() {
+		if fs, err := rs.Validate(ctx, d); err != nil || len(fs) != 0 {
+			b.Fatalf("%v %v", fs, err)
+		}
+	})
+}
+
 // BenchmarkEN16931UBLParse is the parse of the same document, for the ratio.
 func BenchmarkEN16931UBLParse(b *testing.B) {
 	data := readExample(b)

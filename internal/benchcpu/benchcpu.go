@@ -40,6 +40,42 @@ func Loop(b *testing.B, fn func()) {
 	}
 }
 
+// Pair runs first then second b.N times, alternating, and reports the
+// median single call of each (a-med-ns/op, b-med-ns/op) and the median of
+// the per-pair ratios second/first (ratio-med). The shared machines change
+// speed from one second to the next, so two benchmarks run one after the
+// other can each be timed at a different speed; the two halves of a pair
+// run within a fraction of a millisecond of each other, so their ratio
+// does not depend on it.
+func Pair(b *testing.B, first, second func()) {
+	b.ReportAllocs()
+	n := min(b.N, maxSamples)
+	as := make([]time.Duration, 0, n)
+	bs := make([]time.Duration, 0, n)
+	rs := make([]float64, 0, n)
+	for b.Loop() {
+		t0 := time.Now()
+		first()
+		t1 := time.Now()
+		second()
+		da, db := t1.Sub(t0), time.Since(t1)
+		if len(as) < maxSamples && da > 0 {
+			as, bs = append(as, da), append(bs, db)
+			rs = append(rs, float64(db)/float64(da))
+		}
+	}
+	if len(as) == 0 {
+		return
+	}
+	slices.Sort(as)
+	slices.Sort(bs)
+	slices.Sort(rs)
+	mid := (len(as) - 1) / 2
+	b.ReportMetric(float64(as[mid].Nanoseconds()), "a-med-ns/op")
+	b.ReportMetric(float64(bs[mid].Nanoseconds()), "b-med-ns/op")
+	b.ReportMetric(rs[mid], "ratio-med")
+}
+
 // ReportMS adds cpu-ms/op: the process CPU time since start per operation.
 func ReportMS(b *testing.B, start time.Duration) {
 	b.ReportMetric(float64(Process()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")

@@ -40,3 +40,15 @@ func TestLoopReportsMedian(t *testing.T) {
 		t.Errorf("%d B/op allocated by an op that allocates nothing", r.AllocedBytesPerOp())
 	}
 }
+
+// TestPairRatio: a call of 1 ms then one of 3 ms give medians of about 1
+// and 3 ms and a median ratio of about 3.
+func TestPairRatio(t *testing.T) {
+	r := testing.Benchmark(func(b *testing.B) {
+		Pair(b, func() { time.Sleep(time.Millisecond) }, func() { time.Sleep(3 * time.Millisecond) })
+	})
+	a, b, ratio := r.Extra["a-med-ns/op"], r.Extra["b-med-ns/op"], r.Extra["ratio-med"]
+	if a < 1e6 || b < 3e6 || a > b || ratio < 1.5 || ratio > 4 {
+		t.Errorf("a-med-ns/op %v, b-med-ns/op %v, ratio-med %v; want about 1 ms, 3 ms and 3", a, b, ratio)
+	}
+}
