@@ -51,7 +51,13 @@ const (
 
 func readExample(tb testing.TB) []byte {
 	tb.Helper()
-	data, err := os.ReadFile(filepath.Join(sharedDir(tb), ublExample))
+	return readShared(tb, ublExample)
+}
+
+// readShared returns the file at rel under ../shared.
+func readShared(tb testing.TB, rel string) []byte {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join(sharedDir(tb), rel))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -88,11 +94,7 @@ func BenchmarkEN16931UBLSchematronFresh(b *testing.B) {
 // BenchmarkEN16931CIISchematronFresh is the same for EN 16931 CII on
 // CII_example1.xml.
 func BenchmarkEN16931CIISchematronFresh(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join(sharedDir(b), ciiExample))
-	if err != nil {
-		b.Fatal(err)
-	}
-	benchFresh(b, "cii", ciiMain, data)
+	benchFresh(b, "cii", ciiMain, readShared(b, ciiExample))
 }
 
 func benchFresh(b *testing.B, syntax, main string, data []byte) {
@@ -127,11 +129,7 @@ func BenchmarkEN16931UBLStepOverParse(b *testing.B) {
 
 // BenchmarkEN16931CIIStepOverParse is the same for CII_example1.xml.
 func BenchmarkEN16931CIIStepOverParse(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join(sharedDir(b), ciiExample))
-	if err != nil {
-		b.Fatal(err)
-	}
-	benchStepOverParse(b, "cii", ciiMain, data)
+	benchStepOverParse(b, "cii", ciiMain, readShared(b, ciiExample))
 }
 
 func benchStepOverParse(b *testing.B, syntax, main string, data []byte) {
@@ -164,10 +162,7 @@ func BenchmarkEN16931UBLParse(b *testing.B) {
 // BenchmarkEN16931CIIParse is the parse of CII_example1.xml, for the
 // ratio of the CII step.
 func BenchmarkEN16931CIIParse(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join(sharedDir(b), ciiExample))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := readShared(b, ciiExample)
 	b.SetBytes(int64(len(data)))
 	benchcpu.Loop(b, func() {
 		if _, err := xmltree.Parse(data, xmltree.DefaultLimits()); err != nil {
