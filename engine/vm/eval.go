@@ -650,6 +650,9 @@ func (f *frame) pathStep(st *Expr, cur xdm.Sequence) (xdm.Sequence, error) {
 			// xs:decimal(cbc:Amount), normalize-space(cbc:ID): the
 			// operand's items on the node, without a frame; where it
 			// cannot decide, the interpreter evaluates the step.
+			// (fastKey with the append inline, not fastKeyAppend: one
+			// call less per node of a hot step, 0.2 % of the EN 16931
+			// UBL step by callgrind.)
 			mark := len(b)
 			if f.fastKey(st, xmltree.NodeID(it.Node), func(x xdm.Item) bool {
 				b = append(b, x)

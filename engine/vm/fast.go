@@ -607,15 +607,32 @@ func (c *Catalog) preparePathOperand(a *Expr) {
 	}
 }
 
+// fastKeyAppend appends the items of k (a fastOps operand) on node n to
+// dst; ok=false, with dst as it was, when it cannot decide.
+func (f *frame) fastKeyAppend(k *Expr, n xmltree.NodeID, dst []xdm.Item) ([]xdm.Item, bool) {
+	o := f.fastOp(k)
+	if o == nil {
+		return dst, false
+	}
+	return o.appendTo(f.fastFor(f.doc), n, dst)
+}
+
+// fastOp returns k's frame-free operand when it has one and the focus is
+// in the Env's document, its catalog resolved; nil otherwise.
+func (f *frame) fastOp(k *Expr) *fastOperand {
+	if k.fastIdx == 0 || f.docIdx != 0 || !f.catReady || f.noFast {
+		return nil
+	}
+	return &f.prog.cat.fastOps[k.fastIdx-1]
+}
+
 // fastKey calls each with the items of index key k on node n of the
 // focus's document, without a frame, and reports whether it could; when
 // it could not, each may have been called for some of the items (the
 // callers' indexes ignore a repeated key) and the interpreter evaluates k.
 func (f *frame) fastKey(k *Expr, n xmltree.NodeID, each func(xdm.Item) bool) bool {
-	if k.fastIdx == 0 || f.docIdx != 0 || !f.catReady || f.noFast {
-		return false
-	}
-	return f.prog.cat.fastOps[k.fastIdx-1].items(f.fastFor(f.doc), n, each)
+	o := f.fastOp(k)
+	return o != nil && o.items(f.fastFor(f.doc), n, each)
 }
 
 // tryFastPred runs p's frame-free evaluation when the focus is a node of
@@ -987,14 +1004,7 @@ func compileFastValue(e *Expr) fastValue {
 			return nil
 		}
 		return func(fe *fastEnv, n xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool) {
-			start := len(dst)
-			if o.items(fe, n, func(x xdm.Item) bool {
-				dst = append(dst, x)
-				return true
-			}) {
-				return dst, true
-			}
-			return dst[:start], false
+			return o.appendTo(fe, n, dst)
 		}
 	}
 	return nil
@@ -1186,6 +1196,19 @@ func (o *fastOperand) items(fe *fastEnv, n xmltree.NodeID, each func(xdm.Item) b
 		}
 	}
 	return true
+}
+
+// appendTo appends the operand's items on n to dst; ok=false, with dst as
+// it was, when it cannot decide.
+func (o *fastOperand) appendTo(fe *fastEnv, n xmltree.NodeID, dst []xdm.Item) ([]xdm.Item, bool) {
+	start := len(dst)
+	if o.items(fe, n, func(x xdm.Item) bool {
+		dst = append(dst, x)
+		return true
+	}) {
+		return dst, true
+	}
+	return dst[:start], false
 }
 
 // fastConsts returns the items of a constant operand: a literal sequence,

@@ -59,19 +59,7 @@ func (p *Program) FastValueAgrees(ctx context.Context, env *Env, node xmltree.No
 	if p.fastVal != nil {
 		_, decided = p.fastVal(fe, node, nil)
 	}
-	env.forgetDocument()
-	got, gerr := p.Eval(ctx, env, node)
-	env.noFast = true
-	env.forgetDocument()
-	want, werr := p.Eval(ctx, env, node)
-	env.noFast = false
-	switch {
-	case (gerr != nil) != (werr != nil):
-		return decided, fmt.Errorf("%s on node %d: %v, %v; the interpreter alone: %v, %v", p.src, node, got, gerr, want, werr)
-	case gerr == nil && !sameItems(got, want):
-		return decided, fmt.Errorf("%s on node %d: %v; the interpreter alone: %v", p.src, node, got, want)
-	}
-	return decided, nil
+	return decided, bothWaysBy(env, p.src, node, func() (xdm.Sequence, error) { return p.Eval(ctx, env, node) }, sameItems)
 }
 
 // sameItems reports whether two sequences hold the same items: the same
@@ -128,6 +116,11 @@ func (pt *Pattern) HasFast() bool {
 // Each run starts without the per-document memos and indexes, so that the
 // second does not read what the first built its own way.
 func bothWays(env *Env, src string, node xmltree.NodeID, eval func() (bool, error)) error {
+	return bothWaysBy(env, src, node, eval, func(a, b bool) bool { return a == b })
+}
+
+// bothWaysBy is bothWays for answers of any type, compared by same.
+func bothWaysBy[T any](env *Env, src string, node xmltree.NodeID, eval func() (T, error), same func(a, b T) bool) error {
 	env.forgetDocument()
 	got, gerr := eval()
 	env.noFast = true
@@ -137,7 +130,7 @@ func bothWays(env *Env, src string, node xmltree.NodeID, eval func() (bool, erro
 	switch {
 	case (gerr != nil) != (werr != nil):
 		return fmt.Errorf("%s on node %d: %v, %v; the interpreter alone: %v, %v", src, node, got, gerr, want, werr)
-	case gerr == nil && got != want:
+	case gerr == nil && !same(got, want):
 		return fmt.Errorf("%s on node %d: %v; the interpreter alone: %v", src, node, got, want)
 	}
 	return nil

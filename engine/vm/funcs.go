@@ -78,11 +78,7 @@ func (f *frame) fastArgItems(a *Expr, fc focus) (xdm.Sequence, bool) {
 	if fc.undefined || fc.item.T != xdm.TNode {
 		return nil, false
 	}
-	b := f.buf()
-	ok := f.fastKey(a, xmltree.NodeID(fc.item.Node), func(it xdm.Item) bool {
-		b = append(b, it)
-		return true
-	})
+	b, ok := f.fastKeyAppend(a, xmltree.NodeID(fc.item.Node), f.buf())
 	if !ok {
 		f.drop(b)
 		return nil, false
