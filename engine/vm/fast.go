@@ -189,6 +189,9 @@ type fastPath struct {
 	// predicates, two or more steps, all of them child steps but the
 	// last, which may be an attribute step, and the last of one name.
 	up bool
+	// chain: two or more named child steps without predicates, which
+	// collect follows down while each step has one node (fastEnv.chain).
+	chain bool
 }
 
 // fastPathOf returns e as a fastPath when it is one.
@@ -221,6 +224,7 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 		p.preds = p.preds || len(st.preds) > 0
 	}
 	p.up = !p.preds && len(p.steps) >= 2
+	p.chain = p.up
 	for i, st := range p.steps {
 		last := i == len(p.steps)-1
 		switch {
@@ -228,6 +232,7 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 		default:
 			p.up = false
 		}
+		p.chain = p.chain && st.kind == fsChild
 	}
 	return p, true
 }
@@ -339,11 +344,42 @@ func (fe *fastEnv) collect(p *fastPath, n xmltree.NodeID, limit int) ([]xmltree.
 		fe.bufs = append(fe.bufs, nil)
 	}
 	d := fe.depth
+	if p.chain {
+		if c, one := fe.chainEnd(p, n); one {
+			buf := fe.bufs[d][:0]
+			if c != xmltree.None && limit > 0 {
+				buf = append(buf, c)
+			}
+			fe.bufs[d] = buf
+			return buf, true
+		}
+	}
 	fe.depth++
 	buf, ok := fe.walk(p, 0, n, fe.bufs[d][:0], limit)
 	fe.depth--
 	fe.bufs[d] = buf
 	return buf, ok
+}
+
+// chainEnd follows chain path p down from n while each step has at most
+// one node, and returns the node it ends on (None: the path is empty);
+// one=false when a step has two nodes or more, and walk must collect them.
+func (fe *fastEnv) chainEnd(p *fastPath, n xmltree.NodeID) (c xmltree.NodeID, one bool) {
+	for i := range p.steps {
+		id := fe.ids[p.steps[i].slot-1]
+		if id < 0 {
+			return xmltree.None, true
+		}
+		first, second := fe.kids.children(fe.doc, n, id)
+		switch {
+		case second != xmltree.None:
+			return xmltree.None, false
+		case first == xmltree.None:
+			return xmltree.None, true
+		}
+		n = first
+	}
+	return n, true
 }
 
 // walk appends to buf the nodes of the steps of p from i on, from n, until
@@ -465,6 +501,11 @@ func (fe *fastEnv) any(p *fastPath, n xmltree.NodeID) (found, ok bool) {
 		ns, ok := fe.nodes(p, n)
 		return len(ns) > 0, ok
 	}
+	if p.chain {
+		if c, one := fe.chainEnd(p, n); one {
+			return c != xmltree.None, true
+		}
+	}
 	if p.up {
 		if _, c, ok := fe.up(p, n, 1); ok {
 			return c > 0, true
@@ -534,6 +575,14 @@ func (fe *fastEnv) single(p *fastPath, n xmltree.NodeID) (string, bool) {
 			return "", true
 		}
 		return fe.doc.StringValue(c), true
+	}
+	if p.chain {
+		if c, one := fe.chainEnd(p, n); one {
+			if c == xmltree.None {
+				return "", true
+			}
+			return fe.doc.StringValue(c), true
+		}
 	}
 	if p.up {
 		if c, cnt, ok := fe.up(p, n, 2); ok {
@@ -1143,6 +1192,15 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 // items calls each with the operand's items on n; ok=false when the
 // operand could not be decided or each returned false.
 func (o *fastOperand) items(fe *fastEnv, n xmltree.NodeID, each func(xdm.Item) bool) bool {
+	if o.count && o.path.chain {
+		if c, one := fe.chainEnd(&o.path, n); one {
+			cnt := int64(0)
+			if c != xmltree.None {
+				cnt = 1
+			}
+			return each(xdm.Integer(cnt))
+		}
+	}
 	if o.count && o.path.up {
 		if _, c, ok := fe.up(&o.path, n, upMax+1); ok {
 			return each(xdm.Integer(int64(c)))

@@ -108,6 +108,16 @@ func TestFastPaths(t *testing.T) {
 		{"normalize-space(e/text()) = ''", true, true}, // two text nodes around a comment: XPTY0004
 		{"exists(a/e/text())", true, false},
 		{"exists(text()/..)", false, false}, // text() before another step
+		// Chains of named child steps (fastEnv.chainEnd): followed down
+		// while each step has one node, walked when one has two.
+		{"normalize-space(a/c) = 's'", true, false},
+		{"count(d/b) = 1 and count(a/c) = 1", true, false},
+		{"normalize-space(d/b) = '2'", true, false},
+		{"a/t/id = 'z'", true, false},               // two t, then two id under the second
+		{"normalize-space(a/b) = '10'", true, true}, // two b at the last step: XPTY0004
+		{"upper-case(a/t/id) = 'VAT'", true, true},  // three id: XPTY0004
+		{"exists(a/i) and not(d/r/b)", true, false}, // one node, then an empty step
+		{"xs:decimal(d/b) + 0 = 2 or a/e = ''", false, false},
 	} {
 		cat := vm.NewCatalog()
 		sc := &xpath.StaticContext{Catalog: cat, Variables: map[string]int{"v": 0}}
