@@ -2,6 +2,8 @@ package engine
 
 import (
 	"strings"
+
+	"github.com/einvoice-dev/einvoice/engine/vm"
 )
 
 // Finding is one fired assert or report.
@@ -20,33 +22,8 @@ type Finding struct {
 }
 
 // NormalizeSpace collapses runs of XML whitespace (space, tab, CR, LF) into one
-// space and trims them at both ends, as fn:normalize-space. Other Unicode
-// spaces (such as U+00A0) are kept, as the reference keeps them.
-func NormalizeSpace(s string) string {
-	if !needsNormalize(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		if isXMLSpace(s[i]) {
-			i++
-			continue
-		}
-		// A run of other bytes is copied at once (a load normalises every
-		// static message of the rule sets).
-		j := i + 1
-		for j < len(s) && !isXMLSpace(s[j]) {
-			j++
-		}
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(s[i:j])
-		i = j
-	}
-	return b.String()
-}
+// space and trims them at both ends, as fn:normalize-space (vm.NormalizeSpace).
+func NormalizeSpace(s string) string { return vm.NormalizeSpace(s) }
 
 // Terms returns the BT-n and BG-n identifiers named in a message, in order
 // of first appearance, without duplicates.
@@ -87,18 +64,6 @@ func Terms(msg string) []string {
 		i = j - 1
 	}
 	return out
-}
-
-func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-// needsNormalize reports whether NormalizeSpace would change s: blanks at
-// either end, a tab, newline or carriage return, or two spaces in a row.
-func needsNormalize(s string) bool {
-	if s == "" {
-		return false
-	}
-	return isXMLSpace(s[0]) || isXMLSpace(s[len(s)-1]) || strings.IndexByte(s, '\n') >= 0 ||
-		strings.IndexByte(s, '\t') >= 0 || strings.IndexByte(s, '\r') >= 0 || strings.Contains(s, "  ")
 }
 
 func isWordByte(c byte) bool {

@@ -180,14 +180,6 @@ func TestNormalizeSpaceAndTerms(t *testing.T) {
 			t.Errorf("Terms(%q) = %v, want %v", in, got, want)
 		}
 	}
-	// needsNormalize is NormalizeSpace's shortcut: it must say true exactly
-	// when normalizing changes the string.
-	for _, in := range []string{"", " ", "a", "a b", "a  b", " a", "a ", "a\tb", "a\nb", "a\rb", "ab  ", "a b c", "\u00a0a"} {
-		slow := strings.Join(strings.FieldsFunc(in, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }), " ")
-		if got := needsNormalize(in); got != (slow != in) {
-			t.Errorf("needsNormalize(%q) = %v, normalized %q", in, got, slow)
-		}
-	}
 }
 
 // TestLocationXSLT1 checks the location form of schemas without a

@@ -175,28 +175,77 @@ func (f *frame) ctxString(args []xdm.Sequence, fc focus, fn string) (string, err
 
 func (f *frame) str(s string) xdm.Sequence { return f.one(xdm.String(s)) }
 
-func normalizeSpace(s string) string {
-	clean := true
+func normalizeSpace(s string) string { return NormalizeSpace(s) }
+
+// NormalizeSpace collapses runs of XML whitespace (space, tab, CR, LF) into
+// one space and trims them at both ends, as fn:normalize-space. Other
+// Unicode spaces (such as U+00A0) are kept, as the reference keeps them.
+func NormalizeSpace(s string) string {
+	// Most values are normalized already: one pass says so.
 	prevSpace := true
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		sp := c == ' ' || c == '\t' || c == '\n' || c == '\r'
 		if sp && (c != ' ' || prevSpace) {
-			clean = false
-			break
+			return trimCollapse(s)
 		}
 		prevSpace = sp
 	}
-	if clean && !prevSpace {
-		return s
+	if prevSpace && s != "" {
+		return trimCollapse(s) // a trailing space
 	}
-	if clean && s == "" {
-		return s
-	}
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '\n' || r == '\r'
-	}), " ")
+	return s
 }
+
+// trimCollapse is NormalizeSpace of a value that is not normalized.
+// Trimmed of its leading and trailing whitespace, a value whose inside has
+// only single spaces is its own normalized form (" S " and "S\n" are
+// substrings): no allocation.
+func trimCollapse(s string) string {
+	i, j := 0, len(s)
+	for i < j && isXMLSpace(s[i]) {
+		i++
+	}
+	for j > i && isXMLSpace(s[j-1]) {
+		j--
+	}
+	t := s[i:j]
+	for k := 0; k < len(t); k++ {
+		// (t[k+1] exists: t ends in a non-space)
+		if c := t[k]; isXMLSpace(c) && (c != ' ' || isXMLSpace(t[k+1])) {
+			return collapseSpace(t)
+		}
+	}
+	return t
+}
+
+// collapseSpace replaces each run of whitespace in t, which neither begins
+// nor ends with whitespace, by one space.
+func collapseSpace(t string) string {
+	var b strings.Builder
+	b.Grow(len(t))
+	for i := 0; i < len(t); {
+		if isXMLSpace(t[i]) {
+			b.WriteByte(' ')
+			for i < len(t) && isXMLSpace(t[i]) {
+				i++
+			}
+			continue
+		}
+		// A run of other bytes is copied at once (a load normalises every
+		// static message of the rule sets).
+		j := i + 1
+		for j < len(t) && !isXMLSpace(t[j]) {
+			j++
+		}
+		b.WriteString(t[i:j])
+		i = j
+	}
+	return b.String()
+}
+
+// isXMLSpace reports whether c is XML whitespace (space, tab, CR, LF).
+func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // xpathRound rounds half towards positive infinity.
 func xpathRound(x float64) float64 {
