@@ -567,42 +567,37 @@ func (fe *fastEnv) single(p *fastPath, n xmltree.NodeID) (string, bool) {
 	if len(p.steps) == 0 {
 		return fe.doc.StringValue(n), true // the context node
 	}
+	c, ok := fe.atMostOne(p, n)
+	if !ok || c == xmltree.None {
+		return "", ok
+	}
+	return fe.doc.StringValue(c), true
+}
+
+// atMostOne returns the one node of p from n (None when there is none);
+// ok=false when there are several or the path could not be decided.
+func (fe *fastEnv) atMostOne(p *fastPath, n xmltree.NodeID) (xmltree.NodeID, bool) {
 	if c, second, one := fe.oneChildStep(p, n); one {
-		switch {
-		case second != xmltree.None:
-			return "", false
-		case c == xmltree.None:
-			return "", true
-		}
-		return fe.doc.StringValue(c), true
+		return c, second == xmltree.None
 	}
 	if p.chain {
 		if c, one := fe.chainEnd(p, n); one {
-			if c == xmltree.None {
-				return "", true
-			}
-			return fe.doc.StringValue(c), true
+			return c, true
 		}
 	}
 	if p.up {
 		if c, cnt, ok := fe.up(p, n, 2); ok {
-			switch cnt {
-			case 0:
-				return "", true
-			case 1:
-				return fe.doc.StringValue(c), true
-			}
-			return "", false
+			return c, cnt < 2
 		}
 	}
 	ns, ok := fe.collect(p, n, 2) // a second node is enough to give up
 	switch {
 	case !ok || len(ns) > 1:
-		return "", false
+		return xmltree.None, false
 	case len(ns) == 0:
-		return "", true
+		return xmltree.None, true
 	}
-	return fe.doc.StringValue(ns[0]), true
+	return ns[0], true
 }
 
 // prepareFastPred gives predicate p its frame-free evaluation when it has
@@ -1216,16 +1211,15 @@ func (o *fastOperand) items(fe *fastEnv, n xmltree.NodeID, each func(xdm.Item) b
 		fe.depth++
 		ok := true
 		for _, m := range ns {
-			var a []xmltree.NodeID
-			// a second node is enough to give up (single, above)
-			if a, ok = fe.collect(&o.arg, m, 2); !ok || len(a) > 1 || (len(a) == 0 && !o.castOpt) {
+			var a xmltree.NodeID
+			if a, ok = fe.atMostOne(&o.arg, m); !ok || (a == xmltree.None && !o.castOpt) {
 				ok = false // XPTY0004, or the path's own refusal
 				break
 			}
-			if len(a) == 0 {
+			if a == xmltree.None {
 				continue
 			}
-			it, err := xdm.Cast(xdm.Untyped(fe.doc.StringValue(a[0])), o.castTo)
+			it, err := xdm.Cast(xdm.Untyped(fe.doc.StringValue(a)), o.castTo)
 			if err != nil || !each(it) {
 				ok = false
 				break
