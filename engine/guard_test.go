@@ -98,3 +98,76 @@ func TestLetStorageReused(t *testing.T) {
 		}
 	}
 }
+
+// TestDocConstantChecks: a check whose test has one value per document
+// (absolute paths, global lets) in a rule that fires on several nodes is
+// evaluated once per document (fireConst); its findings, and its errors,
+// are those of evaluating it on every node, document after document (the
+// kept value must not outlive its document), also when the let it reads
+// failed.
+func TestDocConstantChecks(t *testing.T) {
+	lets := []Let{
+		{Name: "de", Expr: "/r/@c = 'DE'", Scope: ScopeSchema},
+		{Name: "bad", Expr: "xs:integer(/r/@bad)", Scope: ScopeSchema},
+		{Name: "rl", Expr: "@k", Scope: ScopeRule},
+	}
+	type chk struct {
+		context, test string
+		docConst      bool
+	}
+	checks := []chk{
+		{"i", "/r/@c = 'DE'", true},
+		{"i", "$de", true},
+		{"i", "$bad = 1", true},
+		{"i", "/r/@c = 'DE' and @k", false}, // reads the focus
+		{"/r", "/r/@c = 'DE'", false},       // fires on the document element only
+		{"j", "$rl", false},                 // a rule's own let
+		{"i | j", "not(/r/j)", true},
+	}
+	build := func(plain bool) *Tables {
+		tb := &Tables{Name: "Const", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"c.sch"}, Lets: lets}
+		for i, c := range checks {
+			id := string(rune('A' + i))
+			rule := Rule{Context: c.context, Pattern: int32(i), FirstCheck: int32(i), NumChecks: 1, FirstLet: 2}
+			if c.test == "$rl" {
+				rule.NumLets = 1
+			}
+			tb.Patterns = append(tb.Patterns, Pattern{ID: id, FirstRule: int32(i), NumRules: 1, FirstLet: 2})
+			tb.Rules = append(tb.Rules, rule)
+			ch := report(id)
+			ch.Test = c.test
+			if plain {
+				ch.Test = "(" + c.test + ") and exists(.)" // the same value, read on each node
+			}
+			tb.Checks = append(tb.Checks, ch)
+		}
+		return tb
+	}
+	memo, plain := mustLoad(t, build(false)), mustLoad(t, build(true))
+	for i, c := range checks {
+		if memo.checks[i].docConst != c.docConst {
+			t.Errorf("%s: docConst %v, want %v", c.test, memo.checks[i].docConst, c.docConst)
+		}
+		if plain.checks[i].docConst {
+			t.Errorf("%s and exists(.): docConst", c.test)
+		}
+	}
+	docs := []struct{ src, want string }{
+		{`<r c="DE" bad="1"><i k="1"/><i/><j k="2"/></r>`,
+			"A@/r[1]/i[1] A@/r[1]/i[2] B@/r[1]/i[1] B@/r[1]/i[2] C@/r[1]/i[1] C@/r[1]/i[2] D@/r[1]/i[1] E@/r[1] F@/r[1]/j[1]"},
+		{`<r c="FR" bad="2"><i k="1"/><i/></r>`, "G@/r[1]/i[1] G@/r[1]/i[2]"},
+		{`<r c="DE" bad="x"><i/><i/></r>`, "error"}, // $bad raises FORG0001 where C reads it
+		{`<r c="DE" bad="1"><i/><j/><i/></r>`, "A@/r[1]/i[1] A@/r[1]/i[2] B@/r[1]/i[1] B@/r[1]/i[2] C@/r[1]/i[1] C@/r[1]/i[2] E@/r[1]"},
+	}
+	for round := range 2 {
+		for i, d := range docs {
+			got, want := guardRun(t, memo, d.src), guardRun(t, plain, d.src)
+			if got != want {
+				t.Errorf("round %d doc %d: once per document %q, on every node %q", round, i, got, want)
+			}
+			if got != d.want && !(d.want == "error" && strings.HasPrefix(got, "error: ")) {
+				t.Errorf("round %d doc %d: %s, want %s", round, i, got, d.want)
+			}
+		}
+	}
+}

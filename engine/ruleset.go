@@ -126,9 +126,21 @@ func staticPlan(checks []compiledCheck, rule Rule) []int32 {
 		if len(checks[ci].absent) > 0 {
 			return nil
 		}
-		p = append(p, ci)
+		p = append(p, planEntry(ci, &checks[ci]))
 	}
 	return p
+}
+
+// planConst marks a plan entry whose check has a document-constant test
+// (validation.plan): check indexes stay far below it.
+const planConst = 1 << 30
+
+// planEntry is the plan entry that evaluates check ci.
+func planEntry(ci int32, cc *compiledCheck) int32 {
+	if cc.docConst {
+		return ci + planConst
+	}
+	return ci
 }
 
 // parentGate: a node can match the rule only when its parent is the
@@ -167,6 +179,13 @@ type compiledCheck struct {
 	// true report). Only for checks that reference no variable.
 	absent      []int32
 	absentFires bool
+	// docConst: the test has one value per document (vm.Program.
+	// DocConstant, reading only global lets, listed in testRefs) and its
+	// rule may fire on several nodes (not only on the document element):
+	// fireConst evaluates it on the check's first node and keeps the value
+	// (state.constRes).
+	docConst bool
+	testRefs []int32
 }
 
 type compiledPart struct {
@@ -335,6 +354,12 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 				cc.msg, err = compileMessage(c.Message, rsc)
 				if err != nil {
 					return nil, wrap(c.Pos, c.Kind.String()+" "+c.ID+" message", "", err)
+				}
+				if prog.DocConstant() && !pat.AtMostOneNode() {
+					cc.testRefs = varRefs(c.Test, rsc.Variables)
+					cc.docConst = !slices.ContainsFunc(cc.testRefs, func(s int32) bool {
+						return s >= rule.FirstLet && s < rule.FirstLet+rule.NumLets // a rule's own let
+					})
 				}
 				if names, val, ok := prog.AbsenceVerdict(); ok && len(cc.refs) == 0 {
 					cc.absent, cc.absentFires = r.absenceIndexes(names), val == (c.Kind == KindReport)

@@ -60,6 +60,10 @@ type state struct {
 	// Ruleset.gatedAny, by (qualified name as written, kind) as gates: 0
 	// unknown, 1 no, 2 yes.
 	anyPass [][]uint8
+	// constRes[ci] is the value of check ci's document-constant test
+	// (compiledCheck.docConst) in the current document: 0 not evaluated,
+	// 1 false, 2 true.
+	constRes []uint8
 	// guard[ri] is rule ri's document guard verdict (vm.Pattern.GuardsFail)
 	// for the current document: 0 not evaluated, 1 holds, 2 fails.
 	guard []uint8
@@ -166,6 +170,11 @@ func (st *state) reset(r *Ruleset, doc *xmltree.Document) {
 	st.letErr = st.letErr[:len(r.lets)]
 	clear(st.letErr)
 	st.anyLetErr = false
+	if cap(st.constRes) < len(r.checks) {
+		st.constRes = make([]uint8, len(r.checks))
+	}
+	st.constRes = st.constRes[:len(r.checks)]
+	clear(st.constRes)
 	if cap(st.guard) < len(r.rules) {
 		st.guard = make([]uint8, len(r.rules))
 	}
@@ -652,6 +661,11 @@ func (v *validation) fire(ctx context.Context, ri int32, node xmltree.NodeID) er
 		ci, ok := e, false
 		if e < 0 {
 			ci, ok = -e-1, true // fires by a name the document lacks
+		} else if e >= planConst {
+			if err := v.fireConst(ctx, e-planConst, node); err != nil {
+				return err
+			}
+			continue
 		}
 		c := &t.Checks[ci]
 		cc := &r.checks[ci]
@@ -676,9 +690,39 @@ func (v *validation) fire(ctx context.Context, ri int32, node xmltree.NodeID) er
 	return nil
 }
 
+// fireConst is fire for check ci, whose test is document-constant
+// (compiledCheck.docConst): the test is evaluated on the check's first node
+// in the document, and its value kept for the others; not when it reads a
+// let that failed (evalBool's probe then decides, as for any test).
+func (v *validation) fireConst(ctx context.Context, ci int32, node xmltree.NodeID) error {
+	c, cc := &v.r.tables.Checks[ci], &v.r.checks[ci]
+	keep := v.failedRef(cc.testRefs) == nil
+	res, known := v.st.constRes[ci] == 2, v.st.constRes[ci] != 0 && keep
+	if !known {
+		var decided bool
+		if res, decided = cc.test.TryFast(&v.st.env, node); !decided {
+			var err error
+			if res, err = v.evalBool(ctx, cc.test, cc.refs, node); err != nil {
+				return v.fail(c.Kind.String()+" "+c.ID, node, err)
+			}
+		}
+		if keep {
+			v.st.constRes[ci] = 1
+			if res {
+				v.st.constRes[ci] = 2
+			}
+		}
+	}
+	if res == (c.Kind == KindReport) {
+		return v.emit(ctx, c, cc, node)
+	}
+	return nil
+}
+
 // plan returns what fire does with the checks of rule ri in this
-// document, in check order: ci to evaluate check ci, -ci-1 to emit it
-// (its absence verdict fails an assert or holds a report); the checks
+// document, in check order: ci to evaluate check ci, ci+planConst for a
+// document-constant test (fireConst), -ci-1 to emit it (its absence
+// verdict fails an assert or holds a report); the checks
 // whose absence verdict passes are left out. It depends on the names the
 // document has, so it is looked up on the rule's first firing in the
 // document (a rule fired on every invoice line then skips those checks at
@@ -734,7 +778,7 @@ func (v *validation) buildPlan(ri int32) []int32 {
 		cc := &v.r.checks[ci]
 		switch {
 		case !v.absent(cc.absent):
-			dst = append(dst, ci)
+			dst = append(dst, planEntry(ci, cc))
 		case cc.absentFires:
 			dst = append(dst, -ci-1)
 		}

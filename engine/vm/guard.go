@@ -31,6 +31,25 @@ import (
 // document, given the global variables.
 func docConstant(e *Expr) bool { return sameForEveryFocus(e, true) }
 
+// DocConstant reports whether the program's value is the same on every
+// node of a document, given its variables' values: constants, variables,
+// absolute paths (closed: reading no binding from outside) and operators
+// or functions of those, such as /rsm:CrossIndustryInvoice/.../ram:ID[
+// @schemeID = ('VA', 'FC')] or a let compared with a literal.
+func (p *Program) DocConstant() bool { return p.root != nil && docConstant(p.root) }
+
+// AtMostOneNode reports whether the pattern matches at most one node of a
+// document: every alternative is "/" or "/name" (the document element),
+// without descendant steps.
+func (pt *Pattern) AtMostOneNode() bool {
+	for _, a := range pt.alts {
+		if !a.Absolute || len(a.Steps) > 1 || (len(a.Steps) == 1 && (a.Steps[0].Desc || a.Steps[0].Attr)) {
+			return false
+		}
+	}
+	return true
+}
+
 // closedPath: an absolute path whose steps and predicates read no local
 // binding from outside it (global variables are fine).
 func closedPath(e *Expr) bool {
