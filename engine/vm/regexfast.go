@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"bytes"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -172,9 +173,34 @@ func literalStrings(t *syntax.Regexp) (_ []string, ok bool) {
 // bytes: a string of alts starts with a byte no UTF-8 sequence continues
 // with, so it can only start where regexp's runes do.
 func splitAlts(s string, alts []string) []string {
+	// The positions where an alternative may start are found by their
+	// first bytes (IndexByte, IndexAny: the text between separators is
+	// skipped at once, not tried byte by byte).
+	var first []byte
+	for _, a := range alts {
+		if a[0] >= utf8.RuneSelf {
+			first = nil // IndexAny reads runes: no skipping
+			break
+		}
+		if !bytes.Contains(first, []byte{a[0]}) {
+			first = append(first, a[0])
+		}
+	}
 	var out []string
 	beg := 0
 	for i := 0; i < len(s); {
+		var k int
+		switch len(first) {
+		case 0:
+		case 1:
+			k = strings.IndexByte(s[i:], first[0])
+		default:
+			k = strings.IndexAny(s[i:], string(first))
+		}
+		if k < 0 {
+			break
+		}
+		i += k
 		n := 0
 		for _, a := range alts {
 			if strings.HasPrefix(s[i:], a) {

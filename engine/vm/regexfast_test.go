@@ -148,6 +148,14 @@ func BenchmarkRegexMatch(b *testing.B) {
 			ws.re.Split(text, -1)
 		}
 	})
+	// XRechnung's tokenize of the payment terms into lines (BR-DE-18).
+	nl, _ := CompileRegex(`(\r?\n)`, "")
+	terms := strings.Repeat("Zahlbar innerhalb von 30 Tagen ohne Abzug.\r\n#SKONTO#TAGE=7#PROZENT=2.00#\n", 6)
+	b.Run("split-strings", func(b *testing.B) {
+		for b.Loop() {
+			nl.Split(terms)
+		}
+	})
 }
 
 // BenchmarkRegexCompile: the DFA's construction on top of regexp's
