@@ -1312,19 +1312,43 @@ func compileFastCmp(e *Expr) fastBool {
 		strEq = strEq && b.T == xdm.TString
 	}
 	eq := op == xdm.OpEq
+	switch {
+	case set != nil:
+		// The constants are strings and untypedAtomic compares as a
+		// string: a set lookup (as generalCmp does).
+		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+			v := false
+			decided := o.items(fe, n, func(a xdm.Item) bool {
+				if !v {
+					_, v = set[a.S]
+				}
+				return true
+			})
+			return v, decided
+		}
+	case strEq && general && len(consts) == 1:
+		// X = 'S', X != '': an item of another type than string or
+		// untypedAtomic against a string raises XPTY0004 (give up).
+		lit := consts[0].S
+		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+			v, other := false, false
+			decided := o.items(fe, n, func(a xdm.Item) bool {
+				if a.T != xdm.TString && a.T != xdm.TUntyped {
+					other = true
+					return false
+				}
+				v = v || (a.S == lit) == eq
+				return true
+			})
+			return v, decided && !other
+		}
+	}
 	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 		// Every pair is compared, and the answer is given only when none
 		// raises an error (see above).
 		v, items, failed := false, 0, false
 		decided := o.items(fe, n, func(a xdm.Item) bool {
 			items++
-			if set != nil {
-				// The constants are strings and untypedAtomic compares
-				// as a string: a set lookup (as generalCmp does).
-				_, in := set[a.S]
-				v = v || in
-				return true
-			}
 			if strEq && (a.T == xdm.TString || a.T == xdm.TUntyped) {
 				for _, b := range consts {
 					v = v || (a.S == b.S) == eq

@@ -118,6 +118,9 @@ func TestFastPaths(t *testing.T) {
 		{"upper-case(a/t/id) = 'VAT'", true, true},  // three id: XPTY0004
 		{"exists(a/i) and not(d/r/b)", true, false}, // one node, then an empty step
 		{"xs:decimal(d/b) + 0 = 2 or a/e = ''", false, false},
+		// A string literal against an item of another type: XPTY0004.
+		{"xs:decimal(d/b) = '2'", true, true},
+		{"xs:decimal(d/b) != ('2', '3')", true, true},
 	} {
 		cat := vm.NewCatalog()
 		sc := &xpath.StaticContext{Catalog: cat, Variables: map[string]int{"v": 0}}
