@@ -14,6 +14,12 @@ func BenchmarkDecimal(b *testing.B) {
 			ParseDecimal("1234.56")
 		}
 	})
+	b.Run("parse-double", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ParseDouble("1234.56")
+		}
+	})
 	b.Run("add-int64", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

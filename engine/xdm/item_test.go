@@ -1,8 +1,11 @@
 package xdm
 
 import (
+	"errors"
 	"math"
 	"math/big"
+	"strconv"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -50,5 +53,46 @@ func TestItemLayout(t *testing.T) {
 		if a, b := DateItem(d), DateItem(d); a != b {
 			t.Errorf("two items of %+v differ", d)
 		}
+	}
+}
+
+// doubleInputs are lexical forms around parsePlainFloat's limits.
+var doubleInputs = []string{
+	"0", "-0", "+0", "1", "-1", "1.", ".5", "+.5", "-.5", ".", "-", "+", "", "1234.56", "-1234.56",
+	"0.1", "0.30000000000000004", "9007199254740992", "9007199254740993", "9007199254740991.5",
+	"1234567890123456789", "12345678901234567890", "0.0000000000000000000001", "0.00000000000000000000001",
+	"1.5e3", "1E-7", "00012.500", "1..2", "1.2.3", "1-2", "--1", "3.14159265358979323846",
+}
+
+// TestParseDoubleFastPath: every form parses to the bits strconv gives.
+func TestParseDoubleFastPath(t *testing.T) {
+	for _, s := range doubleInputs {
+		checkParseDouble(t, s)
+	}
+}
+
+func FuzzParseDouble(f *testing.F) {
+	for _, s := range doubleInputs {
+		f.Add(s)
+	}
+	f.Fuzz(checkParseDouble)
+}
+
+// checkParseDouble compares ParseDouble with strconv.ParseFloat on an input
+// of the characters ParseDouble hands to it.
+func checkParseDouble(t *testing.T, s string) {
+	if strings.Trim(s, "0123456789.+-eE") != "" {
+		return
+	}
+	got, ok := ParseDouble(s)
+	want, err := strconv.ParseFloat(s, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		if ok {
+			t.Errorf("ParseDouble(%q) = %v, strconv fails: %v", s, got, err)
+		}
+		return
+	}
+	if !ok || math.Float64bits(got) != math.Float64bits(want) {
+		t.Errorf("ParseDouble(%q) = %v, %v; strconv %v", s, got, ok, want)
 	}
 }
