@@ -728,11 +728,23 @@ func compileFast(e *Expr) fastBool {
 			return !v, ok
 		}
 	case OpExists, OpEmpty:
+		want := e.Op == OpExists
 		p, ok := fastPathOf(e.Args[0])
+		if o, isOp := fastOperandOf(e.Args[0]); !ok && isOp && o.cast {
+			// exists(cac:TaxCategory[...]/xs:decimal(cbc:Percent)): every
+			// cast is made, as the interpreter makes them.
+			return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+				found := false
+				decided := o.items(fe, n, func(xdm.Item) bool {
+					found = true
+					return true
+				})
+				return found == want, decided
+			}
+		}
 		if !ok {
 			return nil
 		}
-		want := e.Op == OpExists
 		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 			found, ok := fe.any(&p, n)
 			return found == want, ok
@@ -777,7 +789,10 @@ func compileFast(e *Expr) fastBool {
 			return false, true
 		}
 	case OpGenCmp, OpValCmp:
-		return compileFastCmp(e)
+		if fn := compileFastCmp(e); fn != nil {
+			return fn
+		}
+		return compileFastNumCmp(e)
 	case OpBlankCmp:
 		p, ok := fastPathOf(e.Args[0])
 		if !ok {

@@ -1,0 +1,180 @@
+package vm
+
+import (
+	"math"
+
+	"github.com/einvoice-dev/einvoice/engine/xdm"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+)
+
+// Frame-free arithmetic.
+//
+// The amount checks compare arithmetic of the context node's amounts:
+// abs(xs:decimal(../cbc:TaxAmount)) - 1 < round((abs(xs:decimal(
+// ../cbc:TaxableAmount)) * (xs:decimal(cbc:Percent) div 100)) * 10 * 10)
+// div 100 (BR-S-09), round(cac:TaxCategory[...]/xs:decimal(cbc:Percent)) = 0
+// (BR-CO-17). A fastNum computes such an operand without a frame: numeric
+// literals, fastOperands of at most one item, casts, the arithmetic
+// operators, unary minus, abs, round, floor and ceiling, with xdm's own
+// operations as the interpreter applies them. Where the interpreter would
+// raise an error (several items, a failed cast, a division by zero, a
+// non-numeric operand) the closure gives up and the interpreter evaluates
+// the test; both operands of an operator are always computed, as the
+// interpreter computes them.
+
+// fastNum returns the value of an expression on node n: one atomic item, or
+// none (empty); ok=false when it cannot decide.
+type fastNum func(fe *fastEnv, n xmltree.NodeID) (it xdm.Item, empty, ok bool)
+
+// compileFastNum returns e's fastNum, or nil when e is not of the kinds
+// above.
+func compileFastNum(e *Expr) fastNum {
+	if c, ok := fastConsts(e); ok {
+		if len(c) != 1 || !c[0].T.IsNumeric() {
+			return nil
+		}
+		it := c[0]
+		return func(*fastEnv, xmltree.NodeID) (xdm.Item, bool, bool) { return it, false, true }
+	}
+	if o, ok := fastOperandOf(e); ok && !o.count && o.fn == nil {
+		// The items of a path (untypedAtomic) or of a cast of a path.
+		return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
+			var it xdm.Item
+			k := 0
+			decided := o.items(fe, n, func(a xdm.Item) bool {
+				it = a
+				k++
+				return k == 1 // a second item: XPTY0004
+			})
+			return it, k == 0, decided
+		}
+	}
+	switch e.Op {
+	case OpArith:
+		a, b := compileFastNum(e.Args[0]), compileFastNum(e.Args[1])
+		if a == nil || b == nil {
+			return nil
+		}
+		op := e.Arith
+		return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
+			x, ex, ok := a(fe, n)
+			if !ok {
+				return x, false, false
+			}
+			y, ey, ok := b(fe, n)
+			if !ok || ex || ey {
+				return x, ok, ok // an empty operand: the empty sequence
+			}
+			r, err := xdm.Arith(op, x, y)
+			return r, false, err == nil
+		}
+	case OpNeg:
+		a := compileFastNum(e.Args[0])
+		if a == nil {
+			return nil
+		}
+		return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
+			x, empty, ok := a(fe, n)
+			if !ok || empty {
+				return x, empty, ok
+			}
+			r, err := xdm.Negate(x)
+			return r, false, err == nil
+		}
+	case OpCast:
+		a := compileFastNum(e.Args[0])
+		if a == nil || len(e.Args) != 1 {
+			return nil
+		}
+		to, opt := e.Type, e.Optional
+		return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
+			x, empty, ok := a(fe, n)
+			if !ok || empty {
+				return x, empty, ok && opt // not optional: XPTY0004
+			}
+			r, err := xdm.Cast(x, to)
+			return r, false, err == nil
+		}
+	case OpCall:
+		if e.Builtin == nil || len(e.Args) != 1 {
+			return nil
+		}
+		dec, dbl := fastNumFn(e.Builtin.Name)
+		if dec == nil {
+			return nil
+		}
+		a := compileFastNum(e.Args[0])
+		if a == nil {
+			return nil
+		}
+		return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
+			x, empty, ok := a(fe, n)
+			if !ok || empty {
+				return x, empty, ok
+			}
+			if x.T == xdm.TUntyped { // as numArg
+				var err error
+				if x, err = xdm.Cast(x, xdm.TDouble); err != nil {
+					return x, false, false
+				}
+			}
+			switch {
+			case x.T == xdm.TDouble:
+				return xdm.Double(dbl(x.Float())), false, true
+			case x.T.IsNumeric():
+				return x.WithDecimal(dec(x.Decimal())), false, true
+			}
+			return x, false, false // not numeric: an error
+		}
+	}
+	return nil
+}
+
+// fastNumFn returns the decimal and double forms of the one-argument
+// numeric function name (as defineBuiltins' numFn defines them), or nils.
+func fastNumFn(name string) (func(xdm.Decimal) xdm.Decimal, func(float64) float64) {
+	switch name {
+	case "abs":
+		return xdm.Decimal.Abs, math.Abs
+	case "floor":
+		return xdm.Decimal.Floor, math.Floor
+	case "ceiling":
+		return xdm.Decimal.Ceil, math.Ceil
+	case "round":
+		return xdm.Decimal.Round, xpathRound
+	}
+	return nil, nil
+}
+
+// compileFastNumCmp compiles a comparison of two fastNums (where neither
+// side is a constant list compileFastCmp takes): false when a side is
+// empty (a general comparison of the empty sequence; a value comparison's
+// empty result), else xdm's comparison of the two items.
+func compileFastNumCmp(e *Expr) fastBool {
+	if len(e.Args) != 2 {
+		return nil
+	}
+	a, b := compileFastNum(e.Args[0]), compileFastNum(e.Args[1])
+	if a == nil || b == nil {
+		return nil
+	}
+	op, general := e.Cmp, e.Op == OpGenCmp
+	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+		x, ex, ok := a(fe, n)
+		if !ok {
+			return false, false
+		}
+		y, ey, ok := b(fe, n)
+		if !ok || ex || ey {
+			return false, ok
+		}
+		var v bool
+		var err error
+		if general {
+			v, err = xdm.CompareGeneral(op, x, y)
+		} else {
+			v, err = xdm.CompareValues(op, x, y)
+		}
+		return v, err == nil
+	}
+}
