@@ -346,7 +346,7 @@ func (f *frame) posAdd(key string, i int) { f.kps = append(f.kps, keyPos{key, in
 // every tax scheme).
 func (f *frame) posFlush(mark int, m map[string][]int32) {
 	ps := f.kps[mark:]
-	if len(ps) > 0 {
+	if len(ps) > 0 && !posGroupFew(ps, m) {
 		slices.SortStableFunc(ps, func(a, b keyPos) int { return strings.Compare(a.key, b.key) })
 		all := make([]int32, 0, len(ps))
 		for j := 0; j < len(ps); {
@@ -360,6 +360,45 @@ func (f *frame) posFlush(mark int, m map[string][]int32) {
 		}
 	}
 	f.posDrop(mark)
+}
+
+// posFewKeys is the largest number of distinct keys posGroupFew groups.
+const posFewKeys = 4
+
+// posGroupFew is posFlush's grouping for pairs with at most posFewKeys
+// distinct keys (a code on every line, two VAT rates): one pass over the
+// pairs per key instead of sorting them, with the same result (each key's
+// positions in the order they were added, repeats dropped). false, with
+// m unchanged, when there are more keys.
+func posGroupFew(ps []keyPos, m map[string][]int32) bool {
+	var keys [posFewKeys]string
+	d := 0
+	for _, p := range ps {
+		k := 0
+		for k < d && keys[k] != p.key {
+			k++
+		}
+		if k == d {
+			if d == posFewKeys {
+				return false
+			}
+			keys[d] = p.key
+			d++
+		}
+	}
+	all := make([]int32, 0, len(ps))
+	for _, key := range keys[:d] {
+		start := len(all)
+		for _, p := range ps {
+			if p.key == key {
+				if n := len(all); n == start || all[n-1] != p.i {
+					all = append(all, p.i)
+				}
+			}
+		}
+		m[key] = all[start:len(all):len(all)]
+	}
+	return true
 }
 
 // posDrop ends the pairs since mark without writing them.

@@ -1,6 +1,12 @@
 package vm
 
-import "testing"
+import (
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
 
 // TestMemoTable checks the per-node memo table against a map: distinct
 // (slot, node) keys that collide in the low bits, growth, overwrite,
@@ -47,4 +53,50 @@ func TestMemoTable(t *testing.T) {
 	if len(tb.keys) > maxKeptMemoTable {
 		t.Fatalf("Reset kept %d slots", len(tb.keys))
 	}
+}
+
+// TestPosGroupFew: posFlush's grouping of a few keys gives the map the
+// sort gives (each key's positions in order, repeats dropped), on pairs of
+// one to posFewKeys+1 distinct keys, a node adding several keys or one key
+// twice.
+func TestPosGroupFew(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	keys := []string{"S", "Z", "25", "VAT", "E"}
+	for round := range 500 {
+		d := 1 + round%len(keys)
+		var ps []keyPos
+		for i := range 1 + rng.IntN(40) {
+			for range 1 + rng.IntN(3) { // one node, one or more items
+				ps = append(ps, keyPos{keys[rng.IntN(d)], int32(i)})
+			}
+		}
+		few := map[string][]int32{}
+		ok := posGroupFew(slices.Clone(ps), few)
+		if ok != (len(distinctKeys(ps)) <= posFewKeys) {
+			t.Fatalf("round %d: posGroupFew = %v with %d keys", round, ok, len(distinctKeys(ps)))
+		}
+		if !ok {
+			continue
+		}
+		// posFlush's sort path, on a copy.
+		byKey := slices.Clone(ps)
+		slices.SortStableFunc(byKey, func(a, b keyPos) int { return strings.Compare(a.key, b.key) })
+		sorted := map[string][]int32{}
+		for _, p := range byKey {
+			if l := sorted[p.key]; len(l) == 0 || l[len(l)-1] != p.i {
+				sorted[p.key] = append(l, p.i)
+			}
+		}
+		if !maps.EqualFunc(few, sorted, slices.Equal) {
+			t.Fatalf("round %d: %v, sorted %v", round, few, sorted)
+		}
+	}
+}
+
+func distinctKeys(ps []keyPos) map[string]bool {
+	m := map[string]bool{}
+	for _, p := range ps {
+		m[p.key] = true
+	}
+	return m
 }
