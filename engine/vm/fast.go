@@ -1313,6 +1313,7 @@ func compileFastCmp(e *Expr) fastBool {
 		return nil
 	}
 	op, general := e.Cmp, e.Op == OpGenCmp
+	compare := comparison(general)
 	if !general && len(consts) != 1 {
 		return nil // a value comparison of a sequence: an error
 	}
@@ -1375,13 +1376,7 @@ func compileFastCmp(e *Expr) fastBool {
 				if swap {
 					l, r = b, a
 				}
-				var res bool
-				var err error
-				if general {
-					res, err = xdm.CompareGeneral(op, l, r)
-				} else {
-					res, err = xdm.CompareValues(op, l, r)
-				}
+				res, err := compare(op, l, r)
 				if err != nil {
 					failed = true
 					return false
@@ -1395,6 +1390,15 @@ func compileFastCmp(e *Expr) fastBool {
 		}
 		return v, true
 	}
+}
+
+// comparison returns xdm's comparison of two atomic items for a general
+// comparison (general) or a value comparison.
+func comparison(general bool) func(xdm.CmpOp, xdm.Item, xdm.Item) (bool, error) {
+	if general {
+		return xdm.CompareGeneral
+	}
+	return xdm.CompareValues
 }
 
 // codeListHas is the code-list idiom's answer for the normalized value v

@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"errors"
 	"math"
 
 	"github.com/einvoice-dev/einvoice/engine/xdm"
@@ -69,65 +70,57 @@ func compileFastNum(e *Expr) fastNum {
 			return r, false, err == nil
 		}
 	case OpNeg:
-		a := compileFastNum(e.Args[0])
-		if a == nil {
-			return nil
-		}
-		return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
-			x, empty, ok := a(fe, n)
-			if !ok || empty {
-				return x, empty, ok
-			}
-			r, err := xdm.Negate(x)
-			return r, false, err == nil
+		if a := compileFastNum(e.Args[0]); a != nil {
+			return fastUnary(a, true, xdm.Negate)
 		}
 	case OpCast:
-		a := compileFastNum(e.Args[0])
-		if a == nil || len(e.Args) != 1 {
-			return nil
-		}
-		to, opt := e.Type, e.Optional
-		return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
-			x, empty, ok := a(fe, n)
-			if !ok || empty {
-				return x, empty, ok && opt // not optional: XPTY0004
-			}
-			r, err := xdm.Cast(x, to)
-			return r, false, err == nil
+		if a := compileFastNum(e.Args[0]); a != nil && len(e.Args) == 1 {
+			to := e.Type
+			// The empty sequence: empty when optional, else XPTY0004.
+			return fastUnary(a, e.Optional, func(x xdm.Item) (xdm.Item, error) { return xdm.Cast(x, to) })
 		}
 	case OpCall:
 		if e.Builtin == nil || len(e.Args) != 1 {
 			return nil
 		}
 		dec, dbl := fastNumFn(e.Builtin.Name)
-		if dec == nil {
-			return nil
-		}
-		a := compileFastNum(e.Args[0])
-		if a == nil {
-			return nil
-		}
-		return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
-			x, empty, ok := a(fe, n)
-			if !ok || empty {
-				return x, empty, ok
-			}
-			if x.T == xdm.TUntyped { // as numArg
-				var err error
-				if x, err = xdm.Cast(x, xdm.TDouble); err != nil {
-					return x, false, false
+		if a := compileFastNum(e.Args[0]); a != nil && dec != nil {
+			return fastUnary(a, true, func(x xdm.Item) (xdm.Item, error) {
+				if x.T == xdm.TUntyped { // as numArg
+					var err error
+					if x, err = xdm.Cast(x, xdm.TDouble); err != nil {
+						return x, err
+					}
 				}
-			}
-			switch {
-			case x.T == xdm.TDouble:
-				return xdm.Double(dbl(x.Float())), false, true
-			case x.T.IsNumeric():
-				return x.WithDecimal(dec(x.Decimal())), false, true
-			}
-			return x, false, false // not numeric: an error
+				switch {
+				case x.T == xdm.TDouble:
+					return xdm.Double(dbl(x.Float())), nil
+				case x.T.IsNumeric():
+					return x.WithDecimal(dec(x.Decimal())), nil
+				}
+				return x, errNotNumeric
+			})
 		}
 	}
 	return nil
+}
+
+// errNotNumeric is fastUnary's refusal of a non-numeric argument (the
+// interpreter raises XPTY0004 there).
+var errNotNumeric = errors.New("not numeric")
+
+// fastUnary applies f to a's item; the empty sequence stays empty, or
+// gives up when keepEmpty is false (a non-optional cast), as an error of f
+// does.
+func fastUnary(a fastNum, keepEmpty bool, f func(xdm.Item) (xdm.Item, error)) fastNum {
+	return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
+		x, empty, ok := a(fe, n)
+		if !ok || empty {
+			return x, empty, ok && keepEmpty
+		}
+		r, err := f(x)
+		return r, false, err == nil
+	}
 }
 
 // fastNumFn returns the decimal and double forms of the one-argument
@@ -158,7 +151,7 @@ func compileFastNumCmp(e *Expr) fastBool {
 	if a == nil || b == nil {
 		return nil
 	}
-	op, general := e.Cmp, e.Op == OpGenCmp
+	op, compare := e.Cmp, comparison(e.Op == OpGenCmp)
 	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 		x, ex, ok := a(fe, n)
 		if !ok {
@@ -168,13 +161,7 @@ func compileFastNumCmp(e *Expr) fastBool {
 		if !ok || ex || ey {
 			return false, ok
 		}
-		var v bool
-		var err error
-		if general {
-			v, err = xdm.CompareGeneral(op, x, y)
-		} else {
-			v, err = xdm.CompareValues(op, x, y)
-		}
+		v, err := compare(op, x, y)
 		return v, err == nil
 	}
 }

@@ -185,7 +185,7 @@ func NormalizeSpace(s string) string {
 	prevSpace := true
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		sp := c == ' ' || c == '\t' || c == '\n' || c == '\r'
+		sp := xdm.IsSpace(c)
 		if sp && (c != ' ' || prevSpace) {
 			return trimCollapse(s)
 		}
@@ -202,17 +202,10 @@ func NormalizeSpace(s string) string {
 // only single spaces is its own normalized form (" S " and "S\n" are
 // substrings): no allocation.
 func trimCollapse(s string) string {
-	i, j := 0, len(s)
-	for i < j && isXMLSpace(s[i]) {
-		i++
-	}
-	for j > i && isXMLSpace(s[j-1]) {
-		j--
-	}
-	t := s[i:j]
+	t := xdm.TrimSpace(s)
 	for k := 0; k < len(t); k++ {
 		// (t[k+1] exists: t ends in a non-space)
-		if c := t[k]; isXMLSpace(c) && (c != ' ' || isXMLSpace(t[k+1])) {
+		if c := t[k]; xdm.IsSpace(c) && (c != ' ' || xdm.IsSpace(t[k+1])) {
 			return collapseSpace(t)
 		}
 	}
@@ -225,9 +218,9 @@ func collapseSpace(t string) string {
 	var b strings.Builder
 	b.Grow(len(t))
 	for i := 0; i < len(t); {
-		if isXMLSpace(t[i]) {
+		if xdm.IsSpace(t[i]) {
 			b.WriteByte(' ')
-			for i < len(t) && isXMLSpace(t[i]) {
+			for i < len(t) && xdm.IsSpace(t[i]) {
 				i++
 			}
 			continue
@@ -235,7 +228,7 @@ func collapseSpace(t string) string {
 		// A run of other bytes is copied at once (a load normalises every
 		// static message of the rule sets).
 		j := i + 1
-		for j < len(t) && !isXMLSpace(t[j]) {
+		for j < len(t) && !xdm.IsSpace(t[j]) {
 			j++
 		}
 		b.WriteString(t[i:j])
@@ -243,9 +236,6 @@ func collapseSpace(t string) string {
 	}
 	return b.String()
 }
-
-// isXMLSpace reports whether c is XML whitespace (space, tab, CR, LF).
-func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // xpathRound rounds half towards positive infinity.
 func xpathRound(x float64) float64 {

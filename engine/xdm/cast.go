@@ -23,7 +23,7 @@ func Cast(it Item, to Type) (Item, error) {
 	case TBoolean:
 		switch it.T {
 		case TString, TUntyped:
-			switch trimWS(it.S) {
+			switch TrimSpace(it.S) {
 			case "true", "1":
 				return Bool(true), nil
 			case "false", "0":

@@ -17,7 +17,7 @@ type Date struct {
 // ParseDate parses the xs:date lexical form YYYY-MM-DD with an optional
 // timezone (Z or ±hh:mm), surrounding whitespace allowed.
 func ParseDate(s string) (Date, bool) {
-	s = trimWS(s)
+	s = TrimSpace(s)
 	var d Date
 	i := 0
 	neg := false

@@ -567,7 +567,7 @@ func DecimalTooLarge(s string) bool {
 // linear in len(s) up to MaxDecimalDigits digits, and the big.Int parse
 // only sees the significant digits.
 func parseDecimal(s string) (Decimal, parseStatus) {
-	s = trimWS(s)
+	s = TrimSpace(s)
 	if s == "" {
 		return Decimal{}, parseInvalid
 	}
@@ -646,7 +646,7 @@ func parseDecimal(s string) (Decimal, parseStatus) {
 
 // ParseInteger parses the xs:integer lexical form.
 func ParseInteger(s string) (Decimal, bool) {
-	t := trimWS(s)
+	t := TrimSpace(s)
 	if t == "" {
 		return Decimal{}, false
 	}
@@ -695,14 +695,16 @@ func (d Decimal) String() string {
 	return digits
 }
 
-func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+// IsSpace reports whether c is XML whitespace (space, tab, CR, LF).
+func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-func trimWS(s string) string {
+// TrimSpace returns s without its leading and trailing XML whitespace.
+func TrimSpace(s string) string {
 	i, j := 0, len(s)
-	for i < j && isWS(s[i]) {
+	for i < j && IsSpace(s[i]) {
 		i++
 	}
-	for j > i && isWS(s[j-1]) {
+	for j > i && IsSpace(s[j-1]) {
 		j--
 	}
 	return s[i:j]

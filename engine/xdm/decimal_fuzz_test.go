@@ -18,7 +18,7 @@ func FuzzParseDecimal(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		d, ok := ParseDecimal(s)
-		lexical := decimalLexical(trimWS(s))
+		lexical := decimalLexical(TrimSpace(s))
 		if !lexical {
 			if ok {
 				t.Fatalf("ParseDecimal(%q) accepted a non-decimal", s)
@@ -37,7 +37,7 @@ func FuzzParseDecimal(f *testing.F) {
 		if !ok || DecimalTooLarge(s) {
 			t.Fatalf("ParseDecimal(%q) refused a valid decimal", s)
 		}
-		want, _ := new(big.Rat).SetString(strings.TrimPrefix(trimWS(s), "+"))
+		want, _ := new(big.Rat).SetString(strings.TrimPrefix(TrimSpace(s), "+"))
 		got, okr := new(big.Rat).SetString(d.String())
 		if !okr || want.Cmp(got) != 0 {
 			t.Fatalf("ParseDecimal(%q) = %s", s, d)

@@ -49,7 +49,7 @@ func FormatDouble(f float64) string {
 // ParseDouble parses the xs:double lexical form (decimal with optional
 // exponent, INF, -INF, NaN; surrounding whitespace allowed).
 func ParseDouble(s string) (float64, bool) {
-	s = trimWS(s)
+	s = TrimSpace(s)
 	switch s {
 	case "INF", "+INF":
 		return math.Inf(1), true
