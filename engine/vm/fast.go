@@ -190,7 +190,7 @@ type fastPath struct {
 	// last, which may be an attribute step, and the last of one name.
 	up bool
 	// chain: two or more named child steps without predicates, which
-	// collect follows down while each step has one node (fastEnv.chain).
+	// are followed down while each step has one node (fastEnv.chainEnd).
 	chain bool
 }
 
@@ -732,7 +732,7 @@ func compileFast(e *Expr) fastBool {
 		p, ok := fastPathOf(e.Args[0])
 		if o, isOp := fastOperandOf(e.Args[0]); !ok && isOp && o.cast {
 			// exists(cac:TaxCategory[...]/xs:decimal(cbc:Percent)): every
-			// cast is made, as the interpreter makes them.
+			// cast is made, and one that fails gives up.
 			return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 				found := false
 				decided := o.items(fe, n, func(xdm.Item) bool {
