@@ -1,10 +1,13 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
 )
 
 // TestPatternGuards: a rule context with a condition on global variables
@@ -170,4 +173,35 @@ func TestDocConstantChecks(t *testing.T) {
 			}
 		}
 	}
+	// The kept value is read, not computed again: with A's and C's values
+	// set to true before the first node, both fire on every i although
+	// false in this document; the value of C, whose let failed, is not
+	// read (the error stays).
+	preset := map[int32]uint8{0: 2, 2: 2}
+	if got, want := constRun(t, memo, docs[1].src, preset), "A@/r[1]/i[1] A@/r[1]/i[2] C@/r[1]/i[1] C@/r[1]/i[2] G@/r[1]/i[1] G@/r[1]/i[2]"; got != want {
+		t.Errorf("with kept values: %s, want %s", got, want)
+	}
+	if got := constRun(t, memo, docs[2].src, preset); !strings.HasPrefix(got, "error: ") {
+		t.Errorf("with kept values and a failed let: %s, want the let's error", got)
+	}
+}
+
+// constRun validates src as Validate does, with the document-constant
+// values preset (check index -> state.constRes) after the state's reset.
+func constRun(t *testing.T, rs *Ruleset, src string, preset map[int32]uint8) string {
+	t.Helper()
+	doc, err := xmltree.Parse([]byte(src), xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &state{}
+	st.reset(rs, doc)
+	for ci, r := range preset {
+		st.constRes[ci] = r
+	}
+	v := validation{r: rs, st: st, doc: doc}
+	if err := v.run(context.Background()); err != nil {
+		return "error: " + err.Error()
+	}
+	return joinIDs(v.findings, true)
 }
