@@ -345,7 +345,7 @@ func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
 			}
 			v = a.S
 		}
-		return codeListHas(normalizeSpace(v), e.Op == OpCodeToken, e.Set, e.Str), nil
+		return codeListHas(NormalizeSpace(v), e.Op == OpCodeToken, e.Set, e.Str), nil
 	case OpChildEq:
 		n, err := f.contextNode(fc)
 		if err != nil {

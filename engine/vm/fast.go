@@ -832,7 +832,7 @@ func compileFast(e *Expr) fastBool {
 			if !ok {
 				return false, false
 			}
-			return codeListHas(normalizeSpace(s), token, set, list), true
+			return codeListHas(NormalizeSpace(s), token, set, list), true
 		}
 	case OpCall:
 		if fn := compileFastNameTest(e); fn != nil {
@@ -1123,7 +1123,7 @@ type fastOperand struct {
 func fastStringFn(name string) func(string) string {
 	switch name {
 	case "normalize-space":
-		return normalizeSpace
+		return NormalizeSpace
 	case "upper-case":
 		return upperCase
 	case "lower-case":

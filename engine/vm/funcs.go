@@ -175,8 +175,6 @@ func (f *frame) ctxString(args []xdm.Sequence, fc focus, fn string) (string, err
 
 func (f *frame) str(s string) xdm.Sequence { return f.one(xdm.String(s)) }
 
-func normalizeSpace(s string) string { return NormalizeSpace(s) }
-
 // NormalizeSpace collapses runs of XML whitespace (space, tab, CR, LF) into
 // one space and trims them at both ends, as fn:normalize-space. Other
 // Unicode spaces (such as U+00A0) are kept, as the reference keeps them.
@@ -292,7 +290,7 @@ func defineBuiltins(def func(name string, min, max int, fn builtinFn)) {
 	def("data", 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) { return f.atomize(a[0]), nil })
 	def("normalize-space", 0, 1, func(f *frame, fc focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
 		s, err := f.ctxString(a, fc, "normalize-space")
-		return f.str(normalizeSpace(s)), err
+		return f.str(NormalizeSpace(s)), err
 	})
 	def("string-length", 0, 1, func(f *frame, fc focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
 		s, err := f.ctxString(a, fc, "string-length")

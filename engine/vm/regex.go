@@ -566,7 +566,7 @@ func fnTokenize(f *frame, _ focus, e *Expr, a []xdm.Sequence) (xdm.Sequence, err
 	}
 	var parts []string
 	if len(a) == 1 {
-		s = normalizeSpace(s)
+		s = NormalizeSpace(s)
 		if s == "" {
 			return nil, nil
 		}
