@@ -16,7 +16,8 @@ import (
 //   - a pattern that is a literal string (`\.`, `:`, `#TXD#`): matches,
 //     tokenize and replace are strings.Contains, Split and ReplaceAll;
 //   - a pattern that is one character class, or one class repeated with
-//     `+` (`\s`, `[\s]+`): tokenize is a scan over the runes;
+//     `+` (`\s`, `[\s]+`, XRechnung's `([ \n\r\t\s])`): tokenize, and
+//     replace by a text without group references, are a scan over the runes;
 //   - a pattern that matches a few fixed strings (`(\r?\n)`): tokenize
 //     cuts at the first of them, in regexp's order of preference, that
 //     starts at each position;
@@ -222,8 +223,13 @@ func splitAlts(s string, alts []string) []string {
 // ReplaceAll is regexp.Regexp.ReplaceAllString(s, tmpl), tmpl in Go's
 // Expand syntax.
 func (r *Regex) ReplaceAll(s, tmpl string) string {
-	if r.isLit && !strings.Contains(tmpl, "$") {
-		return strings.ReplaceAll(s, r.lit, tmpl)
+	if !strings.Contains(tmpl, "$") {
+		switch {
+		case r.isLit:
+			return strings.ReplaceAll(s, r.lit, tmpl)
+		case r.sep != nil:
+			return r.sep.replace(s, tmpl, r.plus)
+		}
 	}
 	return r.re.ReplaceAllString(s, tmpl)
 }
@@ -279,6 +285,45 @@ func classSplitter(t *syntax.Regexp) (*runeClass, bool) {
 		return nil, false
 	}
 	return newRuneClass(t.Rune), plus
+}
+
+// replace puts tmpl (no group references) in place of every rune of c in
+// s (plus: of every maximal run of them), what a leftmost-first
+// regexp.ReplaceAllString does for the class; s itself when none is there.
+func (c *runeClass) replace(s, tmpl string, plus bool) string {
+	var out strings.Builder
+	beg := 0
+	for i := 0; i < len(s); {
+		r, n := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
+		if !c.has(r) {
+			i += n
+			continue
+		}
+		if out.Cap() == 0 {
+			out.Grow(len(s))
+		}
+		out.WriteString(s[beg:i])
+		out.WriteString(tmpl)
+		i += n
+		for plus && i < len(s) {
+			if r, n = rune(s[i]), 1; r >= utf8.RuneSelf {
+				r, n = utf8.DecodeRuneInString(s[i:])
+			}
+			if !c.has(r) {
+				break
+			}
+			i += n
+		}
+		beg = i
+	}
+	if out.Cap() == 0 {
+		return s
+	}
+	out.WriteString(s[beg:])
+	return out.String()
 }
 
 // split cuts s at every rune of c (plus: at every maximal run of them),

@@ -20,7 +20,7 @@ var regexSamples = []struct{ pat, flags string }{
 	{`abc`, "i"}, {`^b`, "m"}, {`a$`, "m"}, {`.`, "s"}, {`(a)`, ""}, {`[a-c]+?`, ""}, {`\p{L}+`, ""},
 	{`[^a]`, ""}, {`\d`, ""}, {`([\s])`, ""}, {`-`, ""}, {`^b$`, ""}, {`^abc`, ""}, {`abc$`, ""}, {`^-`, ""},
 	{`(b)`, ""}, {`bc`, "i"}, {`a|ab`, ""}, {`(a|ab)(c|bcd)`, ""}, {`\r?\n`, ""}, {`x??y`, ""}, {`[ab]c?`, ""},
-	{`(é|e)\.`, ""}, {"[\uFFFDa]", ""},
+	{`(é|e)\.`, ""}, {"[\uFFFDa]", ""}, {`([ \n\r\t\s])`, ""}, {`[^\d]+`, ""},
 }
 
 var regexInputs = []string{
@@ -54,7 +54,7 @@ func TestRegexFastRoutes(t *testing.T) {
 		{`(^|\r?\n)#(SKONTO)#TAGE=([0-9]+#PROZENT=[0-9]+\.[0-9]{2})(#BASISBETRAG=-?[0-9]+\.[0-9]{2})?#$`, "dfa"},
 		{`^[^@\s]+@([^@.\s]+\.)+[^@.\s]+$`, "dfa"}, {`.*([0-9].*){3,}.*`, "dfa"},
 		{`\.`, "literal"}, {`#TXD#`, "literal"}, {`:`, "literal"},
-		{`\s`, "class"}, {`[\s]+`, "class+"}, {`([\s])`, "class"}, {`(\r?\n)`, "strings"}, {`a|ab`, "strings"},
+		{`\s`, "class"}, {`[\s]+`, "class+"}, {`([\s])`, "class"}, {`([ \n\r\t\s])`, "class"}, {`(\r?\n)`, "strings"}, {`a|ab`, "strings"},
 	} {
 		r, _ := CompileRegex(c.pat, "")
 		got := "regexp"
