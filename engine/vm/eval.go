@@ -932,6 +932,19 @@ func (f *frame) evalFor(e *Expr, i int, fc focus, b []xdm.Item) ([]xdm.Item, err
 	if err != nil {
 		return b, err
 	}
+	if body := f.prog.scalarFors[e]; body != nil && allAtomic(s) {
+		for _, it := range s {
+			if err := f.tick(); err != nil {
+				return b, err
+			}
+			r, err := body(it)
+			if err != nil {
+				return b, err
+			}
+			b = append(b, r)
+		}
+		return b, nil
+	}
 	for j := range s {
 		if err := f.tick(); err != nil {
 			return b, err

@@ -11,3 +11,15 @@ func (pt *Pattern) FastRoot() bool { return pt.fast != nil }
 // FastDispatch reports whether the pattern's dispatch key is evaluated
 // without a frame (for TestFastDispatchValues).
 func (pt *Pattern) FastDispatch() bool { return pt.dispatch != nil && pt.dispatch.fast != nil }
+
+// ScalarFors is the number of for-expressions of the program whose body
+// runs as a closure (for TestScalarFor).
+func (p *Program) ScalarFors() int { return len(p.scalarFors) }
+
+// WithoutScalarFors is a copy of p whose for-expressions all run in the
+// interpreter (for TestScalarFor).
+func (p *Program) WithoutScalarFors() *Program {
+	q := *p
+	q.scalarFors = nil
+	return &q
+}

@@ -26,6 +26,9 @@ type Program struct {
 	cseLocals [][]int32  // per shared slot, the local variable slots it reads
 	fast      fastBool   // the test evaluated without a frame (fast.go), or nil
 	fastVal   fastValue  // the value evaluated without a frame (a let's), or nil
+	// scalarFors: the for-expressions whose body is a closure over the
+	// bound item (scalar.go); nil when none.
+	scalarFors map[*Expr]scalarFn
 }
 
 // NewProgram wraps a compiled expression tree. nLocals is the number of
@@ -49,6 +52,7 @@ func NewProgramIn(src string, root *Expr, nLocals int, fns *Functions, cat *Cata
 	cat.prepare(root)
 	markCmpCard(root)
 	p.vars = collectVars(nil, root)
+	p.scalarFors = compileScalarFors(root, nil)
 	if cat != nil && root != nil {
 		p.fast = compileFast(root)
 		p.fastVal = compileFastValue(root)
