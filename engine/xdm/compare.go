@@ -1,6 +1,7 @@
 package xdm
 
 import (
+	"cmp"
 	"math"
 	"strings"
 )
@@ -48,10 +49,10 @@ func CompareValues(op CmpOp, a, b Item) (bool, error) {
 	if b.T == TUntyped {
 		b.T = TString
 	}
-	return compareAtomic(op, a, b)
+	return compareAtomic(op, &a, &b)
 }
 
-func compareAtomic(op CmpOp, a, b Item) (bool, error) {
+func compareAtomic(op CmpOp, a, b *Item) (bool, error) {
 	switch {
 	case a.T.IsNumeric() && b.T.IsNumeric():
 		if a.T == TDouble || b.T == TDouble {
@@ -101,6 +102,11 @@ func CompareGeneral(op CmpOp, a, b Item) (bool, error) {
 		}
 		return op.holds(strings.Compare(a.S, b.S)), nil
 	}
+	if a.T.isDec() && b.T.isDec() && a.big == nil && b.big == nil && a.Node == b.Node {
+		// Two xs:integer or xs:decimal of one scale (counts, amounts
+		// of one precision): their coefficients compare (Decimal.Cmp).
+		return op.holds(cmp.Compare(int64(a.n), int64(b.n))), nil
+	}
 	var err error
 	switch {
 	case a.T == TUntyped && b.T == TUntyped:
@@ -114,7 +120,7 @@ func CompareGeneral(op CmpOp, a, b Item) (bool, error) {
 			return false, err
 		}
 	}
-	return compareAtomic(op, a, b)
+	return compareAtomic(op, &a, &b)
 }
 
 func promoteUntyped(u Item, other Type) (Item, error) {

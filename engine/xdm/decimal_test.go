@@ -355,7 +355,7 @@ func TestCompareGeneralStrings(t *testing.T) {
 	for _, op := range []CmpOp{OpEq, OpNe, OpLt, OpLe, OpGt, OpGe} {
 		for _, x := range vals {
 			for _, y := range vals {
-				want, err := compareAtomic(op, String(x), String(y))
+				want, err := compareAtomic(op, ptr(String(x)), ptr(String(y)))
 				if err != nil {
 					t.Fatal(err)
 				}

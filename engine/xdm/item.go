@@ -33,6 +33,9 @@ func (t Type) String() string {
 // IsNumeric reports whether t is xs:decimal, xs:integer or xs:double.
 func (t Type) IsNumeric() bool { return t == TDecimal || t == TInteger || t == TDouble }
 
+// isDec reports whether t is xs:decimal or xs:integer.
+func (t Type) isDec() bool { return t == TDecimal || t == TInteger }
+
 // Item is one XDM item: a node (by id in the evaluated document) or an
 // atomic value. Items are small values (40 bytes) and are copied freely:
 // every focus, sequence and memoised value holds them, so the fields are

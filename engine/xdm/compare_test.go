@@ -1,0 +1,51 @@
+package xdm
+
+import (
+	"math"
+	"testing"
+)
+
+// smallSamples are xs:integer and xs:decimal items around the edges of
+// CompareGeneral's same-scale path: zero, ±1, the int64 limits, several
+// scales and the plain mark, and coefficients beyond an int64.
+func smallSamples() []Item {
+	var out []Item
+	for _, c := range []int64{0, 1, -1, 7, -7, 10, 100, -250, 12345, math.MaxInt64, math.MinInt64, math.MaxInt64 / 10, math.MinInt64 + 1, 1 << 32, -(1 << 31)} {
+		out = append(out, Integer(c))
+		for _, s := range []int32{0, 1, 2, 3} {
+			d := Dec(Decimal{c: c, s: s})
+			out = append(out, d)
+			d.B = true
+			out = append(out, d)
+		}
+	}
+	for _, s := range []string{"123456789012345678901234567890", "-123456789012345678901234567890", "98765432109876543210"} {
+		d, ok := ParseDecimal(s)
+		if !ok || d.b == nil {
+			panic(s + ": not a big coefficient")
+		}
+		out = append(out, Dec(d), IntegerD(d))
+	}
+	return out
+}
+
+// TestCompareSameScale: CompareGeneral's path for two int64-sized
+// decimals of one scale answers what compareAtomic (Decimal.Cmp) answers
+// for every pair of samples and operator.
+func TestCompareSameScale(t *testing.T) {
+	xs := smallSamples()
+	for _, a := range xs {
+		for _, b := range xs {
+			for op := OpEq; op <= OpGe; op++ {
+				got, err := CompareGeneral(op, a, b)
+				want, werr := compareAtomic(op, &a, &b)
+				if got != want || (err == nil) != (werr == nil) {
+					t.Fatalf("%s %s %s = %v, want %v", a.StringValue(), op, b.StringValue(), got, want)
+				}
+			}
+		}
+	}
+}
+
+// ptr returns the address of a copy of it (compareAtomic takes pointers).
+func ptr(it Item) *Item { return &it }
