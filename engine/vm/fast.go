@@ -1065,6 +1065,23 @@ func compileFastValue(e *Expr) fastValue {
 		return func(fe *fastEnv, n xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool) {
 			return o.appendTo(fe, n, dst)
 		}
+	case OpStep, OpPath, OpFilter, OpUnion:
+		// The nodes of a path (XRechnung's BT-151, BT-102...): walk
+		// collects them in document order, each once.
+		p, ok := fastPathOf(e)
+		if !ok || len(p.steps) == 0 {
+			return nil
+		}
+		return func(fe *fastEnv, n xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool) {
+			nodes, ok := fe.collect(&p, n, fastMaxNodes)
+			if !ok || len(nodes) == fastMaxNodes {
+				return dst, false
+			}
+			for _, c := range nodes {
+				dst = append(dst, xdm.NodeItem(int32(c)))
+			}
+			return dst, true
+		}
 	}
 	return nil
 }

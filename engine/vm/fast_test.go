@@ -377,9 +377,10 @@ func TestFastDispatchValues(t *testing.T) {
 }
 
 // TestFastValues: a let's value computed without a frame (Peppol's line
-// amounts) is the interpreter's on every element and attribute: the
-// branch taken, the cast's value and scale, an error where a cast fails
-// or reads two nodes, the empty sequence.
+// amounts, XRechnung's node sets) is the interpreter's on every element
+// and attribute: the branch taken, the cast's value and scale, an error
+// where a cast fails or reads two nodes, the empty sequence, the nodes of
+// a path in document order.
 func TestFastValues(t *testing.T) {
 	doc := parse(t, fastOperandDoc)
 	for _, c := range []struct {
@@ -395,6 +396,10 @@ func TestFastValues(t *testing.T) {
 		{"if ($v) then 1 else 0", false},
 		{"xs:decimal(m/v)", true},
 		{"l/xs:decimal(m/v)", false}, // a path before the cast: the interpreter's
+		// The nodes of a path (XRechnung's BT-151 and BT-102), in order.
+		{"l/m/v", true}, {"(l|k)/m/v", true}, {"l[w]/m", true}, {"l/w[. = 'x']", true},
+		{"../l/m", true}, {"x/@n", true}, {"l/m/v/text()", true}, {"*/m", true}, {".[w]/m/v", true},
+		{"//v", false}, {"l[1]/m", false},
 	} {
 		cat := vm.NewCatalog()
 		p := compile(t, c.expr, &xpath.StaticContext{Catalog: cat, Variables: map[string]int{"v": 0}})

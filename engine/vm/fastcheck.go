@@ -63,14 +63,21 @@ func (p *Program) FastValueAgrees(ctx context.Context, env *Env, node xmltree.No
 }
 
 // sameItems reports whether two sequences hold the same items: the same
-// types and values (decimals by value and scale, as their canonical
-// strings and Java scales show).
+// nodes, in the same order, and atomic values of the same types and
+// values (decimals by value and scale, as their canonical strings and Java
+// scales show).
 func sameItems(a, b xdm.Sequence) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
 		x, y := a[i], b[i]
+		if x.T == xdm.TNode || y.T == xdm.TNode {
+			if x != y {
+				return false
+			}
+			continue
+		}
 		if x.T != y.T || x.StringValue() != y.StringValue() {
 			return false
 		}
