@@ -169,6 +169,7 @@ const (
 	fsSelf                         // .[predicates] (first step only)
 	fsText                         // child::text() (last step only)
 	fsChildAlt                     // (a|b|...): child::a, child::b... in document order
+	fsRoot                         // / (first step only): the document node
 )
 
 // fastStep is one step of a fastPath.
@@ -192,6 +193,9 @@ type fastPath struct {
 	// chain: two or more named child steps without predicates, which
 	// are followed down while each step has one node (fastEnv.chainEnd).
 	chain bool
+	// abs: the first step is fsRoot (chainEnd and up start from the
+	// document node).
+	abs bool
 }
 
 // fastPathOf returns e as a fastPath when it is one.
@@ -213,26 +217,34 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 	}
 	for i, a := range parts {
 		st, ok := fastStepOf(a)
+		if i == 0 && a.Op == OpRoot && len(parts) > 1 {
+			// An absolute path: its steps walk from the document node
+			// (fast paths read the Env's document only, whose document
+			// node is 0), whatever the context node.
+			st, ok = fastStep{kind: fsRoot}, true
+		}
 		switch {
 		case !ok,
 			(st.kind == fsAttr || st.kind == fsText) && i != len(parts)-1,
 			st.kind == fsSelf && i != 0,
-			st.kind == fsParent && i > 0 && p.steps[i-1].kind != fsParent:
+			st.kind == fsParent && i > 0 && p.steps[i-1].kind != fsParent,
+			st.kind == fsRoot && i != 0:
 			return fastPath{}, false
 		}
 		p.steps = append(p.steps, st)
 		p.preds = p.preds || len(st.preds) > 0
+		p.abs = p.abs || st.kind == fsRoot
 	}
 	p.up = !p.preds && len(p.steps) >= 2
 	p.chain = p.up
 	for i, st := range p.steps {
 		last := i == len(p.steps)-1
 		switch {
-		case st.kind == fsChild, st.kind == fsAttr && last, (st.kind == fsChildAlt || st.kind == fsAnyChild) && !last:
+		case st.kind == fsChild, st.kind == fsRoot, st.kind == fsAttr && last, (st.kind == fsChildAlt || st.kind == fsAnyChild) && !last:
 		default:
 			p.up = false
 		}
-		p.chain = p.chain && st.kind == fsChild
+		p.chain = p.chain && (st.kind == fsChild || st.kind == fsRoot)
 	}
 	return p, true
 }
@@ -365,8 +377,12 @@ func (fe *fastEnv) collect(p *fastPath, n xmltree.NodeID, limit int) ([]xmltree.
 // one node, and returns the node it ends on (None: the path is empty);
 // one=false when a step has two nodes or more, and walk must collect them.
 func (fe *fastEnv) chainEnd(p *fastPath, n xmltree.NodeID) (c xmltree.NodeID, one bool) {
-	for i := range p.steps {
-		id := fe.ids[p.steps[i].slot-1]
+	steps := p.steps
+	if p.abs {
+		n, steps = 0, steps[1:]
+	}
+	for i := range steps {
+		id := fe.ids[steps[i].slot-1]
 		if id < 0 {
 			return xmltree.None, true
 		}
@@ -391,6 +407,8 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 	st := &p.steps[i]
 	d := fe.doc
 	switch st.kind {
+	case fsRoot:
+		return fe.walk(p, i+1, 0, buf, limit)
 	case fsParent:
 		if n = d.Parent(n); n == xmltree.None {
 			return buf, true
@@ -536,6 +554,10 @@ func (fe *fastEnv) up(p *fastPath, n xmltree.NodeID, stop int) (first xmltree.No
 		return first, 0, true
 	}
 	d := fe.doc
+	lo := 0
+	if p.abs {
+		n, lo = 0, 1
+	}
 	below := d.NamedIn(n, id, last.kind == fsAttr)
 	if len(below) > upMax {
 		return first, 0, false
@@ -543,7 +565,7 @@ func (fe *fastEnv) up(p *fastPath, n xmltree.NodeID, stop int) (first xmltree.No
 next:
 	for _, m := range below {
 		c := m
-		for i := len(p.steps) - 2; i >= 0; i-- {
+		for i := len(p.steps) - 2; i >= lo; i-- {
 			if c = d.Parent(c); !fe.named(&p.steps[i], c) {
 				continue next
 			}
