@@ -170,12 +170,13 @@ const (
 	fsText                         // child::text() (last step only)
 	fsChildAlt                     // (a|b|...): child::a, child::b... in document order
 	fsRoot                         // / (first step only): the document node
+	fsFirst                        // child::name[1] (ram:ActualAmount[1]): the first child with the name (walk only: no shortcut takes it)
 )
 
 // fastStep is one step of a fastPath.
 type fastStep struct {
 	kind  fastStepKind
-	slot  int32   // catalog slot of the name (child, attribute)
+	slot  int32   // catalog slot of the name (child, attribute, first child)
 	alts  []int32 // catalog slots of the names (fsChildAlt)
 	preds []fastBool
 }
@@ -280,8 +281,12 @@ func fastStepOf(e *Expr) (fastStep, bool) {
 	default:
 		return st, false
 	}
-	for _, pr := range preds {
-		// Only boolean tests compile, so no predicate is positional.
+	for i, pr := range preds {
+		if i == 0 && pr.PosConst == 1 && st.kind == fsChild && e.Axis == AxisChild {
+			st.kind = fsFirst
+			continue
+		}
+		// Only boolean tests compile, so no other predicate is positional.
 		fn := compileFast(pr)
 		if fn == nil || pr.PosConst != 0 {
 			return st, false
@@ -409,6 +414,15 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 	switch st.kind {
 	case fsRoot:
 		return fe.walk(p, i+1, 0, buf, limit)
+	case fsFirst:
+		id := fe.ids[st.slot-1]
+		if id < 0 {
+			return buf, true
+		}
+		if c, _ := fe.kids.children(d, n, id); c != xmltree.None {
+			return fe.into(st, p, i, c, buf, limit)
+		}
+		return buf, true
 	case fsParent:
 		if n = d.Parent(n); n == xmltree.None {
 			return buf, true

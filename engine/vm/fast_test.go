@@ -70,7 +70,11 @@ func TestFastPaths(t *testing.T) {
 		{"t/xs:decimal(id) = 1", true, true}, // 'vat' is no decimal
 		{"a/xs:decimal(b) > 1", true, true},  // 'x' is no decimal
 		{"xs:date(d/b) = xs:date('2020-01-01')", false, false},
-		{"exists(b[1])", false, false},
+		// [1] on a named child step: the first child with the name.
+		{"exists(b[1])", true, false}, {"b[1] = '10'", true, false}, {"b[1] = 'x'", true, false},
+		{"xs:decimal(b[1]) = 10", true, false}, {"t[1]/id = 'vat'", true, false}, {"t[2]/id = 'z'", false, false},
+		{"b[1][. = 'x']", true, false}, {"b[. = 'x'][1]", false, false}, {"count(a/b[1]) = 1", true, false},
+		{"exists(/r/a/t[1]/id[1])", true, false}, {"count((a|d)/b[1]) = 2", true, false}, {"@x[1] = '1'", false, false},
 		{"exists(//b)", false, false},
 		{"b[. = $v]", false, false},
 		{"sum(b) > 0", true, true}, // 'x' is no number: FORG0001
@@ -409,7 +413,7 @@ func TestFastValues(t *testing.T) {
 		// The nodes of a path (XRechnung's BT-151 and BT-102), in order.
 		{"l/m/v", true}, {"(l|k)/m/v", true}, {"l[w]/m", true}, {"l/w[. = 'x']", true},
 		{"../l/m", true}, {"x/@n", true}, {"l/m/v/text()", true}, {"*/m", true}, {".[w]/m/v", true},
-		{"//v", false}, {"l[1]/m", false},
+		{"//v", false}, {"l[1]/m", true}, {"k/m/v[1]", true}, {"(l|k)/m[1]/v[1]", true},
 	} {
 		cat := vm.NewCatalog()
 		p := compile(t, c.expr, &xpath.StaticContext{Catalog: cat, Variables: map[string]int{"v": 0}})
