@@ -287,13 +287,12 @@ func classSplitter(t *syntax.Regexp) (*runeClass, bool) {
 	return newRuneClass(t.Rune), plus
 }
 
-// replace puts tmpl (no group references) in place of every rune of c in
-// s (plus: of every maximal run of them), what a leftmost-first
-// regexp.ReplaceAllString does for the class; s itself when none is there.
-func (c *runeClass) replace(s, tmpl string, plus bool) string {
-	var out strings.Builder
-	beg := 0
-	for i := 0; i < len(s); {
+// match returns the first match of c in s at or after from, [i, j): one
+// rune of the class or, plus, a maximal run of them (what greedy `+`
+// takes); i = -1 when there is none.
+func (c *runeClass) match(s string, from int, plus bool) (i, j int) {
+	// (An invalid byte decodes to U+FFFD of width 1, as regexp reads it.)
+	for i = from; i < len(s); {
 		r, n := rune(s[i]), 1
 		if r >= utf8.RuneSelf {
 			r, n = utf8.DecodeRuneInString(s[i:])
@@ -302,58 +301,47 @@ func (c *runeClass) replace(s, tmpl string, plus bool) string {
 			i += n
 			continue
 		}
-		if out.Cap() == 0 {
-			out.Grow(len(s))
-		}
-		out.WriteString(s[beg:i])
-		out.WriteString(tmpl)
-		i += n
-		for plus && i < len(s) {
-			if r, n = rune(s[i]), 1; r >= utf8.RuneSelf {
-				r, n = utf8.DecodeRuneInString(s[i:])
+		for j = i + n; plus && j < len(s); j += n {
+			if r, n = rune(s[j]), 1; r >= utf8.RuneSelf {
+				r, n = utf8.DecodeRuneInString(s[j:])
 			}
 			if !c.has(r) {
 				break
 			}
-			i += n
 		}
-		beg = i
+		return i, j
 	}
-	if out.Cap() == 0 {
+	return -1, -1
+}
+
+// replace puts tmpl (no group references) in place of every match of c
+// in s, what a leftmost-first regexp.ReplaceAllString does for the class;
+// s itself when there is none.
+func (c *runeClass) replace(s, tmpl string, plus bool) string {
+	i, j := c.match(s, 0, plus)
+	if i < 0 {
 		return s
+	}
+	var out strings.Builder
+	out.Grow(len(s))
+	beg := 0
+	for ; i >= 0; i, j = c.match(s, beg, plus) {
+		out.WriteString(s[beg:i])
+		out.WriteString(tmpl)
+		beg = j
 	}
 	out.WriteString(s[beg:])
 	return out.String()
 }
 
-// split cuts s at every rune of c (plus: at every maximal run of them),
-// the pieces between in order, empty ones included: what a leftmost-first
-// regexp.Split finds for the class (greedy `+` takes the whole run).
+// split cuts s at every match of c, the pieces between in order, empty
+// ones included: what a leftmost-first regexp.Split finds for the class.
 func (c *runeClass) split(s string, plus bool) []string {
 	var out []string
 	beg := 0
-	for i := 0; i < len(s); {
-		r, n := rune(s[i]), 1
-		if r >= utf8.RuneSelf {
-			r, n = utf8.DecodeRuneInString(s[i:])
-		}
-		if !c.has(r) {
-			i += n
-			continue
-		}
+	for i, j := c.match(s, 0, plus); i >= 0; i, j = c.match(s, beg, plus) {
 		out = append(out, s[beg:i])
-		i += n
-		for plus && i < len(s) {
-			r, n = rune(s[i]), 1
-			if r >= utf8.RuneSelf {
-				r, n = utf8.DecodeRuneInString(s[i:])
-			}
-			if !c.has(r) {
-				break
-			}
-			i += n
-		}
-		beg = i
+		beg = j
 	}
 	return append(out, s[beg:])
 }

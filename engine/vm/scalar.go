@@ -67,13 +67,9 @@ func compileScalar(e *Expr, slot int) scalarFn {
 		}
 		op := e.Arith
 		return func(v xdm.Item) (xdm.Item, error) {
-			x, err := a(v)
+			x, y, err := both(a, b, v)
 			if err != nil {
 				return x, err
-			}
-			y, err := b(v)
-			if err != nil {
-				return y, err
 			}
 			return xdm.Arith(op, x, y)
 		}
@@ -128,16 +124,20 @@ func compileScalarBool(e *Expr, slot int) scalarBool {
 	}
 	op := e.Cmp
 	return func(v xdm.Item) (bool, error) {
-		x, err := l(v)
-		if err != nil {
-			return false, err
-		}
-		y, err := r(v)
+		x, y, err := both(l, r, v)
 		if err != nil {
 			return false, err
 		}
 		return xdm.CompareGeneral(op, x, y)
 	}
+}
+
+// both evaluates a, then b, on v: the interpreter's order of operands.
+func both(a, b scalarFn, v xdm.Item) (x, y xdm.Item, err error) {
+	if x, err = a(v); err == nil {
+		y, err = b(v)
+	}
+	return x, y, err
 }
 
 // allAtomic reports whether s holds no node.
