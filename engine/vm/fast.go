@@ -189,10 +189,13 @@ type fastPath struct {
 	// up: whether any, count and single can walk up from the nodes of
 	// the last step's name below the context node (fastEnv.up): no
 	// predicates, two or more steps, all of them child steps but the
-	// last, which may be an attribute step, and the last of one name.
+	// last, which may be an attribute step, and the last of one name
+	// (an absolute path's root counts as a step: its nodes are then
+	// walked up to the document node).
 	up bool
-	// chain: two or more named child steps without predicates, which
-	// are followed down while each step has one node (fastEnv.chainEnd).
+	// chain: two or more named child steps without predicates (or the
+	// root and one or more), which are followed down while each step has
+	// one node (fastEnv.chainEnd).
 	chain bool
 	// abs: the first step is fsRoot (chainEnd and up start from the
 	// document node).
