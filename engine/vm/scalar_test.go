@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/einvoice-dev/einvoice/engine/vm"
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
+	"github.com/einvoice-dev/einvoice/engine/xpath"
 )
 
 // TestScalarFor: a for-expression whose body is a closure over the bound
@@ -17,34 +19,8 @@ import (
 // a binding over nodes runs in the interpreter.
 func TestScalarFor(t *testing.T) {
 	doc := parse(t, `<r><v>1</v><v>x</v></r>`)
-	cases := []struct {
-		expr   string
-		scalar int // for-expressions compiled to closures
-	}{
-		{`string-join(for $cp in string-to-codepoints(concat(substring('DE75512108001245126199', 5), upper-case(substring('de75', 1, 2)), substring('DE75', 3, 2))) return (if ($cp > 64) then string($cp - 55) else string($cp - 48)), '')`, 1},
-		{`xs:integer(string-join(for $cp in string-to-codepoints('5121080012451261991314DE75') return (if($cp > 64) then string($cp - 55) else string($cp - 48)), '')) mod 97`, 1},
-		{`for $x in (1, 2.5, 3e0, -7) return $x * 2 - 1`, 1},
-		{`for $x in (1, 2, 3) return $x div 0`, 1},
-		{`for $x in (1, 2, 3) return $x idiv 0`, 1},
-		{`for $x in (5, 0) return 10 mod $x`, 1},
-		{`for $x in ('a', 1) return $x + 1`, 1},
-		{`for $x in (1, 'a') return if ($x = 1) then 'one' else 'other'`, 1},
-		{`for $x in (1, 2) return ($x > 1.5)`, 0},
-		{`for $x in (true(), false()) return if ($x = true()) then 1 else 0`, 0},
-		{`for $x in (true(), false()) return if ($x = 'true') then 1 else 0`, 1},
-		{`for $x in (9223372036854775807, -9223372036854775807) return ($x + $x, $x * 10)`, 0},
-		{`for $x in (9223372036854775807, -9223372036854775807) return $x * 10 - $x`, 1},
-		{`for $x in (1.25, 2.50) return string($x * 4)`, 1},
-		{`for $x in (3, 4) return if (1 > $x) then $x else string(5)`, 1},
-		{`for $x in (1, 2) return string(())`, 1},
-		{`for $x in ('2024-01-01', 3) return if ($x = xs:date('2024-01-01')) then 1 else 0`, 1},
-		{`for $x in //v return string($x)`, 1},
-		{`for $x in //v return if ($x > 0) then 1 else 2`, 1},
-		{`for $x in (1, 2), $y in (3, 4) return $x + $y`, 0},
-		{`for $x in (1, 2) return $x + count(//v)`, 0},
-	}
 	ctx := context.Background()
-	for _, c := range cases {
+	for _, c := range scalarForCases {
 		p := compile(t, c.expr, nil)
 		if got := p.ScalarFors(); got != c.scalar {
 			t.Errorf("%s: %d scalar for-expressions, want %d", c.expr, got, c.scalar)
@@ -55,6 +31,60 @@ func TestScalarFor(t *testing.T) {
 			t.Errorf("%s = %s, the interpreter says %s", c.expr, got, want)
 		}
 	}
+}
+
+// FuzzScalarFor: for any expression that compiles and has a for-expression
+// run as closures, the closures' value or error code is the interpreter's
+// (seeded with TestScalarFor's cases).
+func FuzzScalarFor(f *testing.F) {
+	for _, c := range scalarForCases {
+		f.Add(c.expr)
+	}
+	doc := parse(f, `<r><v>1</v><v>x</v></r>`)
+	f.Fuzz(func(t *testing.T, expr string) {
+		if len(expr) > 400 {
+			return
+		}
+		p, err := xpath.Compile(expr, nil)
+		if err != nil || p.ScalarFors() == 0 {
+			return
+		}
+		// As FuzzEval: a budget, so that 1 to 1e9 ends; an evaluation cut
+		// short by it is not compared.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		got, want := evalOrError(ctx, p, doc), evalOrError(ctx, p.WithoutScalarFors(), doc)
+		if ctx.Err() == nil && got != want {
+			t.Fatalf("%s = %s, the interpreter says %s", expr, got, want)
+		}
+	})
+}
+
+var scalarForCases = []struct {
+	expr   string
+	scalar int // for-expressions compiled to closures
+}{
+	{`string-join(for $cp in string-to-codepoints(concat(substring('DE75512108001245126199', 5), upper-case(substring('de75', 1, 2)), substring('DE75', 3, 2))) return (if ($cp > 64) then string($cp - 55) else string($cp - 48)), '')`, 1},
+	{`xs:integer(string-join(for $cp in string-to-codepoints('5121080012451261991314DE75') return (if($cp > 64) then string($cp - 55) else string($cp - 48)), '')) mod 97`, 1},
+	{`for $x in (1, 2.5, 3e0, -7) return $x * 2 - 1`, 1},
+	{`for $x in (1, 2, 3) return $x div 0`, 1},
+	{`for $x in (1, 2, 3) return $x idiv 0`, 1},
+	{`for $x in (5, 0) return 10 mod $x`, 1},
+	{`for $x in ('a', 1) return $x + 1`, 1},
+	{`for $x in (1, 'a') return if ($x = 1) then 'one' else 'other'`, 1},
+	{`for $x in (1, 2) return ($x > 1.5)`, 0},
+	{`for $x in (true(), false()) return if ($x = true()) then 1 else 0`, 0},
+	{`for $x in (true(), false()) return if ($x = 'true') then 1 else 0`, 1},
+	{`for $x in (9223372036854775807, -9223372036854775807) return ($x + $x, $x * 10)`, 0},
+	{`for $x in (9223372036854775807, -9223372036854775807) return $x * 10 - $x`, 1},
+	{`for $x in (1.25, 2.50) return string($x * 4)`, 1},
+	{`for $x in (3, 4) return if (1 > $x) then $x else string(5)`, 1},
+	{`for $x in (1, 2) return string(())`, 1},
+	{`for $x in ('2024-01-01', 3) return if ($x = xs:date('2024-01-01')) then 1 else 0`, 1},
+	{`for $x in //v return string($x)`, 1},
+	{`for $x in //v return if ($x > 0) then 1 else 2`, 1},
+	{`for $x in (1, 2), $y in (3, 4) return $x + $y`, 0},
+	{`for $x in (1, 2) return $x + count(//v)`, 0},
 }
 
 // evalOrError is the value of p at the document node as a string of its
