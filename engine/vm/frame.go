@@ -244,16 +244,19 @@ func (f *frame) atomNode(it xdm.Item) xdm.Item {
 	return xdm.Untyped(f.docOf(it).StringValue(xmltree.NodeID(it.Node)))
 }
 
-// atomize atomizes a sequence (in the arena when it contains nodes).
-func (f *frame) atomize(s xdm.Sequence) xdm.Sequence {
-	hasNode := false
+// allAtomic reports whether s holds no node.
+func allAtomic(s xdm.Sequence) bool {
 	for _, it := range s {
 		if it.T == xdm.TNode {
-			hasNode = true
-			break
+			return false
 		}
 	}
-	if !hasNode {
+	return true
+}
+
+// atomize atomizes a sequence (in the arena when it contains nodes).
+func (f *frame) atomize(s xdm.Sequence) xdm.Sequence {
+	if allAtomic(s) {
 		return s
 	}
 	out := f.alloc(len(s))

@@ -139,13 +139,3 @@ func both(a, b scalarFn, v xdm.Item) (x, y xdm.Item, err error) {
 	}
 	return x, y, err
 }
-
-// allAtomic reports whether s holds no node.
-func allAtomic(s xdm.Sequence) bool {
-	for _, it := range s {
-		if it.T == xdm.TNode {
-			return false
-		}
-	}
-	return true
-}

@@ -15,8 +15,9 @@ import (
 // item (scalar.go) gives the interpreter's value or error, for the IBAN
 // check of XRechnung BR-DE-19 and bodies of every supported kind on
 // integers, decimals, doubles, strings and booleans (type errors,
-// division by zero, empty operands, overflow into big coefficients);
-// a binding over nodes runs in the interpreter.
+// division by zero, overflow into big coefficients, a date); a binding
+// over nodes runs in the interpreter, and bodies of other kinds are not
+// compiled (the scalar column).
 func TestScalarFor(t *testing.T) {
 	doc := parse(t, `<r><v>1</v><v>x</v></r>`)
 	ctx := context.Background()
