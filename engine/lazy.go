@@ -120,6 +120,11 @@ const maxLetBuf = 1 << 10
 // evalLet evaluates let slot i on node, recording (not raising) its error.
 func (v *validation) evalLet(ctx context.Context, i int, node xmltree.NodeID) {
 	r, env := v.r, &v.st.env
+	if r.deadLet[i] {
+		v.st.letErr[i] = nil
+		v.st.vars[i] = nil
+		return
+	}
 	if c, ok := r.lets[i].Constant(); ok {
 		// A constant code list: shared, not evaluated and copied again
 		// for every document (variable values are read-only).

@@ -29,7 +29,10 @@ type Ruleset struct {
 	// references (see lazy.go).
 	letRefs  [][]int32
 	ruleRefs [][]int32
-	checks   []compiledCheck
+	// deadLet[i]: no expression of the rule set reads let i, directly or
+	// through other lets (liveLets); it is not evaluated.
+	deadLet []bool
+	checks  []compiledCheck
 	// staticPlan[ri] is rule ri's plan (validation.plan) when none of its
 	// checks has an absence verdict: all of them, whatever the document;
 	// nil otherwise.
@@ -344,13 +347,7 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 				if err != nil {
 					return nil, wrap(c.Pos, c.Kind.String()+" "+c.ID+" test", c.Test, err)
 				}
-				src := c.Test
-				for _, m := range c.Message {
-					if m.Kind != PartText {
-						src += " " + m.Text
-					}
-				}
-				cc := compiledCheck{test: prog, refs: varRefs(src, rsc.Variables)}
+				cc := compiledCheck{test: prog, refs: varRefs(messageSource(c.Test, c.Message), rsc.Variables)}
 				cc.msg, err = compileMessage(c.Message, rsc)
 				if err != nil {
 					return nil, wrap(c.Pos, c.Kind.String()+" "+c.ID+" message", "", err)
@@ -378,6 +375,7 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 		}
 	}
 	r.diags = make([][]compiledPart, len(t.Diagnostics))
+	diagRefs := make([][]int32, len(t.Diagnostics))
 	for i, d := range t.Diagnostics {
 		// Diagnostics are evaluated in the context of the firing rule; they
 		// see the schema lets only (as in the skeleton, where they are
@@ -387,7 +385,9 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 			return nil, wrap(d.Pos, "diagnostic "+d.ID, "", err)
 		}
 		r.diags[i] = msg
+		diagRefs[i] = varRefs(messageSource("", d.Message), sc(-1, -1, -1).Variables)
 	}
+	r.deadLet = r.liveLets(diagRefs)
 	r.buildIndex()
 	r.buildDispatch()
 	// The names the validation looks up per document, numbered in the
@@ -404,6 +404,75 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 	}
 	r.pool.New = func() any { return &state{} }
 	return r, nil
+}
+
+// messageSource is test followed by the expressions of a message's
+// value-of and name parts, for varRefs.
+func messageSource(test string, parts []MessagePart) string {
+	src := test
+	for _, m := range parts {
+		if m.Kind != PartText {
+			src += " " + m.Text
+		}
+	}
+	return src
+}
+
+// liveLets marks the lets no expression reads: a let is live when a check
+// (test or message), a rule context, a diagnostic or a live let references
+// it, by name in its source (varRefs; diagRefs for the diagnostics) or by
+// slot in its compiled program. Lets raise their errors only where their
+// value is needed (lazy.go), so leaving a dead one unevaluated changes no
+// result: the reference (Saxon) does not evaluate an unused xsl:variable
+// either.
+func (r *Ruleset) liveLets(diagRefs [][]int32) (dead []bool) {
+	live := make([]bool, len(r.lets))
+	var work []int32
+	set := func(s int32) {
+		if !live[s] {
+			live[s] = true
+			work = append(work, s)
+		}
+	}
+	mark := func(refs []int32, slots []int) {
+		for _, s := range refs {
+			set(s)
+		}
+		for _, s := range slots {
+			set(int32(s))
+		}
+	}
+	markMsg := func(parts []compiledPart) {
+		for _, m := range parts {
+			if m.prog != nil {
+				mark(nil, m.prog.VarSlots())
+			}
+		}
+	}
+	for i := range r.checks {
+		cc := &r.checks[i]
+		if cc.test != nil {
+			mark(cc.refs, cc.test.VarSlots())
+		}
+		markMsg(cc.msg)
+	}
+	for ri, refs := range r.ruleRefs {
+		mark(refs, r.rules[ri].VarSlots())
+	}
+	for i, refs := range diagRefs {
+		mark(refs, nil)
+		markMsg(r.diags[i])
+	}
+	for len(work) > 0 {
+		s := work[len(work)-1]
+		work = work[:len(work)-1]
+		mark(r.letRefs[s], r.lets[s].VarSlots())
+	}
+	dead = make([]bool, len(live))
+	for i, l := range live {
+		dead[i] = !l
+	}
+	return dead
 }
 
 func compileMessage(parts []MessagePart, sc *xpath.StaticContext) ([]compiledPart, error) {

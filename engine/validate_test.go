@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -394,5 +395,55 @@ func TestPatternVisitsNamedNodesInDocumentOrder(t *testing.T) {
 		"ANY ANY ANY AMT ANY ANY ANY AMT ANY" // catch-all: inv, note, line, amt, note, line, line, amt, note
 	if strings.Join(ids, " ") != want {
 		t.Fatalf("findings\n got %s\nwant %s", strings.Join(ids, " "), want)
+	}
+}
+
+// TestDeadLets: a let that no check, message, rule context, diagnostic or
+// live let reads is not evaluated (Ruleset.liveLets); one read through any
+// of them, or through a chain of lets, is, and its value reaches the
+// findings. A dead let that would raise an error changes nothing.
+func TestDeadLets(t *testing.T) {
+	tb := &Tables{
+		Name: "Dead", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"d.sch"},
+		Namespaces: []Namespace{{"t", "urn:t"}, {"xs", "http://www.w3.org/2001/XMLSchema"}},
+		Lets: []Let{
+			/* 0 */ {Name: "lines", Expr: "count(//t:line)", Scope: ScopeSchema}, // read by $twice only
+			/* 1 */ {Name: "twice", Expr: "$lines * 2", Scope: ScopeSchema}, // read by a message
+			/* 2 */ {Name: "diag", Expr: "concat('D', $lines)", Scope: ScopeSchema}, // read by a diagnostic
+			/* 3 */ {Name: "ctx", Expr: "'2'", Scope: ScopeSchema}, // read by a rule context
+			/* 4 */ {Name: "bad", Expr: "xs:integer(//t:amt[2])", Scope: ScopeSchema}, // dead, would raise FORG0001
+			/* 5 */ {Name: "unused", Expr: "count(//t:amt)", Scope: ScopePattern}, // dead
+			/* 6 */ {Name: "id", Expr: "string(@id)", Scope: ScopeRule}, // read by $tag only
+			/* 7 */ {Name: "tag", Expr: "concat('#', $id)", Scope: ScopeRule}, // read by a test
+			/* 8 */ {Name: "spare", Expr: "$bad + 1", Scope: ScopeRule}, // dead, and so is what it reads
+		},
+		Patterns: []Pattern{{ID: "P", FirstRule: 0, NumRules: 2, FirstLet: 5, NumLets: 1}},
+		Rules: []Rule{
+			{Context: "t:line[@id = $ctx]", Pattern: 0, FirstCheck: 0, NumChecks: 1, FirstLet: 6, NumLets: 3},
+			{Context: "t:inv", Pattern: 0, FirstCheck: 1, NumChecks: 1, FirstLet: 9},
+		},
+		Checks: []Check{
+			{ID: "L1", Flag: "fatal", Kind: KindReport, Test: "$tag = '#2'", Message: []MessagePart{txt("line "), valueOf("$tag")}},
+			{ID: "I1", Flag: "fatal", Kind: KindReport, Test: "true()", Message: []MessagePart{txt("lines x2: "), valueOf("$twice")}, Diagnostics: []int32{0}},
+		},
+		Diagnostics: []Diagnostic{{ID: "d", Message: []MessagePart{valueOf("$diag")}}},
+	}
+	rs := mustLoad(t, tb)
+	wantDead := []bool{false, false, false, false, true, true, false, false, true}
+	if !slices.Equal(rs.deadLet, wantDead) {
+		t.Fatalf("dead lets %v, want %v", rs.deadLet, wantDead)
+	}
+	for round := 0; round < 2; round++ { // pooled state reused
+		got, err := rs.Validate(context.Background(), parseFile(t, "testdata/small.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var msgs []string
+		for _, f := range got {
+			msgs = append(msgs, f.RuleID+": "+f.Message+" "+strings.Join(f.Diagnostics, ","))
+		}
+		if want := "I1: lines x2: 4 D2|L1: line #2 "; strings.Join(msgs, "|") != want {
+			t.Fatalf("round %d: %q, want %q", round, strings.Join(msgs, "|"), want)
+		}
 	}
 }
