@@ -477,6 +477,8 @@ func sameForEveryFocus(e *Expr, globals bool) bool {
 		return globals
 	case OpPath:
 		return len(e.Args) > 1 && e.Args[0].Op == OpRoot && !usesFocusPosition(e) && (!globals || closedPath(e))
+	case OpUnion, OpIntersect, OpExcept:
+		// /ubl:Invoice | /cn:CreditNote (BR-FR's custom:isSpecialContract…)
 	case OpAnd, OpOr, OpNot, OpGenCmp, OpValCmp, OpArith, OpNeg, OpIf, OpEmpty, OpExists, OpCount, OpSeq,
 		OpCodeSet, OpCodeToken, OpCast, OpCastable, OpBlankCmp:
 		if !globals {
