@@ -877,6 +877,15 @@ func compileFast(e *Expr) fastBool {
 		if fn := compileFastNameTest(e); fn != nil {
 			return fn
 		}
+		if e.Builtin != nil && e.Builtin.Name == "boolean" && len(e.Args) == 1 {
+			// XRechnung's, Peppol's and RO_CIUS's cbc:X[boolean(normalize-space(.))]:
+			// the effective boolean value of the argument, which is
+			// what the closure of the argument as a test decides.
+			return compileFast(e.Args[0])
+		}
+		if e.Builtin != nil && e.Builtin.Name == "matches" && e.Re != nil {
+			return compileFastMatches(e)
+		}
 		if e.Builtin == nil || e.Builtin.Name != "normalize-space" || len(e.Args) > 1 {
 			return nil
 		}
@@ -895,6 +904,29 @@ func compileFast(e *Expr) fastBool {
 		}
 	}
 	return nil
+}
+
+// compileFastMatches compiles matches(X, 'pattern'[, 'flags']) with a
+// literal pattern (compiled once, Expr.Re) and X a fastOperand: X is the
+// empty sequence (the empty string) or one xs:string or untypedAtomic;
+// several items or another type (XPTY0004) give up.
+func compileFastMatches(e *Expr) fastBool {
+	o, ok := fastOperandOf(e.Args[0])
+	if !ok || o.count {
+		return nil
+	}
+	re := e.Re
+	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+		s, k := "", 0
+		decided := o.items(fe, n, func(a xdm.Item) bool {
+			s, k = a.S, k+1
+			return k == 1 && (a.T == xdm.TString || a.T == xdm.TUntyped)
+		})
+		if !decided {
+			return false, false
+		}
+		return re.MatchString(s), true
+	}
 }
 
 // isEmptyElementTest recognises not(*) and not(normalize-space()), the

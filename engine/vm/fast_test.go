@@ -145,6 +145,18 @@ func TestFastPaths(t *testing.T) {
 		{"((xs:decimal(d/b) + 1) cast as xs:integer) = 3", true, true}, // empty: XPTY0004
 		{"((xs:decimal(d/b) + 1) cast as xs:integer?) = 3", true, false},
 		{"(a|d)/b * 1 > 0", true, true}, // three b from r: XPTY0004
+		// boolean(X): the effective boolean value of X; matches with a
+		// literal pattern: X is empty (''), or one string or node.
+		{"c[boolean(normalize-space(.))]", true, false},
+		{"e[boolean(normalize-space(.))]", true, false}, // whitespace only: none
+		{"boolean(normalize-space(b))", true, true},     // two b: XPTY0004
+		{"boolean(d/b) and not(boolean(a/q))", true, false},
+		{"matches(normalize-space(c), '^s$')", true, false},
+		{"matches(@y, 'eur', 'i')", true, false},
+		{"matches(q, '^$')", true, false}, // no q: the empty string
+		{"matches(b, '\\d')", true, true}, // two b: XPTY0004
+		{"exists(e) or matches(string-length(c), '3')", true, true}, // an integer: XPTY0004
+		{"matches(c, $v)", false, false},
 		// A string literal against an item of another type: XPTY0004.
 		{"xs:decimal(d/b) = '2'", true, true},
 		{"xs:decimal(d/b) != ('2', '3')", true, true},
