@@ -1406,7 +1406,7 @@ func compileFastCmp(e *Expr) fastBool {
 		return nil // a value comparison of a sequence: an error
 	}
 	set := e.Set
-	if set != nil && (!general || op != xdm.OpEq || swap || o.count || o.fn != nil) {
+	if set != nil && (!general || op != xdm.OpEq || swap || o.count) {
 		return nil
 	}
 	// = and != with string literals: a string or untypedAtomic item
@@ -1419,10 +1419,15 @@ func compileFastCmp(e *Expr) fastBool {
 	switch {
 	case set != nil:
 		// The constants are strings and untypedAtomic compares as a
-		// string: a set lookup (as generalCmp does).
+		// string: a set lookup (as generalCmp does). An item of another
+		// type (a cast's, string-length's) against a string raises
+		// XPTY0004: give up.
 		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 			v := false
 			decided := o.items(fe, n, func(a xdm.Item) bool {
+				if a.T != xdm.TString && a.T != xdm.TUntyped {
+					return false
+				}
 				if !v {
 					_, v = set[a.S]
 				}

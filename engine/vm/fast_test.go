@@ -153,10 +153,17 @@ func TestFastPaths(t *testing.T) {
 		{"boolean(d/b) and not(boolean(a/q))", true, false},
 		{"matches(normalize-space(c), '^s$')", true, false},
 		{"matches(@y, 'eur', 'i')", true, false},
-		{"matches(q, '^$')", true, false}, // no q: the empty string
-		{"matches(b, '\\d')", true, true}, // two b: XPTY0004
+		{"matches(q, '^$')", true, false},                           // no q: the empty string
+		{"matches(b, '\\d')", true, true},                           // two b: XPTY0004
 		{"exists(e) or matches(string-length(c), '3')", true, true}, // an integer: XPTY0004
 		{"matches(c, $v)", false, false},
+		// A list of four or more strings is a set lookup (Expr.Set),
+		// also of a string function's value; an item of another type
+		// against it raises XPTY0004.
+		{"normalize-space(c) = ('s', 'x', 'y', 'z')", true, false},
+		{"upper-case(t/id) = ('VAT', 'x', 'y', 'z')", true, true},            // three id: XPTY0004
+		{"exists(e) or string-length(c) = ('1', '2', '3', '4')", true, true}, // an integer
+		{"exists(e) or xs:decimal(d/b) = ('2', '3', '4', '5')", true, true},  // a decimal
 		// A string literal against an item of another type: XPTY0004.
 		{"xs:decimal(d/b) = '2'", true, true},
 		{"xs:decimal(d/b) != ('2', '3')", true, true},
