@@ -831,6 +831,9 @@ func compileFast(e *Expr) fastBool {
 		if fn := compileFastCmp(e); fn != nil {
 			return fn
 		}
+		if fn := compileFastPairCmp(e); fn != nil {
+			return fn
+		}
 		return compileFastNumCmp(e)
 	case OpBlankCmp:
 		p, ok := fastPathOf(e.Args[0])
@@ -1482,6 +1485,49 @@ func compileFastCmp(e *Expr) fastBool {
 			return false, false
 		}
 		return v, true
+	}
+}
+
+// compileFastPairCmp compiles a general comparison of two frame-free
+// operands, the right one of at most one item (Peppol's R005:
+// normalize-space(text()) = normalize-space(../cbc:DocumentCurrencyCode/text())):
+// every item of the left is compared with it, and the answer is given only
+// when no comparison raises an error (the order of the pairs then does
+// not matter, see above). An empty right operand compares false, once
+// the left one's items are all made (a cast among them may fail).
+func compileFastPairCmp(e *Expr) fastBool {
+	if e.Op != OpGenCmp || len(e.Args) != 2 {
+		return nil
+	}
+	a, ok := fastOperandOf(e.Args[0])
+	b, ok2 := fastOperandOf(e.Args[1])
+	if !ok || !ok2 {
+		return nil
+	}
+	op := e.Cmp
+	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+		var y xdm.Item
+		k := 0
+		if !b.items(fe, n, func(it xdm.Item) bool {
+			y, k = it, k+1
+			return k == 1
+		}) {
+			return false, false
+		}
+		v, failed := false, false
+		decided := a.items(fe, n, func(x xdm.Item) bool {
+			if k == 0 {
+				return true
+			}
+			r, err := xdm.CompareGeneral(op, x, y)
+			if err != nil {
+				failed = true
+				return false
+			}
+			v = v || r
+			return true
+		})
+		return v, decided && !failed
 	}
 }
 

@@ -157,6 +157,16 @@ func TestFastPaths(t *testing.T) {
 		{"matches(b, '\\d')", true, true},                           // two b: XPTY0004
 		{"exists(e) or matches(string-length(c), '3')", true, true}, // an integer: XPTY0004
 		{"matches(c, $v)", false, false},
+		// Two operands, the right one of at most one item: every pair.
+		{"not(normalize-space(c/text()) = normalize-space(../a/c))", true, false},
+		{"b = ../d/b", true, false}, // two b against one
+		{"@x = ../a/@x or c = ../q", true, false},
+		{"t/id = ../a/t/id[. = 'z']", true, false},              // the third item on the left               // an empty right operand
+		{"normalize-space(b) = normalize-space(c)", true, true}, // two b: XPTY0004
+		{"b = t/id", true, true},                                // several on the right
+		{"d/xs:decimal(b) = ../d/b", true, false},               // a decimal against untypedAtomic (a double)
+		{"exists(e) or ../a/b < xs:decimal(b)", true, true},     // 'x' does not cast to xs:double
+		{"a/i = xs:date(a/i)", true, true},                      // 'false' is no date
 		// A list of four or more strings is a set lookup (Expr.Set),
 		// also of a string function's value; an item of another type
 		// against it raises XPTY0004.
