@@ -933,17 +933,30 @@ func (f *frame) evalFor(e *Expr, i int, fc focus, b []xdm.Item) ([]xdm.Item, err
 		return b, err
 	}
 	if body := f.prog.scalarFors[e]; body != nil && allAtomic(s) {
+		start, refused := len(b), false
+		if f.scalar == nil {
+			f.scalar = new(ScalarEnv)
+		}
 		for _, it := range s {
 			if err := f.tick(); err != nil {
 				return b, err
 			}
-			r, err := body(it)
+			f.scalar.Val[0], f.scalar.Has[0] = it, true
+			r, ok, err := body(f.scalar)
+			if err == errScalarRefused {
+				b, refused = b[:start], true // the interpreter's loop below
+				break
+			}
 			if err != nil {
 				return b, err
 			}
-			b = append(b, r)
+			if ok {
+				b = append(b, r)
+			}
 		}
-		return b, nil
+		if !refused {
+			return b, nil
+		}
 	}
 	for j := range s {
 		if err := f.tick(); err != nil {

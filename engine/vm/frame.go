@@ -94,6 +94,9 @@ type frame struct {
 	// valIdx holds the value indexes of steps over registered documents
 	// (valueindex.go); they stay valid as long as those documents do.
 	valIdx map[valueIndexKey]*keyIndex
+	// scalar: the registers of the for-expressions run as closures
+	// (scalar.go), made on first use.
+	scalar *ScalarEnv
 }
 
 type nameKey struct {

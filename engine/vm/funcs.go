@@ -247,6 +247,40 @@ func xpathRound(x float64) float64 {
 	return r
 }
 
+// stringPairFns are the functions of two strings the scalar closures also
+// call (scalar.go).
+var stringPairFns = map[string]func(a, b string) xdm.Item{
+	"starts-with": func(a, b string) xdm.Item { return xdm.Bool(strings.HasPrefix(a, b)) },
+	"ends-with":   func(a, b string) xdm.Item { return xdm.Bool(strings.HasSuffix(a, b)) },
+}
+
+// substring is fn:substring of s from the rounded start to end (exclusive,
+// +Inf without a length), by codepoints.
+func substring(s string, start, end float64) string {
+	var sb strings.Builder
+	p := 0
+	for _, r := range s {
+		p++
+		if float64(p) >= start && float64(p) < end {
+			sb.WriteRune(r)
+		}
+	}
+	return sb.String()
+}
+
+// numberOf is fn:number of an atomic item (ok) or of the empty sequence:
+// its xs:double value, NaN when it has none.
+func numberOf(it xdm.Item, ok bool) float64 {
+	if !ok {
+		return math.NaN()
+	}
+	r, err := xdm.Cast(it, xdm.TDouble)
+	if err != nil {
+		return math.NaN()
+	}
+	return r.Float()
+}
+
 // defineBuiltins defines every built-in function through def.
 func defineBuiltins(def func(name string, min, max int, fn builtinFn)) {
 	def("true", 0, 0, func(f *frame, _ focus, _ *Expr, _ []xdm.Sequence) (xdm.Sequence, error) { return f.boolSeq(true), nil })
@@ -349,8 +383,8 @@ func defineBuiltins(def func(name string, min, max int, fn builtinFn)) {
 		})
 	}
 	twoStr("contains", func(a, b string) xdm.Item { return xdm.Bool(strings.Contains(a, b)) })
-	twoStr("starts-with", func(a, b string) xdm.Item { return xdm.Bool(strings.HasPrefix(a, b)) })
-	twoStr("ends-with", func(a, b string) xdm.Item { return xdm.Bool(strings.HasSuffix(a, b)) })
+	twoStr("starts-with", stringPairFns["starts-with"])
+	twoStr("ends-with", stringPairFns["ends-with"])
 	twoStr("substring-before", func(a, b string) xdm.Item {
 		i := strings.Index(a, b)
 		if i < 0 || b == "" {
@@ -397,15 +431,7 @@ func defineBuiltins(def func(name string, min, max int, fn builtinFn)) {
 			}
 			end = start + xpathRound(l)
 		}
-		var sb strings.Builder
-		p := 0
-		for _, r := range s {
-			p++
-			if float64(p) >= start && float64(p) < end {
-				sb.WriteRune(r)
-			}
-		}
-		return f.str(sb.String()), nil
+		return f.str(substring(s, start, end)), nil
 	})
 	def("translate", 3, 3, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
 		s, err := f.strArg(a[0], "translate")
@@ -472,25 +498,19 @@ func defineBuiltins(def func(name string, min, max int, fn builtinFn)) {
 	})
 	def("number", 0, 1, func(f *frame, fc focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
 		var it xdm.Item
+		ok := true
 		if len(a) == 0 {
 			if fc.undefined {
 				return nil, &xdm.Error{Code: xdm.ErrNoContext, Msg: "number(): no context"}
 			}
 			it = f.atom(fc.item)
 		} else {
-			var ok bool
 			var err error
 			if it, ok, err = f.single(a[0], "number"); err != nil {
 				return nil, err
-			} else if !ok {
-				return f.one(xdm.Double(math.NaN())), nil
 			}
 		}
-		r, err := xdm.Cast(it, xdm.TDouble)
-		if err != nil {
-			return f.one(xdm.Double(math.NaN())), nil
-		}
-		return f.one(r), nil
+		return f.one(xdm.Double(numberOf(it, ok))), nil
 	})
 	numFn := func(name string, dec func(xdm.Decimal) xdm.Decimal, dbl func(float64) float64) {
 		def(name, 1, 1, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {

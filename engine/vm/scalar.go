@@ -1,33 +1,105 @@
 package vm
 
-import "github.com/einvoice-dev/einvoice/engine/xdm"
+import (
+	"errors"
+	"math"
+	"unicode/utf8"
 
-// A for-expression over atomic values whose body reads nothing but its own
-// variable, XRechnung's IBAN check (BR-DE-19, BR-DE-20)
+	"github.com/einvoice-dev/einvoice/engine/xdm"
+)
+
+// Scalar closures: expressions over variables that each hold at most one
+// atomic item, run without a frame or a sequence per operand.
+//
+// Two kinds of code are of that shape. A for-expression over atomic values
+// whose body reads its own variable, XRechnung's IBAN check (BR-DE-19,
+// BR-DE-20)
 //
 //	for $cp in string-to-codepoints(...) return
 //	  (if ($cp > 64) then string($cp - 55) else string($cp - 48))
 //
-// runs its body once per item as a closure over the item: no sequence is
-// built for the variable, the operands or the result of each step. The
-// closures call what the interpreter calls (xdm.Arith, xdm.CompareGeneral,
-// the string value), in its order, so values and errors are the same.
+// runs its body once per item. And the bodies of BR-FR's xsl:functions
+// (rulesets/xslfunc), whose parameters are one xs:string or none:
+//
+//	matches($amount, '^[-]?\d{1,19}(\.\d{1,2})?$') and string-length(replace($amount, '\.', '')) le 19
+//	if ($month = (1, 3, 5, 7, 8, 10, 12)) then 31 else ...
+//
+// The closures call what the interpreter calls (xdm.Arith,
+// xdm.CompareGeneral, xdm.CompareValues, xdm.EBVAtomic, the string
+// functions' own code), in its order, so values and errors are the same.
+// Where the interpreter's answer would need more than that (an argument of
+// another type than the function takes, a date's effective boolean value)
+// a closure returns errScalarRefused and the caller evaluates the
+// expression in the interpreter instead.
 
-// scalarFn is a body's value for the bound item v: always one item (no
-// construct it compiles gives the empty sequence).
-type scalarFn func(v xdm.Item) (xdm.Item, error)
+// ScalarEnv holds the variables a scalar closure reads: register i is one
+// item (Has[i]) or the empty sequence.
+type ScalarEnv struct {
+	Val [maxScalarRegs]xdm.Item
+	Has [maxScalarRegs]bool
+}
 
-// scalarBool is the effective boolean value of a condition in such a body.
-type scalarBool func(v xdm.Item) (bool, error)
+// maxScalarRegs bounds the variables of a scalar program.
+const maxScalarRegs = 16
+
+// Set puts the value s (at most one atomic item) in register i; false when
+// it is not of that shape.
+func (r *ScalarEnv) Set(i int, s xdm.Sequence) bool {
+	if len(s) > 1 || (len(s) == 1 && s[0].T == xdm.TNode) {
+		return false
+	}
+	r.Has[i] = len(s) == 1
+	if r.Has[i] {
+		r.Val[i] = s[0]
+	}
+	return true
+}
+
+// scalarFn is an expression's value in r: one item (ok) or none.
+type scalarFn func(r *ScalarEnv) (it xdm.Item, ok bool, err error)
+
+// errScalarRefused: the closure cannot give the interpreter's answer.
+var errScalarRefused = errors.New("vm: scalar closure refused")
+
+// ScalarFunc is a program compiled to a scalar closure (Program.Scalar).
+type ScalarFunc func(r *ScalarEnv) (it xdm.Item, ok bool, err error)
+
+// Scalar compiles the program to a closure reading variable slot i from
+// register i, or returns nil when an expression of it is of another kind
+// than those below, reads a slot not below nslots or one of skip (a
+// variable the registers do not hold), or reads the focus.
+func (p *Program) Scalar(nslots int, skip func(slot int) bool) ScalarFunc {
+	if p.nCSE > 0 || nslots > maxScalarRegs {
+		return nil
+	}
+	fn := compileScalar(p.root, func(e *Expr) int {
+		if e.Op != OpVar || e.Slot >= nslots || (skip != nil && skip(e.Slot)) {
+			return -1
+		}
+		return e.Slot
+	})
+	if fn == nil {
+		return nil
+	}
+	return ScalarFunc(fn)
+}
 
 // compileScalarFors returns the scalar bodies of the single-binding
-// for-expressions under e, nil when there is none.
+// for-expressions under e (their variable in register 0), nil when there
+// is none.
 func compileScalarFors(e *Expr, acc map[*Expr]scalarFn) map[*Expr]scalarFn {
 	if e == nil {
 		return acc
 	}
 	if e.Op == OpFor && len(e.Binds) == 1 {
-		if fn := compileScalar(e.Args[0], e.Binds[0].Slot); fn != nil {
+		slot := e.Binds[0].Slot
+		fn := compileScalar(e.Args[0], func(v *Expr) int {
+			if v.Op == OpLocal && v.Slot == slot {
+				return 0
+			}
+			return -1
+		})
+		if fn != nil {
 			if acc == nil {
 				acc = map[*Expr]scalarFn{}
 			}
@@ -38,104 +110,344 @@ func compileScalarFors(e *Expr, acc map[*Expr]scalarFn) map[*Expr]scalarFn {
 	return acc
 }
 
-// compileScalar compiles e, read with the variable of slot bound to one
-// atomic item, or returns nil when e is anything else than that variable,
-// a literal item, arithmetic, string() and if-then-else of those (each of
-// which is one item).
-func compileScalar(e *Expr, slot int) scalarFn {
+// compileScalar compiles e, reading the variables reg maps to a register
+// (-1: not one), or returns nil when e is anything else than those
+// variables, a literal item, arithmetic, comparisons (against a literal
+// list too), and, or, not, if-then-else and the string functions below.
+func compileScalar(e *Expr, reg func(*Expr) int) scalarFn {
 	switch e.Op {
-	case OpLocal:
-		if e.Slot != slot {
+	case OpVar, OpLocal:
+		i := reg(e)
+		if i < 0 {
 			return nil
 		}
-		return func(v xdm.Item) (xdm.Item, error) { return v, nil }
+		return func(r *ScalarEnv) (xdm.Item, bool, error) { return r.Val[i], r.Has[i], nil }
 	case OpConst:
-		if len(e.Seq) != 1 || e.Seq[0].T == xdm.TNode || e.PosConst != 0 {
+		if len(e.Seq) > 1 || e.PosConst != 0 || (len(e.Seq) == 1 && e.Seq[0].T == xdm.TNode) {
 			return nil
 		}
-		c := e.Seq[0]
-		return func(xdm.Item) (xdm.Item, error) { return c, nil }
+		var c xdm.Item
+		ok := len(e.Seq) == 1
+		if ok {
+			c = e.Seq[0]
+		}
+		return func(*ScalarEnv) (xdm.Item, bool, error) { return c, ok, nil }
 	case OpSeq:
 		if len(e.Args) != 1 {
 			return nil
 		}
-		return compileScalar(e.Args[0], slot)
-	case OpArith:
-		a, b := compileScalar(e.Args[0], slot), compileScalar(e.Args[1], slot)
+		return compileScalar(e.Args[0], reg)
+	case OpArith, OpValCmp:
+		a, b := compileScalar(e.Args[0], reg), compileScalar(e.Args[1], reg)
 		if a == nil || b == nil {
 			return nil
 		}
-		op := e.Arith
-		return func(v xdm.Item) (xdm.Item, error) {
-			x, y, err := both(a, b, v)
-			if err != nil {
-				return x, err
+		arith, cmp := e.Arith, e.Cmp
+		valCmp := e.Op == OpValCmp
+		return func(r *ScalarEnv) (xdm.Item, bool, error) {
+			x, y, ok, err := both(a, b, r)
+			if !ok || err != nil {
+				return x, false, err // an empty operand: the empty sequence
 			}
-			return xdm.Arith(op, x, y)
+			if valCmp {
+				v, err := xdm.CompareValues(cmp, x, y)
+				return xdm.Bool(v), err == nil, err
+			}
+			v, err := xdm.Arith(arith, x, y)
+			return v, err == nil, err
 		}
 	case OpIf:
-		c := compileScalarBool(e.Args[0], slot)
-		t, f := compileScalar(e.Args[1], slot), compileScalar(e.Args[2], slot)
+		c := compileScalarBool(e.Args[0], reg)
+		t, f := compileScalar(e.Args[1], reg), compileScalar(e.Args[2], reg)
 		if c == nil || t == nil || f == nil {
 			return nil
 		}
-		return func(v xdm.Item) (xdm.Item, error) {
-			ok, err := c(v)
+		return func(r *ScalarEnv) (xdm.Item, bool, error) {
+			ok, err := c(r)
 			switch {
 			case err != nil:
-				return xdm.Item{}, err
+				return xdm.Item{}, false, err
 			case ok:
-				return t(v)
+				return t(r)
 			}
-			return f(v)
+			return f(r)
+		}
+	case OpAnd, OpOr, OpNot, OpGenCmp:
+		if b := compileScalarBool(e, reg); b != nil {
+			return func(r *ScalarEnv) (xdm.Item, bool, error) {
+				v, err := b(r)
+				return xdm.Bool(v), err == nil, err
+			}
 		}
 	case OpCall:
-		if e.Builtin == nil || e.Builtin.Name != "string" || len(e.Args) != 1 {
+		return compileScalarCall(e, reg)
+	}
+	return nil
+}
+
+// scalarBool is the effective boolean value of an expression in r.
+type scalarBool func(r *ScalarEnv) (bool, error)
+
+// compileScalarBool compiles the effective boolean value of e: and, or,
+// not, a general comparison of one item with one item or a literal list,
+// or any scalar (EBVAtomic; a date's refused, FORG0006 being the
+// interpreter's).
+func compileScalarBool(e *Expr, reg func(*Expr) int) scalarBool {
+	switch e.Op {
+	case OpSeq:
+		if len(e.Args) == 1 {
+			return compileScalarBool(e.Args[0], reg)
+		}
+		return nil
+	case OpAnd, OpOr:
+		a, b := compileScalarBool(e.Args[0], reg), compileScalarBool(e.Args[1], reg)
+		if a == nil || b == nil {
 			return nil
 		}
-		a := compileScalar(e.Args[0], slot)
+		stop := e.Op == OpOr // the left value that decides, as evalBool stops
+		return func(r *ScalarEnv) (bool, error) {
+			v, err := a(r)
+			if err != nil || v == stop {
+				return v, err
+			}
+			return b(r)
+		}
+	case OpNot:
+		a := compileScalarBool(e.Args[0], reg)
 		if a == nil {
 			return nil
 		}
-		return func(v xdm.Item) (xdm.Item, error) {
-			x, err := a(v)
-			if err != nil {
-				return x, err
+		return func(r *ScalarEnv) (bool, error) {
+			v, err := a(r)
+			return !v, err
+		}
+	case OpGenCmp:
+		return compileScalarGenCmp(e, reg)
+	}
+	a := compileScalar(e, reg)
+	if a == nil {
+		return nil
+	}
+	return func(r *ScalarEnv) (bool, error) {
+		x, ok, err := a(r)
+		if err != nil || !ok {
+			return false, err
+		}
+		if x.T == xdm.TDate {
+			return false, errScalarRefused
+		}
+		return xdm.EBVAtomic(x)
+	}
+}
+
+// compileScalarGenCmp compiles a general comparison of a scalar with a
+// scalar or a literal list (a set of strings: Expr.Set). Every pair is
+// compared, and an error of any refuses, so that the interpreter's order
+// of the pairs (Expr.Card) cannot matter.
+func compileScalarGenCmp(e *Expr, reg func(*Expr) int) scalarBool {
+	if len(e.Args) != 2 {
+		return nil
+	}
+	a := compileScalar(e.Args[0], reg)
+	if a == nil {
+		return nil
+	}
+	op, set := e.Cmp, e.Set
+	if c := e.Args[1]; c.Op == OpConst && len(c.Seq) > 1 {
+		list := c.Seq
+		for _, it := range list {
+			if it.T == xdm.TNode {
+				return nil
 			}
-			return xdm.String(x.StringValue()), nil
+		}
+		return func(r *ScalarEnv) (bool, error) {
+			x, ok, err := a(r)
+			if err != nil || !ok {
+				return false, err
+			}
+			if set != nil {
+				if x.T != xdm.TString && x.T != xdm.TUntyped {
+					return false, errScalarRefused
+				}
+				_, in := set[x.S]
+				return in, nil
+			}
+			v := false
+			for _, y := range list {
+				res, err := xdm.CompareGeneral(op, x, y)
+				if err != nil {
+					return false, errScalarRefused
+				}
+				v = v || res
+			}
+			return v, nil
+		}
+	}
+	b := compileScalar(e.Args[1], reg)
+	if b == nil {
+		return nil
+	}
+	return func(r *ScalarEnv) (bool, error) {
+		x, y, ok, err := both(a, b, r)
+		if err != nil || !ok {
+			return false, err
+		}
+		v, err := xdm.CompareGeneral(op, x, y)
+		if err != nil {
+			return false, errScalarRefused
+		}
+		return v, nil
+	}
+}
+
+// compileScalarCall compiles the built-in functions of one or two string
+// arguments the xsl:functions use, string(), number() and substring().
+func compileScalarCall(e *Expr, reg func(*Expr) int) scalarFn {
+	if e.Builtin == nil || len(e.Args) == 0 {
+		return nil
+	}
+	args := make([]scalarFn, len(e.Args))
+	for i, a := range e.Args {
+		if args[i] = compileScalar(a, reg); args[i] == nil {
+			return nil
+		}
+	}
+	str := func(r *ScalarEnv, i int) (string, error) { return scalarStr(args[i], r) }
+	switch name := e.Builtin.Name; {
+	case name == "string" && len(args) == 1:
+		return func(r *ScalarEnv) (xdm.Item, bool, error) {
+			x, ok, err := args[0](r)
+			if err != nil {
+				return x, false, err
+			}
+			if !ok {
+				return xdm.String(""), true, nil // string(())
+			}
+			return xdm.String(x.StringValue()), true, nil
+		}
+	case name == "normalize-space" || name == "string-length":
+		norm := name == "normalize-space"
+		return func(r *ScalarEnv) (xdm.Item, bool, error) {
+			s, err := str(r, 0)
+			if err != nil {
+				return xdm.Item{}, false, err
+			}
+			if norm {
+				return xdm.String(NormalizeSpace(s)), true, nil
+			}
+			return xdm.Integer(int64(utf8.RuneCountInString(s))), true, nil
+		}
+	case name == "starts-with" || name == "ends-with":
+		fn := stringPairFns[name]
+		return func(r *ScalarEnv) (xdm.Item, bool, error) {
+			s, err := str(r, 0)
+			if err != nil {
+				return xdm.Item{}, false, err
+			}
+			t, err := str(r, 1)
+			if err != nil {
+				return xdm.Item{}, false, err
+			}
+			return fn(s, t), true, nil
+		}
+	case name == "matches" && e.Re != nil:
+		re := e.Re
+		return func(r *ScalarEnv) (xdm.Item, bool, error) {
+			s, err := str(r, 0)
+			return xdm.Bool(err == nil && re.MatchString(s)), err == nil, err
+		}
+	case name == "replace" && e.Re != nil && len(args) == 3 && !e.Re.empty && e.Args[2].Op == OpConst:
+		rep, ok := scalarConstString(e.Args[2])
+		if !ok {
+			return nil
+		}
+		tmpl, err := TranslateReplacement(rep, e.Re.NumSubexp())
+		if err != nil {
+			return nil
+		}
+		re := e.Re
+		return func(r *ScalarEnv) (xdm.Item, bool, error) {
+			s, err := str(r, 0)
+			if err != nil {
+				return xdm.Item{}, false, err
+			}
+			return xdm.String(re.ReplaceAll(s, tmpl)), true, nil
+		}
+	case name == "number" && len(args) == 1:
+		return func(r *ScalarEnv) (xdm.Item, bool, error) {
+			x, ok, err := args[0](r)
+			if err != nil {
+				return x, false, err
+			}
+			return xdm.Double(numberOf(x, ok)), true, nil
+		}
+	case name == "substring":
+		return func(r *ScalarEnv) (xdm.Item, bool, error) {
+			s, err := str(r, 0)
+			if err != nil {
+				return xdm.Item{}, false, err
+			}
+			start, err := scalarDouble(args[1], r)
+			if err != nil {
+				return xdm.Item{}, false, err
+			}
+			end := math.Inf(1)
+			if len(args) == 3 {
+				l, err := scalarDouble(args[2], r)
+				if err != nil {
+					return xdm.Item{}, false, err
+				}
+				end = xpathRound(start) + xpathRound(l)
+			}
+			return xdm.String(substring(s, xpathRound(start), end)), true, nil
 		}
 	}
 	return nil
 }
 
-// compileScalarBool compiles a general comparison of two scalars (the
-// interpreter's generalCmp: both operands are single, so the left is
-// evaluated first).
-func compileScalarBool(e *Expr, slot int) scalarBool {
-	if e.Op == OpSeq && len(e.Args) == 1 {
-		return compileScalarBool(e.Args[0], slot)
+// scalarStr is a function's xs:string? argument (strArg): the empty string for none;
+// another type than string or untypedAtomic is refused (XPTY0004).
+func scalarStr(a scalarFn, r *ScalarEnv) (string, error) {
+	x, ok, err := a(r)
+	switch {
+	case err != nil || !ok:
+		return "", err
+	case x.T != xdm.TString && x.T != xdm.TUntyped:
+		return "", errScalarRefused
 	}
-	if e.Op != OpGenCmp || e.Set != nil || e.Card != cmpLeftFirst {
-		return nil
-	}
-	l, r := compileScalar(e.Args[0], slot), compileScalar(e.Args[1], slot)
-	if l == nil || r == nil {
-		return nil
-	}
-	op := e.Cmp
-	return func(v xdm.Item) (bool, error) {
-		x, y, err := both(l, r, v)
-		if err != nil {
-			return false, err
-		}
-		return xdm.CompareGeneral(op, x, y)
-	}
+	return x.S, nil
 }
 
-// both evaluates a, then b, on v: the interpreter's order of operands.
-func both(a, b scalarFn, v xdm.Item) (x, y xdm.Item, err error) {
-	if x, err = a(v); err == nil {
-		y, err = b(v)
+// scalarDouble is a function's xs:double? argument (doubleArg): NaN for
+// none; a number as a double; anything else is refused.
+func scalarDouble(a scalarFn, r *ScalarEnv) (float64, error) {
+	x, ok, err := a(r)
+	switch {
+	case err != nil:
+		return 0, err
+	case !ok:
+		return math.NaN(), nil
+	case !x.T.IsNumeric():
+		return 0, errScalarRefused
 	}
-	return x, y, err
+	return x.AsFloat(), nil
+}
+
+// scalarConstString is the string of a literal.
+func scalarConstString(e *Expr) (string, bool) {
+	if len(e.Seq) != 1 || e.Seq[0].T != xdm.TString {
+		return "", false
+	}
+	return e.Seq[0].S, true
+}
+
+// both evaluates a, then b: the interpreter's order of operands; ok=false
+// when either is empty (after both are evaluated, as operands are).
+func both(a, b scalarFn, r *ScalarEnv) (x, y xdm.Item, ok bool, err error) {
+	x, okx, err := a(r)
+	if err != nil {
+		return x, y, false, err
+	}
+	y, oky, err := b(r)
+	return x, y, okx && oky, err
 }

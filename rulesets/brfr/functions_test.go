@@ -62,3 +62,43 @@ func TestFunctionsFromTables(t *testing.T) {
 		t.Error("FromTables of tables without functions: no error")
 	}
 }
+
+// scalarInputs are the strings TestFunctionsScalar calls BR-FR's functions
+// with: dates valid and not (leap years, month ends, other digits), amounts
+// and percentages of every precision and sign, identifiers, SIRET/SIREN
+// pairs, codes in and out of the lists, whitespace and non-ASCII digits.
+var scalarInputs = []string{
+	"", " ", "2024-02-29", "2023-02-29", "2100-02-29", "2000-02-29", "2026-04-31", "2026-12-31", "2026-13-01",
+	"1999-01-01", "2026-1-01", "20２6-01-01", "2026-06-17 ", "0", "1.5", "1.50", "-12.345", "100.00", "20.00",
+	"5.5", "12345678901234567890", "1234567890123456789.12", "-0.000001", "1e3", "٣", "S", "AE", "E ", "O",
+	"380", "B1", "M9", "S9", "0002", "9959", "RIB", "PJA", "AB-12/x_+", "a b", " lead", "trail ",
+	"12345678901234", "123456789", "1234567890123", "A.B", "x\ty",
+}
+
+// TestFunctionsScalar: every BR-FR function whose body runs as scalar
+// closures (xslfunc, vm.Program.Scalar) gives the interpreter's value on
+// every input and pair of inputs; most of them do, and they answer most
+// calls.
+func TestFunctionsScalar(t *testing.T) {
+	for key := range Sources() {
+		if !HasFunctions(key) {
+			continue
+		}
+		tb, err := Set{}.Tables(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ns := map[string]string{}
+		for _, n := range tb.FunctionNamespaces {
+			ns[n.Prefix] = n.URI
+		}
+		compiled, answered, err := xslfunc.ScalarAgrees(tb.Functions, ns, scalarInputs)
+		if err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		t.Logf("%s: %d of %d functions as closures, %d calls answered", key, compiled, len(tb.Functions), answered)
+		if compiled < len(tb.Functions)/2 || answered < compiled*len(scalarInputs) {
+			t.Errorf("%s: %d of %d functions as closures, %d calls answered", key, compiled, len(tb.Functions), answered)
+		}
+	}
+}

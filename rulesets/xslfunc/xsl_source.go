@@ -202,6 +202,11 @@ type compiled struct {
 	consts []xdm.Sequence // by variable: its value when it is a constant, else nil
 	result *vm.Program
 	nSlots int
+	// scalarVars and scalarResult are vars and result as scalar closures
+	// (vm.Program.Scalar), when every param is an xs:string and every
+	// expression of the body compiles to one; nil otherwise.
+	scalarVars   []vm.ScalarFunc
+	scalarResult vm.ScalarFunc
 	// envs keeps the evaluation contexts of finished calls: a call on a
 	// fresh vm.Env would allocate its frame and scratch arena again
 	// (~20 KB; BR-FR makes about a hundred calls per document).
@@ -217,6 +222,7 @@ type compiled struct {
 type callEnv struct {
 	vm.Env
 	slots []xdm.Item
+	sc    vm.ScalarEnv // the registers of the scalar closures
 }
 
 // env returns an evaluation context for one call on doc.
@@ -300,8 +306,82 @@ func compileAll(fs *vm.Functions, defs []XSLFunction, ns map[string]string) ([]*
 			return nil, fmt.Errorf("%s: result: %w", c.def.Local, err)
 		}
 		c.result = p
+		c.compileScalar()
 	}
 	return cs, nil
+}
+
+// compileScalar sets c's scalar closures when the body allows them: every
+// param an xs:string (one or none, as the registers hold), a boolean
+// result, and every variable and the result a scalar expression; the
+// variables whose constant value is a list (inlined where they are read)
+// have no register.
+func (c *compiled) compileScalar() {
+	if c.def.As != "xs:boolean" {
+		return
+	}
+	for _, p := range c.def.Params {
+		if p.As != "xs:string" && p.As != "xs:string?" {
+			return
+		}
+	}
+	np := len(c.def.Params)
+	noReg := func(slot int) bool { return slot >= np && len(c.consts[slot-np]) > 1 }
+	vars := make([]vm.ScalarFunc, len(c.vars))
+	for i, p := range c.vars {
+		if c.consts[i] != nil {
+			continue // set from the constant at each call
+		}
+		if vars[i] = p.Scalar(np+i, noReg); vars[i] == nil {
+			return
+		}
+	}
+	res := c.result.Scalar(c.nSlots, noReg)
+	if res == nil {
+		return
+	}
+	c.scalarVars, c.scalarResult = vars, res
+}
+
+// callScalar is call by the scalar closures; ok=false when they do not
+// answer (an argument that is not one string or none, an error, a
+// refusal): the interpreted call then gives the value or the error.
+func (c *compiled) callScalar(doc *xmltree.Document, env *callEnv, args []xdm.Sequence) (_ xdm.Sequence, ok bool) {
+	r := &env.sc
+	for i, p := range c.def.Params {
+		s, empty, err := stringParam(doc, args[i], p.As == "xs:string?", c.def.Local)
+		if err != nil {
+			return nil, false
+		}
+		r.Has[i], r.Val[i] = !empty, xdm.String(s)
+	}
+	np := len(c.def.Params)
+	for i, fn := range c.scalarVars {
+		k := np + i
+		if fn == nil {
+			r.Set(k, c.consts[i]) // a list is inlined: no register reads it
+			continue
+		}
+		v, has, err := fn(r)
+		if err != nil {
+			return nil, false
+		}
+		if c.def.Vars[i].As == "xs:string" {
+			if !has || (v.T != xdm.TString && v.T != xdm.TUntyped) {
+				return nil, false
+			}
+			v = xdm.String(v.S)
+		}
+		r.Has[k], r.Val[k] = has, v
+	}
+	v, has, err := c.scalarResult(r)
+	if err != nil || !has || v.T != xdm.TBoolean {
+		return nil, false
+	}
+	if v.B {
+		return c.yes, true
+	}
+	return c.no, true
 }
 
 func supportedParamType(as string) bool {
@@ -318,6 +398,16 @@ func supportedParamType(as string) bool {
 func (c *compiled) call(ctx context.Context, doc *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, error) {
 	env := c.env(doc)
 	defer c.done(env)
+	if c.scalarResult != nil {
+		if res, ok := c.callScalar(doc, env, args); ok {
+			return res, nil
+		}
+	}
+	return c.interpret(ctx, doc, env, args)
+}
+
+// interpret is call in the interpreter.
+func (c *compiled) interpret(ctx context.Context, doc *xmltree.Document, env *callEnv, args []xdm.Sequence) (xdm.Sequence, error) {
 	for i, p := range c.def.Params {
 		v, err := convertParam(doc, args[i], p.As, c.def.Local, env.slot(i))
 		if err != nil {
@@ -394,4 +484,58 @@ func convertParam(doc *xmltree.Document, s xdm.Sequence, as, fn string, slot xdm
 		return s, nil
 	}
 	return nil, fmt.Errorf("%w: param type %q", ErrXSLFunction, as)
+}
+
+// ScalarAgrees compiles defs and calls each function whose body runs as
+// scalar closures (compiled) with every combination of the strings in
+// inputs (and the empty sequence) for its params, by the closures and in
+// the interpreter; the first call whose value or error differs is an
+// error; answered counts the calls the closures answered. A test hook.
+func ScalarAgrees(defs []XSLFunction, ns map[string]string, inputs []string) (compiled, answered int, err error) {
+	cs, err := compileAll(vm.NewFunctions(), defs, ns)
+	if err != nil {
+		return 0, 0, err
+	}
+	vals := []xdm.Sequence{nil}
+	for _, in := range inputs {
+		vals = append(vals, xdm.Sequence{xdm.String(in)}, xdm.Sequence{xdm.Untyped(in)})
+	}
+	ctx := context.Background()
+	for _, c := range cs {
+		if c.scalarResult == nil {
+			continue
+		}
+		compiled++
+		args := make([]xdm.Sequence, len(c.def.Params))
+		var each func(k int) error
+		each = func(k int) error {
+			if k < len(args) {
+				for _, v := range vals {
+					args[k] = v
+					if err := each(k + 1); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			env := c.env(nil)
+			got, ok := c.callScalar(nil, env, args)
+			c.done(env)
+			env = c.env(nil)
+			want, werr := c.interpret(ctx, nil, env, args)
+			c.done(env)
+			if !ok {
+				return nil
+			}
+			answered++
+			if werr != nil || len(got) != 1 || len(want) != 1 || got[0] != want[0] {
+				return fmt.Errorf("%s%v: closures %v, interpreter %v %v", c.def.Local, args, got, want, werr)
+			}
+			return nil
+		}
+		if err := each(0); err != nil {
+			return compiled, answered, err
+		}
+	}
+	return compiled, answered, nil
 }
