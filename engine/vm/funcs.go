@@ -255,8 +255,31 @@ var stringPairFns = map[string]func(a, b string) xdm.Item{
 }
 
 // substring is fn:substring of s from the rounded start to end (exclusive,
-// +Inf without a length), by codepoints.
+// +Inf without a length), by codepoints: the codepoints at positions p
+// (from 1) with start <= p < end.
 func substring(s string, start, end float64) string {
+	if start != start || end != end {
+		return "" // NaN: no position compares true
+	}
+	if isASCII(s) {
+		// One byte a codepoint: a slice of s (dates, amounts, codes).
+		lo, hi := 1.0, float64(len(s)+1)
+		if start > lo {
+			lo = math.Ceil(start)
+		}
+		if end < hi {
+			hi = math.Ceil(end)
+		}
+		if lo >= hi {
+			return ""
+		}
+		return s[int(lo)-1 : int(hi)-1]
+	}
+	return substringRunes(s, start, end)
+}
+
+// substringRunes is substring, codepoint by codepoint.
+func substringRunes(s string, start, end float64) string {
 	var sb strings.Builder
 	p := 0
 	for _, r := range s {
@@ -266,6 +289,15 @@ func substring(s string, start, end float64) string {
 		}
 	}
 	return sb.String()
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // numberOf is fn:number of an atomic item (ok) or of the empty sequence:

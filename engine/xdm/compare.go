@@ -56,17 +56,7 @@ func compareAtomic(op CmpOp, a, b *Item) (bool, error) {
 	switch {
 	case a.T.IsNumeric() && b.T.IsNumeric():
 		if a.T == TDouble || b.T == TDouble {
-			x, y := a.AsFloat(), b.AsFloat()
-			if math.IsNaN(x) || math.IsNaN(y) {
-				return op == OpNe, nil
-			}
-			c := 0
-			if x < y {
-				c = -1
-			} else if x > y {
-				c = 1
-			}
-			return op.holds(c), nil
+			return op.floats(a.AsFloat(), b.AsFloat()), nil
 		}
 		return op.holds(a.Decimal().Cmp(b.Decimal())), nil
 	case a.T == TString && b.T == TString:
@@ -84,6 +74,20 @@ func compareAtomic(op CmpOp, a, b *Item) (bool, error) {
 		return op.holds(a.Date().Compare(b.Date())), nil
 	}
 	return false, Errorf(ErrType, "cannot compare %s with %s", a.T, b.T)
+}
+
+// floats is op on two doubles: NaN compares unequal to everything.
+func (op CmpOp) floats(x, y float64) bool {
+	if math.IsNaN(x) || math.IsNaN(y) {
+		return op == OpNe
+	}
+	c := 0
+	if x < y {
+		c = -1
+	} else if x > y {
+		c = 1
+	}
+	return op.holds(c)
 }
 
 // CompareGeneral compares two atomic items as one pair of a general
@@ -106,6 +110,12 @@ func CompareGeneral(op CmpOp, a, b Item) (bool, error) {
 		// Two xs:integer or xs:decimal of one scale (counts, amounts
 		// of one precision): their coefficients compare (Decimal.Cmp).
 		return op.holds(cmp.Compare(int64(a.n), int64(b.n))), nil
+	}
+	if a.T == TDouble && b.T.isDec() && b.big == nil && b.Node == 0 {
+		// A double against an integral decimal or integer (BR-FR's
+		// number(substring($date, 6, 2)) = (1, 3, 5, 7, 8, 10, 12)):
+		// the integer as a double is its coefficient's (Decimal.Float64).
+		return op.floats(a.Float(), float64(int64(b.n))), nil
 	}
 	var err error
 	switch {

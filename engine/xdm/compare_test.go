@@ -49,3 +49,24 @@ func TestCompareSameScale(t *testing.T) {
 
 // ptr returns the address of a copy of it (compareAtomic takes pointers).
 func ptr(it Item) *Item { return &it }
+
+// TestCompareDoubleInteger: CompareGeneral's path for a double against an
+// integral int64-sized decimal or integer answers what compareAtomic
+// (AsFloat) answers, NaN, infinities, -0, fractions and values beyond
+// 2^53 among the doubles.
+func TestCompareDoubleInteger(t *testing.T) {
+	doubles := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1, -1, 7, 7.5, 1e300,
+		-250, 1 << 53, 1<<53 + 2, 9.223372036854775807e18, -9.223372036854775808e18, 0.1}
+	for _, f := range doubles {
+		a := Double(f)
+		for _, b := range smallSamples() {
+			for op := OpEq; op <= OpGe; op++ {
+				got, err := CompareGeneral(op, a, b)
+				want, werr := compareAtomic(op, &a, &b)
+				if got != want || (err == nil) != (werr == nil) {
+					t.Fatalf("%v %s %s = %v, want %v", f, op, b.StringValue(), got, want)
+				}
+			}
+		}
+	}
+}
