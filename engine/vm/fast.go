@@ -1108,6 +1108,21 @@ func compileFastValue(e *Expr) fastValue {
 		}
 	}
 	switch e.Op {
+	case OpGenCmp, OpAnd, OpOr, OpNot, OpExists, OpEmpty:
+		// Always one boolean (Peppol's $supplierCountryIsDE:
+		// upper-case(normalize-space(/*/…/cbc:IdentificationCode)) = 'DE');
+		// not a value comparison, whose value may be empty.
+		b := compileFast(e)
+		if b == nil {
+			return nil
+		}
+		return func(fe *fastEnv, n xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool) {
+			v, ok := b(fe, n)
+			if !ok {
+				return dst, false
+			}
+			return append(dst, xdm.Bool(v)), true
+		}
 	case OpIf:
 		cond := compileFast(e.Args[0])
 		if cond == nil {
@@ -1131,7 +1146,12 @@ func compileFastValue(e *Expr) fastValue {
 			}
 			return br(fe, n, dst)
 		}
-	case OpCast, OpCall:
+	case OpCall:
+		if e.Builtin != nil && e.Builtin.Name == "concat" {
+			return compileFastConcat(e)
+		}
+		fallthrough
+	case OpCast:
 		o, ok := fastOperandOf(e)
 		if !ok || !(o.cast || o.fn != nil) || len(o.path.steps) != 0 {
 			return nil
@@ -1158,6 +1178,47 @@ func compileFastValue(e *Expr) fastValue {
 		}
 	}
 	return nil
+}
+
+// compileFastConcat compiles concat(A, B, ...) of frame-free operands
+// (Peppol's $DKSupplierCountry: concat(ubl-creditnote:CreditNote/…,
+// ubl-invoice:Invoice/…)): each argument the empty string when empty, the
+// string value of its one item, several items giving up (XPTY0004).
+func compileFastConcat(e *Expr) fastValue {
+	args := make([]fastOperand, len(e.Args))
+	lits := make([]string, len(e.Args)) // a literal's value (args[i] unused)
+	isLit := make([]bool, len(e.Args))
+	for i, a := range e.Args {
+		if c, ok := fastConsts(a); ok && len(c) <= 1 {
+			if len(c) == 1 {
+				lits[i] = c[0].StringValue()
+			}
+			isLit[i] = true
+			continue
+		}
+		var ok bool
+		if args[i], ok = fastOperandOf(a); !ok {
+			return nil
+		}
+	}
+	return func(fe *fastEnv, n xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool) {
+		var sb strings.Builder
+		for i := range args {
+			if isLit[i] {
+				sb.WriteString(lits[i])
+				continue
+			}
+			k := 0
+			if !args[i].items(fe, n, func(a xdm.Item) bool {
+				k++
+				sb.WriteString(a.StringValue())
+				return k == 1
+			}) {
+				return dst, false
+			}
+		}
+		return append(dst, xdm.String(sb.String())), true
+	}
 }
 
 // compileFastLastExpr compiles the effective boolean value of a path

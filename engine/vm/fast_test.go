@@ -443,6 +443,11 @@ func TestFastValues(t *testing.T) {
 		{"l/m/v", true}, {"(l|k)/m/v", true}, {"l[w]/m", true}, {"l/w[. = 'x']", true},
 		{"../l/m", true}, {"x/@n", true}, {"l/m/v/text()", true}, {"*/m", true}, {".[w]/m/v", true},
 		{"//v", false}, {"l[1]/m", true}, {"k/m/v[1]", true}, {"(l|k)/m[1]/v[1]", true},
+		// Booleans (not value comparisons: their value may be empty), and
+		// concat of operands (two v in k's m: XPTY0004).
+		{"upper-case(normalize-space(w)) = 'X'", true}, {"not(w) or exists(m/v)", true}, {"w and m/v > 1", true},
+		{"m/v eq 1", false}, {"concat(w, '-', ../x/@n, count(m/v))", true}, {"concat(m/v, w)", true},
+		{"concat(w, $v)", false},
 	} {
 		cat := vm.NewCatalog()
 		p := compile(t, c.expr, &xpath.StaticContext{Catalog: cat, Variables: map[string]int{"v": 0}})
