@@ -1146,9 +1146,14 @@ func compileFastValue(e *Expr) fastValue {
 			}
 			return br(fe, n, dst)
 		}
+	case OpArith, OpNeg:
+		return fastNumValue(compileFastNum(e))
 	case OpCall:
 		if e.Builtin != nil && e.Builtin.Name == "concat" {
 			return compileFastConcat(e)
+		}
+		if (e.Builtin != nil && e.Builtin.Name == "sum") || fastNumFnName(e) {
+			return fastNumValue(compileFastNum(e))
 		}
 		fallthrough
 	case OpCast:
@@ -1178,6 +1183,22 @@ func compileFastValue(e *Expr) fastValue {
 		}
 	}
 	return nil
+}
+
+// fastNumValue is the value of a frame-free numeric expression (fastnum.go:
+// Peppol's and XRechnung's $allowancesTotal, round(sum(…/xs:decimal(.)) *
+// 10 * 10) div 100): its one item, or none; nil for nil.
+func fastNumValue(fn fastNum) fastValue {
+	if fn == nil {
+		return nil
+	}
+	return func(fe *fastEnv, n xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool) {
+		it, empty, ok := fn(fe, n)
+		if !ok || empty {
+			return dst, ok
+		}
+		return append(dst, it), true
+	}
 }
 
 // compileFastConcat compiles concat(A, B, ...) of frame-free operands

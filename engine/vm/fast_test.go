@@ -448,6 +448,10 @@ func TestFastValues(t *testing.T) {
 		{"upper-case(normalize-space(w)) = 'X'", true}, {"not(w) or exists(m/v)", true}, {"w and m/v > 1", true},
 		{"m/v eq 1", false}, {"concat(w, '-', ../x/@n, count(m/v))", true}, {"concat(m/v, w)", true},
 		{"concat(w, $v)", false},
+		// Numbers: one item or none, errors giving up (two v in k's m;
+		// 'x' no number).
+		{"round(sum(m/xs:decimal(v)) * 10 * 10) div 100", true}, {"-xs:decimal(m/v) + 1", true},
+		{"abs(xs:decimal(m/v))", true}, {"sum(w)", true}, {"xs:decimal(q) * 2", true}, {"count(m/v) + $v", false},
 	} {
 		cat := vm.NewCatalog()
 		p := compile(t, c.expr, &xpath.StaticContext{Catalog: cat, Variables: map[string]int{"v": 0}})

@@ -108,6 +108,16 @@ func compileFastNum(e *Expr) fastNum {
 	return nil
 }
 
+// fastNumFnName reports whether e calls one of the numeric functions of
+// one argument compileFastNum compiles (abs, round, floor, ceiling).
+func fastNumFnName(e *Expr) bool {
+	if e.Op != OpCall || e.Builtin == nil || len(e.Args) != 1 {
+		return false
+	}
+	dec, _ := fastNumFn(e.Builtin.Name)
+	return dec != nil
+}
+
 // compileFastSum is fn:sum of a frame-free operand (CII's BR-CO-10,
 // sum(../../ram:IncludedSupplyChainTradeLineItem/.../ram:LineTotalAmount)):
 // the interpreter's steps, each item made numeric (untypedAtomic cast to
