@@ -53,6 +53,7 @@ type state struct {
 	// the nodes named Ruleset.names[q], ascending; order a scratch list of
 	// such indexes.
 	visit  []visitNode
+	qOf    []int32 // visitList's scratch: the index of each element
 	byName [][]int32
 	order  []int32
 	marks  []uint64 // unionOrder's bitset over the visit list
@@ -502,17 +503,25 @@ func (st *state) visitList(doc *xmltree.Document) []visitNode {
 		}
 		return -1
 	}
+	// qOf[n]: the index of element n (parents come before their children
+	// in document order, so a parent's is ready; the document node, 0, is
+	// every other parent).
+	if cap(st.qOf) < doc.Len() {
+		st.qOf = make([]int32, doc.Len())
+	}
+	qOf := st.qOf[:doc.Len()]
 	out := st.visit[:0]
 	for node := xmltree.NodeID(0); int(node) < doc.Len(); node++ {
 		vn := visitNode{node: node, q: -1, parent: parentNone}
 		switch kind := doc.Kind(node); kind {
 		case xmltree.KindElement, xmltree.KindAttribute:
 			vn.q = index(node)
+			qOf[node] = vn.q
 			if p := doc.Parent(node); p != xmltree.None {
 				vn.sureOK = kind == xmltree.KindElement
-				if doc.Kind(p) == xmltree.KindDocument {
+				if p == 0 {
 					vn.parent = parentRoot
-				} else if vn.parent = index(p); vn.parent < 0 {
+				} else if vn.parent = qOf[p]; vn.parent < 0 {
 					vn.parent = parentOther
 				}
 			}
