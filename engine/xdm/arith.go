@@ -24,6 +24,14 @@ func (o ArithOp) String() string { return arithNames[o] }
 // integer op integer is integer (div gives decimal), decimal is exact,
 // double when either side is a double. Non-numeric operands are XPTY0004.
 func Arith(op ArithOp, a, b Item) (Item, error) {
+	if a.T == TInteger && b.T == TInteger && a.big == nil && b.big == nil {
+		// Two int64-sized integers (counts, codepoints: XRechnung's
+		// IBAN check computes $cp - 55 per character): + - × without
+		// the Decimals, unless the result overflows.
+		if r, ok := arithInt(op, int64(a.n), int64(b.n)); ok {
+			return Integer(r), nil
+		}
+	}
 	var err error
 	if a.T == TUntyped {
 		if a, err = Cast(a, TDouble); err != nil {
@@ -90,6 +98,22 @@ func Arith(op ArithOp, a, b Item) (Item, error) {
 		return Item{}, err
 	}
 	return decItem(resT, d), nil
+}
+
+// arithInt is x op y for +, - and ×; ok=false for another operator or
+// when the result does not fit in an int64.
+func arithInt(op ArithOp, x, y int64) (int64, bool) {
+	switch op {
+	case OpAdd:
+		r := x + y
+		return r, (x >= 0) != (y >= 0) || (r >= 0) == (x >= 0)
+	case OpSub:
+		r := x - y
+		return r, (x >= 0) == (y >= 0) || (r >= 0) == (x >= 0)
+	case OpMul:
+		return mul64(x, y)
+	}
+	return 0, false
 }
 
 // Negate returns -a for a numeric (or untypedAtomic, cast to double) item.

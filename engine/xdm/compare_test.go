@@ -70,3 +70,27 @@ func TestCompareDoubleInteger(t *testing.T) {
 		}
 	}
 }
+
+// TestArithIntegers: Arith's path for two int64-sized integers gives what
+// the Decimal operations give (the item, its plain mark included), and
+// leaves the results beyond an int64 to them.
+func TestArithIntegers(t *testing.T) {
+	vals := []int64{0, 1, -1, 2, -2, 55, 64, -250, 12345, 1 << 31, -(1 << 31), 1 << 32, math.MaxInt64, math.MinInt64,
+		math.MaxInt64 - 1, math.MinInt64 + 1, math.MaxInt64 / 2, math.MinInt64 / 2, 3037000499, -3037000500}
+	slow := map[ArithOp]func(a, b Decimal) Decimal{
+		OpAdd: Decimal.Add, OpSub: Decimal.Sub, OpMul: Decimal.Mul,
+	}
+	for _, x := range vals {
+		for _, y := range vals {
+			for op, f := range slow {
+				a, b := Integer(x), Integer(y)
+				a.B = x%2 == 0 // the plain mark does not matter
+				got, err := Arith(op, a, b)
+				want := IntegerD(f(a.Decimal(), b.Decimal()))
+				if err != nil || got.T != want.T || got.B != want.B || got.Node != want.Node || got.StringValue() != want.StringValue() {
+					t.Fatalf("%d %s %d = %v %v, want %v", x, op, y, got, err, want)
+				}
+			}
+		}
+	}
+}
