@@ -1206,31 +1206,34 @@ func fastNumValue(fn fastNum) fastValue {
 // ubl-invoice:Invoice/…)): each argument the empty string when empty, the
 // string value of its one item, several items giving up (XPTY0004).
 func compileFastConcat(e *Expr) fastValue {
-	args := make([]fastOperand, len(e.Args))
-	lits := make([]string, len(e.Args)) // a literal's value (args[i] unused)
-	isLit := make([]bool, len(e.Args))
+	type concatArg struct {
+		lit *string // a literal's string value, or nil for op
+		op  fastOperand
+	}
+	args := make([]concatArg, len(e.Args))
 	for i, a := range e.Args {
 		if c, ok := fastConsts(a); ok && len(c) <= 1 {
+			s := ""
 			if len(c) == 1 {
-				lits[i] = c[0].StringValue()
+				s = c[0].StringValue()
 			}
-			isLit[i] = true
+			args[i].lit = &s
 			continue
 		}
 		var ok bool
-		if args[i], ok = fastOperandOf(a); !ok {
+		if args[i].op, ok = fastOperandOf(a); !ok {
 			return nil
 		}
 	}
 	return func(fe *fastEnv, n xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool) {
 		var sb strings.Builder
 		for i := range args {
-			if isLit[i] {
-				sb.WriteString(lits[i])
+			if args[i].lit != nil {
+				sb.WriteString(*args[i].lit)
 				continue
 			}
 			k := 0
-			if !args[i].items(fe, n, func(a xdm.Item) bool {
+			if !args[i].op.items(fe, n, func(a xdm.Item) bool {
 				k++
 				sb.WriteString(a.StringValue())
 				return k == 1
@@ -1596,20 +1599,16 @@ func compileFastPairCmp(e *Expr) fastBool {
 		}) {
 			return false, false
 		}
-		v, failed := false, false
+		v := false
 		decided := a.items(fe, n, func(x xdm.Item) bool {
 			if k == 0 {
 				return true
 			}
 			r, err := xdm.CompareGeneral(op, x, y)
-			if err != nil {
-				failed = true
-				return false
-			}
 			v = v || r
-			return true
+			return err == nil // an error: undecided
 		})
-		return v, decided && !failed
+		return v, decided
 	}
 }
 

@@ -28,7 +28,7 @@ type Program struct {
 	fastVal   fastValue  // the value evaluated without a frame (a let's), or nil
 	// scalarFors: the for-expressions whose body is a closure over the
 	// bound item (scalar.go); nil when none.
-	scalarFors map[*Expr]scalarFn
+	scalarFors map[*Expr]ScalarFunc
 }
 
 // NewProgram wraps a compiled expression tree. nLocals is the number of

@@ -42,27 +42,25 @@ type ScalarEnv struct {
 // maxScalarRegs bounds the variables of a scalar program.
 const maxScalarRegs = 16
 
-// Set puts the value s (at most one atomic item) in register i; false when
-// it is not of that shape.
-func (r *ScalarEnv) Set(i int, s xdm.Sequence) bool {
+// Set puts the value s in register i when it is at most one atomic item;
+// a longer value (a literal list, which the expressions read inlined)
+// leaves the register as it was.
+func (r *ScalarEnv) Set(i int, s xdm.Sequence) {
 	if len(s) > 1 || (len(s) == 1 && s[0].T == xdm.TNode) {
-		return false
+		return
 	}
 	r.Has[i] = len(s) == 1
 	if r.Has[i] {
 		r.Val[i] = s[0]
 	}
-	return true
 }
 
-// scalarFn is an expression's value in r: one item (ok) or none.
-type scalarFn func(r *ScalarEnv) (it xdm.Item, ok bool, err error)
+// ScalarFunc is an expression compiled to a scalar closure: its value in
+// r, one item (ok) or none (Program.Scalar; the for-expressions' bodies).
+type ScalarFunc func(r *ScalarEnv) (it xdm.Item, ok bool, err error)
 
 // errScalarRefused: the closure cannot give the interpreter's answer.
 var errScalarRefused = errors.New("vm: scalar closure refused")
-
-// ScalarFunc is a program compiled to a scalar closure (Program.Scalar).
-type ScalarFunc func(r *ScalarEnv) (it xdm.Item, ok bool, err error)
 
 // Scalar compiles the program to a closure reading variable slot i from
 // register i, or returns nil when an expression of it is of another kind
@@ -72,22 +70,18 @@ func (p *Program) Scalar(nslots int, skip func(slot int) bool) ScalarFunc {
 	if p.nCSE > 0 || nslots > maxScalarRegs {
 		return nil
 	}
-	fn := compileScalar(p.root, func(e *Expr) int {
+	return compileScalar(p.root, func(e *Expr) int {
 		if e.Op != OpVar || e.Slot >= nslots || (skip != nil && skip(e.Slot)) {
 			return -1
 		}
 		return e.Slot
 	})
-	if fn == nil {
-		return nil
-	}
-	return ScalarFunc(fn)
 }
 
 // compileScalarFors returns the scalar bodies of the single-binding
 // for-expressions under e (their variable in register 0), nil when there
 // is none.
-func compileScalarFors(e *Expr, acc map[*Expr]scalarFn) map[*Expr]scalarFn {
+func compileScalarFors(e *Expr, acc map[*Expr]ScalarFunc) map[*Expr]ScalarFunc {
 	if e == nil {
 		return acc
 	}
@@ -101,7 +95,7 @@ func compileScalarFors(e *Expr, acc map[*Expr]scalarFn) map[*Expr]scalarFn {
 		})
 		if fn != nil {
 			if acc == nil {
-				acc = map[*Expr]scalarFn{}
+				acc = map[*Expr]ScalarFunc{}
 			}
 			acc[e] = fn
 		}
@@ -114,7 +108,7 @@ func compileScalarFors(e *Expr, acc map[*Expr]scalarFn) map[*Expr]scalarFn {
 // (-1: not one), or returns nil when e is anything else than those
 // variables, a literal item, arithmetic, comparisons (against a literal
 // list too), and, or, not, if-then-else and the string functions below.
-func compileScalar(e *Expr, reg func(*Expr) int) scalarFn {
+func compileScalar(e *Expr, reg func(*Expr) int) ScalarFunc {
 	switch e.Op {
 	case OpVar, OpLocal:
 		i := reg(e)
@@ -302,11 +296,11 @@ func compileScalarGenCmp(e *Expr, reg func(*Expr) int) scalarBool {
 
 // compileScalarCall compiles the built-in functions of one or two string
 // arguments the xsl:functions use, string(), number() and substring().
-func compileScalarCall(e *Expr, reg func(*Expr) int) scalarFn {
+func compileScalarCall(e *Expr, reg func(*Expr) int) ScalarFunc {
 	if e.Builtin == nil || len(e.Args) == 0 {
 		return nil
 	}
-	args := make([]scalarFn, len(e.Args))
+	args := make([]ScalarFunc, len(e.Args))
 	for i, a := range e.Args {
 		if args[i] = compileScalar(a, reg); args[i] == nil {
 			return nil
@@ -407,7 +401,7 @@ func compileScalarCall(e *Expr, reg func(*Expr) int) scalarFn {
 
 // scalarStr is a function's xs:string? argument (strArg): the empty string for none;
 // another type than string or untypedAtomic is refused (XPTY0004).
-func scalarStr(a scalarFn, r *ScalarEnv) (string, error) {
+func scalarStr(a ScalarFunc, r *ScalarEnv) (string, error) {
 	x, ok, err := a(r)
 	switch {
 	case err != nil || !ok:
@@ -420,7 +414,7 @@ func scalarStr(a scalarFn, r *ScalarEnv) (string, error) {
 
 // scalarDouble is a function's xs:double? argument (doubleArg): NaN for
 // none; a number as a double; anything else is refused.
-func scalarDouble(a scalarFn, r *ScalarEnv) (float64, error) {
+func scalarDouble(a ScalarFunc, r *ScalarEnv) (float64, error) {
 	x, ok, err := a(r)
 	switch {
 	case err != nil:
@@ -443,7 +437,7 @@ func scalarConstString(e *Expr) (string, bool) {
 
 // both evaluates a, then b: the interpreter's order of operands; ok=false
 // when either is empty (after both are evaluated, as operands are).
-func both(a, b scalarFn, r *ScalarEnv) (x, y xdm.Item, ok bool, err error) {
+func both(a, b ScalarFunc, r *ScalarEnv) (x, y xdm.Item, ok bool, err error) {
 	x, okx, err := a(r)
 	if err != nil {
 		return x, y, false, err
