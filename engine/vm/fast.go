@@ -42,8 +42,11 @@ import (
 // decide, the answer is the interpreter's:
 //   - the paths select the same nodes in document order (parent steps
 //     from one node reach one node; a depth-first walk of child steps
-//     from one node cannot repeat a node), and a predicate, always a
-//     boolean, keeps a node when it holds, as filtering does;
+//     from one node cannot repeat a node; the nodes of a descendant step
+//     come from the name index in document order, and where the steps
+//     after it reach nodes out of that order or twice, the path gives
+//     up), and a predicate, always a boolean, keeps a node when it holds,
+//     as filtering does;
 //   - a path with predicates is evaluated whole even where one node
 //     would do (exists, the effective boolean value), so that an error
 //     the interpreter would meet in a later predicate makes the closure
@@ -171,6 +174,8 @@ const (
 	fsChildAlt                     // (a|b|...): child::a, child::b... in document order
 	fsRoot                         // / (first step only): the document node
 	fsFirst                        // child::name[1] (ram:ActualAmount[1]): the first child with the name (walk only: no shortcut takes it)
+	fsDesc                         // descendant::name (//cac:TaxCategory): the document's name index below the node (paths without predicates only)
+	fsDescAlt                      // (descendant::a|descendant::b|...) (//(cac:InvoiceLine|cac:CreditNoteLine)): fsDesc of each name, merged in document order
 )
 
 // fastStep is one step of a fastPath.
@@ -200,6 +205,11 @@ type fastPath struct {
 	// abs: the first step is fsRoot (chainEnd and up start from the
 	// document node).
 	abs bool
+	// desc: some step is fsDesc. Its nodes, each the root of a subtree,
+	// may nest (an element named T inside another), so the steps after
+	// it can reach a node twice or out of document order: collect gives
+	// up unless what it collected is in strictly ascending order.
+	desc bool
 }
 
 // fastPathOf returns e as a fastPath when it is one.
@@ -220,6 +230,9 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 		return p, false
 	}
 	for i, a := range parts {
+		if i == 0 && a.Op == OpContext && len(parts) > 1 {
+			continue // ./x, .//x: the steps from the context node
+		}
 		st, ok := fastStepOf(a)
 		if i == 0 && a.Op == OpRoot && len(parts) > 1 {
 			// An absolute path: its steps walk from the document node
@@ -227,17 +240,26 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 			// node is 0), whatever the context node.
 			st, ok = fastStep{kind: fsRoot}, true
 		}
+		k := len(p.steps)
 		switch {
 		case !ok,
 			(st.kind == fsAttr || st.kind == fsText) && i != len(parts)-1,
-			st.kind == fsSelf && i != 0,
-			st.kind == fsParent && i > 0 && p.steps[i-1].kind != fsParent,
-			st.kind == fsRoot && i != 0:
+			st.kind == fsSelf && k != 0,
+			st.kind == fsParent && k > 0 && p.steps[k-1].kind != fsParent,
+			st.kind == fsRoot && k != 0:
 			return fastPath{}, false
 		}
 		p.steps = append(p.steps, st)
 		p.preds = p.preds || len(st.preds) > 0
 		p.abs = p.abs || st.kind == fsRoot
+		p.desc = p.desc || st.kind == fsDesc || st.kind == fsDescAlt
+	}
+	if p.desc && p.preds {
+		// //cac:TaxCategory[…VAT…]/cbc:ID[normalize-space(.) = 'AE'] and
+		// its kind are shared by many tests through the interpreter's
+		// memo points and key indexes, which are cheaper than walking
+		// them again for each.
+		return fastPath{}, false
 	}
 	p.up = !p.preds && len(p.steps) >= 2
 	p.chain = p.up
@@ -253,6 +275,10 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 	return p, true
 }
 
+// maxDescAlts bounds the names of an fsDescAlt step (the rule sets have
+// two: lines of invoices and of credit notes).
+const maxDescAlts = 4
+
 // fastStepOf returns the fastStep of one part of a path.
 func fastStepOf(e *Expr) (fastStep, bool) {
 	preds := e.Preds
@@ -261,10 +287,14 @@ func fastStepOf(e *Expr) (fastStep, bool) {
 	case e.Op == OpFilter && len(e.Args) == 1 && e.Args[0].Op == OpContext:
 		st.kind = fsSelf
 	case e.Op == OpUnion:
-		// (cac:InvoiceLine|cac:CreditNoteLine): named child steps only.
+		// (cac:InvoiceLine|cac:CreditNoteLine): named child steps only,
+		// or named descendant steps only.
 		st.kind = fsChildAlt
-		if st.alts = unionSlots(e, nil); st.alts == nil {
-			return st, false
+		if st.alts = unionSlots(e, AxisChild, nil); st.alts == nil {
+			st.kind = fsDescAlt
+			if st.alts = unionSlots(e, AxisDescendant, nil); st.alts == nil || len(st.alts) > maxDescAlts {
+				return st, false
+			}
 		}
 	case e.Op != OpStep:
 		return st, false
@@ -277,6 +307,8 @@ func fastStepOf(e *Expr) (fastStep, bool) {
 		}
 	case e.Axis == AxisChild && e.Test.Kind == TestAnyName:
 		st.kind = fsAnyChild
+	case e.Axis == AxisDescendant && e.Test.Kind == TestName && e.Test.Slot > 0:
+		st.kind, st.slot = fsDesc, e.Test.Slot
 	case e.Axis == AxisChild && e.Test.Kind == TestText:
 		// cbc:ChargeIndicator/text() (PEPPOL-EN16931-R043): the text
 		// children, each its own string value.
@@ -300,17 +332,17 @@ func fastStepOf(e *Expr) (fastStep, bool) {
 }
 
 // unionSlots appends to slots the catalog slots of a union of named,
-// predicate-free child steps; nil when e is not one.
-func unionSlots(e *Expr, slots []int32) []int32 {
+// predicate-free steps of axis ax; nil when e is not one.
+func unionSlots(e *Expr, ax Axis, slots []int32) []int32 {
 	switch {
 	case e.Op == OpUnion && len(e.Preds) == 0:
 		for _, a := range e.Args {
-			if slots = unionSlots(a, slots); slots == nil {
+			if slots = unionSlots(a, ax, slots); slots == nil {
 				return nil
 			}
 		}
 		return slots
-	case e.Op == OpStep && e.Axis == AxisChild && e.Test.Kind == TestName && e.Test.Slot > 0 && len(e.Preds) == 0:
+	case e.Op == OpStep && e.Axis == ax && e.Test.Kind == TestName && e.Test.Slot > 0 && len(e.Preds) == 0:
 		return append(slots, e.Test.Slot)
 	}
 	return nil
@@ -378,6 +410,13 @@ func (fe *fastEnv) collect(p *fastPath, n xmltree.NodeID, limit int) ([]xmltree.
 	buf, ok := fe.walk(p, 0, n, fe.bufs[d][:0], limit)
 	fe.depth--
 	fe.bufs[d] = buf
+	if ok && p.desc {
+		for i := 1; i < len(buf); i++ {
+			if buf[i] <= buf[i-1] {
+				return buf, false // nested subtrees (see fastPath.desc)
+			}
+		}
+	}
 	return buf, ok
 }
 
@@ -431,6 +470,55 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 			return buf, true
 		}
 		return fe.walk(p, i+1, n, buf, limit)
+	case fsDesc:
+		id := fe.ids[st.slot-1]
+		if id < 0 || (n != 0 && d.Kind(n) != xmltree.KindElement) {
+			return buf, true // an attribute or text node has no descendants
+		}
+		for _, c := range d.NamedIn(n, id, false) {
+			if len(buf) >= limit {
+				break
+			}
+			var ok bool
+			if buf, ok = fe.walk(p, i+1, c, buf, limit); !ok {
+				return buf, false
+			}
+		}
+		return buf, true
+	case fsDescAlt:
+		if n != 0 && d.Kind(n) != xmltree.KindElement {
+			return buf, true
+		}
+		// The names' nodes below n, merged: each list is in document
+		// order and the names differ, so no node is in two lists.
+		var lists [maxDescAlts][]xmltree.NodeID
+		k := 0
+		for _, s := range st.alts {
+			if id := fe.ids[s-1]; id >= 0 {
+				if l := d.NamedIn(n, id, false); len(l) > 0 {
+					lists[k] = l
+					k++
+				}
+			}
+		}
+		for len(buf) < limit {
+			m := -1
+			for j := 0; j < k; j++ {
+				if len(lists[j]) > 0 && (m < 0 || lists[j][0] < lists[m][0]) {
+					m = j
+				}
+			}
+			if m < 0 {
+				break
+			}
+			c := lists[m][0]
+			lists[m] = lists[m][1:]
+			var ok bool
+			if buf, ok = fe.walk(p, i+1, c, buf, limit); !ok {
+				return buf, false
+			}
+		}
+		return buf, true
 	case fsSelf:
 		if keep, ok := fe.pass(st.preds, n); !keep {
 			return buf, ok
