@@ -66,9 +66,9 @@ type Ruleset struct {
 	gatedAny [][]bool
 	// leafOnly[p]: every rule of pattern p matches only empty leaves
 	// (vm.Pattern.EmptyLeafOnly: the rule sets' //*[not(*) and
-	// not(normalize-space())]), so a node that is not one is not visited;
-	// that test is a walk of the node's children, against the gates, the
-	// rule loop and the match of every element otherwise.
+	// not(normalize-space())]), so only the document's empty leaves
+	// (xmltree.Document.EmptyLeaves, found once for all the rule sets
+	// that ask) are visited, not every node.
 	leafOnly []bool
 	// guarded[ri]: rule ri's context has document guards
 	// (vm.Pattern.Guarded): conditions on global variables that can rule

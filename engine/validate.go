@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -284,21 +285,35 @@ func (v *validation) run(ctx context.Context) error {
 		if len(r.anyRules[pi]) > 0 {
 			// A rule that can match any node: every node is a candidate,
 			// unless the rules' gates rule it out.
-			named, leaf := r.gatedAny[pi], r.leafOnly[pi]
+			if r.leafOnly[pi] {
+				// Only the empty leaves (the document's list of them, in
+				// document order, like the visit list).
+				lo := 0
+				for k, n := range doc.EmptyLeaves() {
+					if k%ctxCheckEvery == ctxCheckEvery-1 {
+						if err := ctx.Err(); err != nil {
+							return v.fail("cancelled", -1, err)
+						}
+					}
+					i, found := slices.BinarySearchFunc(visit[lo:], n, func(vn visitNode, n xmltree.NodeID) int {
+						return cmp.Compare(vn.node, n)
+					})
+					if lo += i; !found {
+						continue // not an element or attribute: not visited
+					}
+					if err := v.visitAny(ctx, pi, &visit[lo]); err != nil {
+						return err
+					}
+				}
+				continue
+			}
 			for vi := range visit {
 				if vi%ctxCheckEvery == 0 {
 					if err := ctx.Err(); err != nil {
 						return v.fail("cancelled", -1, err)
 					}
 				}
-				vn := &visit[vi]
-				if leaf && !vm.EmptyLeaf(doc, vn.node) {
-					continue
-				}
-				if named != nil && !(vn.q >= 0 && named[vn.q]) && !v.anyMay(ctx, pi, vn.node) {
-					continue
-				}
-				if err := v.visitNode(ctx, pi, vn); err != nil {
+				if err := v.visitAny(ctx, pi, &visit[vi]); err != nil {
 					return err
 				}
 			}
@@ -323,6 +338,15 @@ func (v *validation) run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// visitAny is visitNode for pattern pi, which has rules that can match
+// any node, unless their gates rule the node out.
+func (v *validation) visitAny(ctx context.Context, pi int, vn *visitNode) error {
+	if named := v.r.gatedAny[pi]; named != nil && !(vn.q >= 0 && named[vn.q]) && !v.anyMay(ctx, pi, vn.node) {
+		return nil
+	}
+	return v.visitNode(ctx, pi, vn)
 }
 
 // visitNode fires the first rule of pattern pi whose context matches the

@@ -384,7 +384,7 @@ func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
 					return false, err
 				}
 			}
-			return !blank(s), nil
+			return !xmltree.Blank(s), nil
 		}
 
 	case OpBlankCmp:
@@ -396,7 +396,7 @@ func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		return blank(v) == (e.Cmp == xdm.OpEq), nil
+		return xmltree.Blank(v) == (e.Cmp == xdm.OpEq), nil
 	case OpLenAfter:
 		s, err := f.eval(e.Args[0], fc)
 		if err != nil {
@@ -1065,16 +1065,3 @@ func (f *frame) extCall(e *Expr, fc focus) (xdm.Sequence, error) {
 // maxRange bounds the length of a "to" range (FOAR0002 beyond), so a
 // hostile expression cannot allocate without limit.
 const maxRange = 1 << 20
-
-// blank reports whether normalize-space(s) is the empty string: s has
-// nothing but the XML whitespace characters.
-func blank(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case ' ', '\t', '\n', '\r':
-		default:
-			return false
-		}
-	}
-	return true
-}

@@ -931,7 +931,7 @@ func compileFast(e *Expr) fastBool {
 		want := e.Cmp == xdm.OpEq
 		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 			s, ok := fe.single(&p, n)
-			return ok && blank(s) == want, ok
+			return ok && xmltree.Blank(s) == want, ok
 		}
 	case OpLenAfter:
 		p, ok := fastPathOf(e.Args[0])
@@ -991,7 +991,7 @@ func compileFast(e *Expr) fastBool {
 		}
 		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 			s, ok := fe.single(&p, n)
-			return ok && !blank(s), ok
+			return ok && !xmltree.Blank(s), ok
 		}
 	}
 	return nil
@@ -1057,14 +1057,14 @@ func emptyElement(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 func EmptyLeaf(d *xmltree.Document, n xmltree.NodeID) bool {
 	if d.Kind(n) != xmltree.KindElement {
 		// An attribute, a text node: no child, its own value.
-		return d.Kind(n) != xmltree.KindDocument && blank(d.StringValue(n))
+		return d.Kind(n) != xmltree.KindDocument && xmltree.Blank(d.StringValue(n))
 	}
 	for c := d.FirstChild(n); c != xmltree.None; c = d.NextSibling(c) {
 		switch d.Kind(c) {
 		case xmltree.KindElement:
 			return false
 		case xmltree.KindText:
-			if !blank(d.Value(c)) {
+			if !xmltree.Blank(d.Value(c)) {
 				return false
 			}
 		}

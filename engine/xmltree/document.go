@@ -74,6 +74,10 @@ type Document struct {
 	// postings is the name index (see index.go), built on first use.
 	postOnce sync.Once
 	post     *postings
+
+	// leaves are the empty leaves (see leaves.go), found on first use.
+	leafOnce sync.Once
+	leaves   []NodeID
 }
 
 // Len returns the number of nodes, the document node included.

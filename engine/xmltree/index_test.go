@@ -120,6 +120,24 @@ func TestChildNamed(t *testing.T) {
 }
 
 func BenchmarkNameIndexBuild(b *testing.B) {
+	d := parseExample1(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		buildPostings(d)
+	}
+}
+
+// BenchmarkEmptyLeaves: the pass that finds the empty leaves of UBL
+// example 1 (EmptyLeaves, once per document).
+func BenchmarkEmptyLeaves(b *testing.B) {
+	d := parseExample1(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		emptyLeaves(d)
+	}
+}
+
+func parseExample1(b *testing.B) *Document {
 	data, err := os.ReadFile(filepath.Join(sharedDir(b), "corpus", "en16931", "ubl", "examples", "ubl-tc434-example1.xml"))
 	if err != nil {
 		b.Fatal(err)
@@ -128,8 +146,5 @@ func BenchmarkNameIndexBuild(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		buildPostings(d)
-	}
+	return d
 }
