@@ -188,7 +188,7 @@ func (v *validation) matches(ctx context.Context, pat *vm.Pattern, refs []int32,
 }
 
 func (v *validation) match(ctx context.Context, pat *vm.Pattern, node xmltree.NodeID, gated bool) (bool, error) {
-	if m, ok := pat.MatchFast(&v.st.env, node, gated); ok {
+	if m, ok := pat.MatchFastIn(v.fast, node, gated); ok {
 		return m, nil
 	}
 	if gated {

@@ -137,7 +137,7 @@ func (r *Ruleset) Validate(ctx context.Context, doc *xmltree.Document) ([]Findin
 	st := r.pool.Get().(*state)
 	defer r.release(st)
 	st.reset(r, doc)
-	v := validation{r: r, st: st, doc: doc}
+	v := validation{r: r, st: st, doc: doc, fast: st.env.Fast(r.cat)}
 	if err := v.run(ctx); err != nil {
 		return v.findings, err
 	}
@@ -255,6 +255,10 @@ type validation struct {
 	doc      *xmltree.Document
 	findings []Finding
 	pattern  int
+	// fast is the Env's frame-free context, taken once for the document:
+	// reset resolved the rule set's catalog for it, and every test,
+	// pattern and let of the rule set is of that catalog.
+	fast vm.FastEnv
 }
 
 func (v *validation) fail(what string, node xmltree.NodeID, err error) error {
@@ -392,7 +396,7 @@ func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error
 		if dispatched && !gated {
 			// K = 'literal' holds: the rest of the context, frame-free
 			// (it reads no variable, so failed lets do not matter).
-			if m, ok := r.rules[ri].MatchFastDispatched(&v.st.env, node); ok {
+			if m, ok := r.rules[ri].MatchFastDispatched(v.fast, node); ok {
 				if m {
 					return v.fire(ctx, ri, node)
 				}
@@ -705,7 +709,7 @@ func (v *validation) fire(ctx context.Context, ri int32, node xmltree.NodeID) er
 		if !ok {
 			// A test decided without a frame reads no variable, so a
 			// failed let (evalBool's probe) cannot change its answer.
-			res, decided := cc.test.TryFast(&v.st.env, node)
+			res, decided := cc.test.TryFastIn(v.fast, node)
 			if !decided {
 				var err error
 				if res, err = v.evalBool(ctx, cc.test, cc.refs, node); err != nil {
@@ -733,7 +737,7 @@ func (v *validation) fireConst(ctx context.Context, ci int32, node xmltree.NodeI
 	res, known := v.st.constRes[ci] == 2, v.st.constRes[ci] != 0 && keep
 	if !known {
 		var decided bool
-		if res, decided = cc.test.TryFast(&v.st.env, node); !decided {
+		if res, decided = cc.test.TryFastIn(v.fast, node); !decided {
 			var err error
 			if res, err = v.evalBool(ctx, cc.test, cc.refs, node); err != nil {
 				return v.fail(c.Kind.String()+" "+c.ID, node, err)

@@ -548,3 +548,28 @@ func TestFastDescendants(t *testing.T) {
 		})
 	}
 }
+
+// TestTryFastIn: a FastEnv decides for the programs of its own catalog
+// only, on the Env's document once its catalog is resolved; the zero
+// FastEnv decides nothing.
+func TestTryFastIn(t *testing.T) {
+	doc := parse(t, fastDoc)
+	cat, other := vm.NewCatalog(), vm.NewCatalog()
+	p := compile(t, "exists(a/b)", &xpath.StaticContext{Catalog: cat})
+	q := compile(t, "exists(a/b)", &xpath.StaticContext{Catalog: other})
+	env := &vm.Env{Doc: doc}
+	if _, ok := p.TryFastIn(env.Fast(cat), 1); ok {
+		t.Error("decided before the catalog was resolved")
+	}
+	env.CatalogIDs(cat)
+	fx := env.Fast(cat)
+	if v, ok := p.TryFastIn(fx, 1); !ok || !v {
+		t.Errorf("exists(a/b) on r: %v, %v; want true, decided", v, ok)
+	}
+	if _, ok := q.TryFastIn(fx, 1); ok {
+		t.Error("decided for a program of another catalog")
+	}
+	if _, ok := p.TryFastIn(vm.FastEnv{}, 1); ok {
+		t.Error("the zero FastEnv decided")
+	}
+}

@@ -77,14 +77,20 @@ func compileFastPattern(pt *Pattern) *fastPattern {
 // interpreter: callers that match many nodes call it first, as the engine
 // does, to skip a call).
 func (pt *Pattern) MatchFast(env *Env, node xmltree.NodeID, gated bool) (v, ok bool) {
+	if pt.fast == nil {
+		return false, false
+	}
+	return pt.MatchFastIn(env.Fast(pt.prog.cat), node, gated)
+}
+
+// MatchFastIn is MatchFast through fx, the Env's FastEnv for the pattern's
+// catalog (Program.TryFastIn).
+func (pt *Pattern) MatchFastIn(fx FastEnv, node xmltree.NodeID, gated bool) (v, ok bool) {
 	fp := pt.fast
-	if fp == nil || (fp.gatedOnly && !gated) {
+	if fp == nil || (fp.gatedOnly && !gated) || fx.fe == nil || fx.cat != pt.prog.cat {
 		return false, false
 	}
-	fe := env.fastFrame(pt.prog.cat)
-	if fe == nil {
-		return false, false
-	}
+	fe := fx.fe
 	if gated {
 		return fp.match(fe, &pt.alts[0], fp.preds[0], len(pt.alts[0].Steps)-1, node, fp.pastGate)
 	}
@@ -116,15 +122,12 @@ func (pt *Pattern) MatchFast(env *Env, node xmltree.NodeID, gated bool) (v, ok b
 // step, K = 'literal', holds there and is not evaluated again (K reads
 // neither the focus position nor a variable). ok=false when the pattern
 // has no frame-free match; Matches then decides.
-func (pt *Pattern) MatchFastDispatched(env *Env, node xmltree.NodeID) (v, ok bool) {
+func (pt *Pattern) MatchFastDispatched(fx FastEnv, node xmltree.NodeID) (v, ok bool) {
 	fp := pt.fast
-	if fp == nil || fp.gatedOnly || pt.dispatch == nil {
+	if fp == nil || fp.gatedOnly || pt.dispatch == nil || fx.fe == nil || fx.cat != pt.prog.cat {
 		return false, false
 	}
-	fe := env.fastFrame(pt.prog.cat)
-	if fe == nil {
-		return false, false
-	}
+	fe := fx.fe
 	for a := range pt.alts {
 		alt := &pt.alts[a]
 		m, ok := fp.match(fe, alt, fp.preds[a], len(alt.Steps)-1, node, fp.pastKey)

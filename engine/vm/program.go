@@ -292,11 +292,38 @@ func (p *Program) TryFast(env *Env, node xmltree.NodeID) (v, ok bool) {
 	if p.fast == nil {
 		return false, false
 	}
-	fe := env.fastFrame(p.cat)
-	if fe == nil {
+	return p.TryFastIn(env.Fast(p.cat), node)
+}
+
+// TryFastIn is TryFast through fx, the Env's FastEnv for p's catalog: the
+// engine takes it once per document for all its tests instead of once per
+// test.
+func (p *Program) TryFastIn(fx FastEnv, node xmltree.NodeID) (v, ok bool) {
+	if p.fast == nil || fx.fe == nil || fx.cat != p.cat {
 		return false, false
 	}
-	return p.fast(fe, node)
+	return p.fast(fx.fe, node)
+}
+
+// FastEnv is an Env's frame-free context for the programs and patterns of
+// one catalog on the Env's document (Env.Fast). It stays valid while the
+// Env's document stays and the Env evaluates only programs of that catalog
+// (the engine's validation of one document by one rule set); the zero
+// FastEnv decides nothing.
+type FastEnv struct {
+	fe  *fastEnv
+	cat *Catalog
+}
+
+// Fast returns env's FastEnv for cat: the zero FastEnv when the Env's
+// frame is not resolved for cat and its document (Env.CatalogIDs resolves
+// it), or is in use, or the Env evaluates without fast paths.
+func (env *Env) Fast(cat *Catalog) FastEnv {
+	fe := env.fastFrame(cat)
+	if fe == nil {
+		return FastEnv{}
+	}
+	return FastEnv{fe: fe, cat: cat}
 }
 
 // EvalString evaluates the program and joins the string values of the
