@@ -3,6 +3,7 @@ package vm
 import (
 	"errors"
 	"math"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/einvoice-dev/einvoice/engine/xdm"
@@ -300,6 +301,9 @@ func compileScalarCall(e *Expr, reg func(*Expr) int) ScalarFunc {
 	if e.Builtin == nil || len(e.Args) == 0 {
 		return nil
 	}
+	if fn := compileScalarLenReplace(e, reg); fn != nil {
+		return fn
+	}
 	args := make([]ScalarFunc, len(e.Args))
 	for i, a := range e.Args {
 		if args[i] = compileScalar(a, reg); args[i] == nil {
@@ -444,4 +448,43 @@ func both(a, b ScalarFunc, r *ScalarEnv) (x, y xdm.Item, ok bool, err error) {
 	}
 	y, oky, err := b(r)
 	return x, y, okx && oky, err
+}
+
+// compileScalarLenReplace compiles string-length(replace(X, P, R)) where P
+// is a plain literal (Regex.isLit) and R a literal without group
+// references (BR-FR's decimal checks: the length of an amount without its
+// point, replace($amount, '\.', ""), the empty replacement): X's
+// length plus, for each of P's occurrences, R's length less P's, counted
+// without building the new string. nil for any other call.
+func compileScalarLenReplace(e *Expr, reg func(*Expr) int) ScalarFunc {
+	if e.Builtin.Name != "string-length" || len(e.Args) != 1 {
+		return nil
+	}
+	rp := e.Args[0]
+	if rp.Op != OpCall || rp.Builtin == nil || rp.Builtin.Name != "replace" || len(rp.Args) != 3 ||
+		rp.Re == nil || !rp.Re.isLit || rp.Args[2].Op != OpConst {
+		return nil
+	}
+	rep, ok := scalarConstString(rp.Args[2])
+	if !ok {
+		return nil
+	}
+	tmpl, err := TranslateReplacement(rep, rp.Re.NumSubexp())
+	if err != nil || strings.Contains(tmpl, "$") {
+		return nil
+	}
+	src := compileScalar(rp.Args[0], reg)
+	if src == nil {
+		return nil
+	}
+	lit := rp.Re.lit
+	grow := int64(utf8.RuneCountInString(tmpl) - utf8.RuneCountInString(lit))
+	return func(r *ScalarEnv) (xdm.Item, bool, error) {
+		s, err := scalarStr(src, r)
+		if err != nil {
+			return xdm.Item{}, false, err
+		}
+		n := int64(utf8.RuneCountInString(s)) + int64(strings.Count(s, lit))*grow
+		return xdm.Integer(n), true, nil
+	}
 }

@@ -111,6 +111,18 @@ var scalarForCases = []struct {
 	{`for $x in (1, 2) return if (() = $x) then 'y' else 'n'`, 1},
 	{`for $x in ('a.b', 'c') return replace($x, '\.', '-$0-')`, 1},
 	{`for $x in ('a.b', 'c') return replace($x, '\.', '')`, 1},
+	// string-length of a replace with a literal pattern, counted
+	// (compileScalarLenReplace): longer, shorter and empty replacements,
+	// multi-character and non-ASCII literals, a group reference (built),
+	// the empty sequence, a number (XPTY0004).
+	{`for $x in ('1.234.5', '', 'ééé', '..', 'a..b') return string-length(replace($x, '\.', ''))`, 1},
+	{`for $x in ('1.234.5', '', 'ééé', '..', 'a..b') return string-length(replace($x, '\.', 'xyz'))`, 1},
+	{`for $x in ('1.234.5', '', 'ééé', '..', 'a..b') return string-length(replace($x, 'é', ''))`, 1},
+	{`for $x in ('1.234.5', '', 'ééé', '...', 'a..b') return string-length(replace($x, '\.\.', 'é'))`, 1},
+	{`for $x in ('1.234.5', '', 'ééé', '..', 'a..b') return string-length(replace($x, '\.', '[$0]'))`, 1},
+	{`for $x in ('a', ()) return string-length(replace($x, 'a', ''))`, 1},
+	{`for $x in (1.5, 2) return string-length(replace($x, '\.', ''))`, 1},
+	{`for $x in ('aAa') return string-length(replace($x, 'a', '', 'i'))`, 0},
 	{`for $x in (1, 2), $y in (3, 4) return $x + $y`, 0},
 	{`for $x in (1, 2) return $x + count(//v)`, 0},
 }
