@@ -239,10 +239,15 @@ func (c *compiled) env(doc *xmltree.Document) *callEnv {
 func (env *callEnv) slot(i int) xdm.Sequence { return env.slots[i : i : i+1] }
 
 // done hands env back. Nothing a call returns points into it (the
-// result is yes, no or a copy); its variables are dropped.
+// result is yes, no or a copy); its variables are dropped, the scalar
+// closures' registers too (strings of the document: a pooled env must
+// not keep the document's text alive).
 func (c *compiled) done(env *callEnv) {
 	clear(env.Vars)
 	clear(env.slots)
+	if c.scalarResult != nil {
+		clear(env.sc.Val[:c.nSlots]) // Scalar compiled: at most maxScalarRegs
+	}
 	env.Doc = nil
 	c.envs.Put(env)
 }
