@@ -109,14 +109,7 @@ func TestXSLFunctions(t *testing.T) {
 // constant ($list = tokenize($t:codes, ...) folds too); one that reads a
 // param is evaluated.
 func TestXSLFunctionConstants(t *testing.T) {
-	defs, ns, err := ParseXSLFunctions([]byte(testSch))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := compileAll(vm.NewFunctions(), defs, ns)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs := compileTestSch(t)
 	inList, short := cs[0], cs[2]
 	if len(inList.consts) != 2 || len(inList.consts[0]) != 1 || inList.consts[0][0].S != "X Y  Z" || len(inList.consts[1]) != 3 {
 		t.Errorf("t:in-list: constants %v, want 'X Y  Z' and its three tokens", inList.consts)
@@ -200,6 +193,37 @@ func TestXSLFunctionsReuseCallContexts(t *testing.T) {
 // its context back without the strings of its arguments (the document's
 // text, which a pooled context must not keep alive).
 func TestXSLFunctionsDropRegisters(t *testing.T) {
+	short := compileTestSch(t)[2]
+	if short.def.Local != "short" || short.scalarResult == nil {
+		t.Fatalf("%s: not t:short run by closures", short.def.Local)
+	}
+	doc, err := xmltree.Parse([]byte(`<a:R xmlns:a="urn:a"><a:C>abc</a:C></a:R>`), xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	arg := xdm.Sequence{xdm.Untyped(doc.StringValue(doc.Root()))}
+	// The pool may drop a context at a collection: a few tries.
+	for try := 0; try < 10; try++ {
+		if r, err := short.call(context.Background(), doc, []xdm.Sequence{arg}); err != nil || len(r) != 1 || !r[0].B {
+			t.Fatalf("t:short('abc') = %v, %v", r, err)
+		}
+		env, _ := short.envs.Get().(*callEnv)
+		if env == nil {
+			continue
+		}
+		for i, v := range env.sc.Val[:short.nSlots] {
+			if v != (xdm.Item{}) {
+				t.Errorf("register %d kept %v", i, v)
+			}
+		}
+		return
+	}
+	t.Fatal("the pool gave no context back in ten calls")
+}
+
+// compileTestSch compiles testSch's functions, in their order.
+func compileTestSch(t *testing.T) []*compiled {
+	t.Helper()
 	defs, ns, err := ParseXSLFunctions([]byte(testSch))
 	if err != nil {
 		t.Fatal(err)
@@ -208,35 +232,5 @@ func TestXSLFunctionsDropRegisters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := xmltree.Parse([]byte(`<a:R xmlns:a="urn:a"><a:C>abc</a:C></a:R>`), xmltree.DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cs {
-		if c.def.Local != "short" {
-			continue
-		}
-		if c.scalarResult == nil {
-			t.Fatal("t:short has no scalar closures")
-		}
-		arg := xdm.Sequence{xdm.Untyped(doc.StringValue(doc.Root()))}
-		// The pool may drop a context at a collection: a few tries.
-		for try := 0; try < 10; try++ {
-			if r, err := c.call(context.Background(), doc, []xdm.Sequence{arg}); err != nil || len(r) != 1 || !r[0].B {
-				t.Fatalf("t:short('abc') = %v, %v", r, err)
-			}
-			env, _ := c.envs.Get().(*callEnv)
-			if env == nil {
-				continue
-			}
-			for i, v := range env.sc.Val[:c.nSlots] {
-				if v != (xdm.Item{}) {
-					t.Errorf("register %d kept %v", i, v)
-				}
-			}
-			return
-		}
-		t.Fatal("the pool gave no context back in ten calls")
-	}
-	t.Fatal("no t:short")
+	return cs
 }
