@@ -2,12 +2,9 @@ package rulesets
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/einvoice-dev/einvoice/engine/xmltree"
 )
 
 // TestFastAgreesProfiles: for every profile's rule sets, on the documents
@@ -40,21 +37,11 @@ func TestFastAgreesProfiles(t *testing.T) {
 		}
 		decided, docs := 0, 0
 		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc, err := xmltree.Parse(data, xmltree.DefaultLimits())
-			if err != nil {
-				continue // not well-formed: not this test's concern
-			}
+			doc := readDoc(t, filepath.ToSlash(filepath.Join("corpus", c.dir, filepath.Base(f))), nil)
 			if root := doc.NameLocal(doc.Name(doc.Root())); (c.syntax == "cii") != strings.Contains(root, "CrossIndustry") {
 				continue // the other syntax's documents of a shared folder
 			}
-			res, err := p.Validate(ctx, doc)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := validate(t, p, doc)
 			docs++
 			for _, rs := range res.Rulesets {
 				n, err := rs.FastAgrees(ctx, doc)
