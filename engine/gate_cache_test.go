@@ -108,6 +108,47 @@ func TestGatedAnyPattern(t *testing.T) {
 	}
 }
 
+// TestGatedAnyRoutes: the nodes of a gated pattern are found by name
+// (validation.visitGated) along three routes, and the findings are still
+// those of visiting every node in document order: names with rules of
+// their own in the pattern (item), names other patterns' contexts mention
+// (lineAmount, by its nodes' spelling: the gate reads the prefix as
+// written, and one expanded name is spelt three ways), names no context
+// mentions (zed, note), an element and an attribute with one qualified
+// name, and the nodes of the routes interleaved.
+func TestGatedAnyRoutes(t *testing.T) {
+	tables := &Tables{
+		Name: "GatedRoutes", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"g.sch"},
+		Patterns: []Pattern{{ID: "P", FirstRule: 0, NumRules: 3}, {ID: "Q", FirstRule: 3, NumRules: 1}},
+		Rules: []Rule{
+			{Context: "item", Pattern: 0, FirstCheck: 0, NumChecks: 1},
+			{Context: "*[starts-with(name(), 'p:')]", Pattern: 0, FirstCheck: 1, NumChecks: 1},
+			{Context: "@*[ends-with(name(), 'note')]", Pattern: 0, FirstCheck: 2, NumChecks: 1},
+			{Context: "x:lineAmount", Pattern: 1, FirstCheck: 3, NumChecks: 1},
+		},
+		Checks:     []Check{report("I"), report("P"), report("N"), report("L")},
+		Namespaces: []Namespace{{Prefix: "x", URI: "urn:x"}},
+	}
+	rs := mustLoad(t, tables)
+	if rs.gatedAny[0] == nil {
+		t.Fatal("the pattern is not treated as a gated one")
+	}
+	docs := []struct{ src, want string }{
+		{`<r xmlns:p="urn:x" xmlns:q="urn:x"><q:lineAmount/><p:lineAmount note="a"/><item p:note="b"/>` +
+			`<p:zed><lineAmount xmlns="urn:x"/><q:zed/><p:item/></p:zed><note note="c"/><p:note/><item/></r>`,
+			"P@/r[1]/lineAmount[2] N@/r[1]/lineAmount[2]/@note I@/r[1]/item[1] N@/r[1]/item[1]/@note P@/r[1]/zed[1] P@/r[1]/zed[1]/item[1] N@/r[1]/note[1]/@note P@/r[1]/note[1] I@/r[1]/item[2] " +
+				"L@/r[1]/lineAmount[1] L@/r[1]/lineAmount[2] L@/r[1]/zed[1]/lineAmount[1]"},
+		{`<r><zed/></r>`, ""},
+	}
+	for round := 0; round < 2; round++ {
+		for i, d := range docs {
+			if g := findingIDs(t, rs, d.src, true); g != d.want {
+				t.Errorf("round %d doc %d:\n got %s\nwant %s", round, i, g, d.want)
+			}
+		}
+	}
+}
+
 // TestLeafOnlyPattern: a pattern whose rules match only empty leaves (the
 // rule sets' //*[not(*) and not(normalize-space())]) visits only them;
 // its findings are those of visiting every node: empty and whitespace
