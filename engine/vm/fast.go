@@ -392,7 +392,7 @@ func (fe *fastEnv) nodes(p *fastPath, n xmltree.NodeID) ([]xmltree.NodeID, bool)
 
 // collect is nodes up to the first limit nodes.
 func (fe *fastEnv) collect(p *fastPath, n xmltree.NodeID, limit int) ([]xmltree.NodeID, bool) {
-	if fe.depth == len(fe.bufs) {
+	for fe.depth >= len(fe.bufs) {
 		fe.bufs = append(fe.bufs, nil)
 	}
 	d := fe.depth
@@ -1480,53 +1480,52 @@ func (o *fastOperand) items(fe *fastEnv, n xmltree.NodeID, each func(xdm.Item) b
 			return each(xdm.Integer(int64(c)))
 		}
 	}
+	if len(o.path.steps) == 0 && !o.count && !o.path.preds {
+		// A function of the context node (normalize-space(.),
+		// xs:decimal(cbc:Amount)): no path to collect.
+		fe.depth++
+		ok := o.nodeItems(fe, n, each)
+		fe.depth--
+		return ok
+	}
 	ns, ok := fe.nodes(&o.path, n)
 	switch {
 	case !ok:
 		return false
 	case o.count:
 		return each(xdm.Integer(int64(len(ns))))
-	case o.cast:
-		fe.depth++
-		ok := true
-		for _, m := range ns {
-			var a xmltree.NodeID
-			if a, ok = fe.atMostOne(&o.arg, m); !ok || (a == xmltree.None && !o.castOpt) {
-				ok = false // XPTY0004, or the path's own refusal
-				break
-			}
-			if a == xmltree.None {
-				continue
-			}
-			it, err := xdm.Cast(xdm.Untyped(fe.doc.StringValue(a)), o.castTo)
-			if err != nil || !each(it) {
-				ok = false
-				break
-			}
-		}
-		fe.depth--
-		return ok
-	case o.fn != nil:
-		// The argument's nodes are walked one level down, so that ns
-		// stays intact.
-		fe.depth++
-		ok := true
-		for _, m := range ns {
-			var s string
-			if s, ok = fe.single(&o.arg, m); !ok || !each(o.fn(s)) {
-				ok = false
-				break
-			}
-		}
-		fe.depth--
-		return ok
 	}
+	// The argument's nodes are walked one level down, so that ns stays
+	// intact.
+	fe.depth++
 	for _, m := range ns {
-		if !each(xdm.Untyped(fe.doc.StringValue(m))) {
-			return false
+		if ok = o.nodeItems(fe, m, each); !ok {
+			break
 		}
 	}
-	return true
+	fe.depth--
+	return ok
+}
+
+// nodeItems calls each with the operand's items on m, a node of its path:
+// the cast or the function of its argument there, or m's value.
+func (o *fastOperand) nodeItems(fe *fastEnv, m xmltree.NodeID, each func(xdm.Item) bool) bool {
+	switch {
+	case o.cast:
+		a, ok := fe.atMostOne(&o.arg, m)
+		if !ok || (a == xmltree.None && !o.castOpt) {
+			return false // XPTY0004, or the path's own refusal
+		}
+		if a == xmltree.None {
+			return true
+		}
+		it, err := xdm.Cast(xdm.Untyped(fe.doc.StringValue(a)), o.castTo)
+		return err == nil && each(it)
+	case o.fn != nil:
+		s, ok := fe.single(&o.arg, m)
+		return ok && each(o.fn(s))
+	}
+	return each(xdm.Untyped(fe.doc.StringValue(m)))
 }
 
 // appendTo appends the operand's items on n to dst; ok=false, with dst as
