@@ -329,6 +329,7 @@ func (f *frame) indexMap(size int) map[string][]int32 {
 type keyPos struct {
 	key string
 	i   int32
+	k   uint8 // posGroupFew's number of the key
 }
 
 // posMark starts the pairs of an index: posFlush or posDrop with the mark
@@ -337,7 +338,7 @@ func (f *frame) posMark() int { return len(f.kps) }
 
 // posAdd records node i of the index being built under key. Positions
 // come in ascending order.
-func (f *frame) posAdd(key string, i int) { f.kps = append(f.kps, keyPos{key, int32(i)}) }
+func (f *frame) posAdd(key string, i int) { f.kps = append(f.kps, keyPos{key: key, i: int32(i)}) }
 
 // posFlush writes the pairs since mark into m, the positions of each key
 // ascending and once each, and ends them: one insertion per distinct key
@@ -372,25 +373,27 @@ const posFewKeys = 4
 // m unchanged, when there are more keys.
 func posGroupFew(ps []keyPos, m map[string][]int32) bool {
 	var keys [posFewKeys]string
-	d := 0
-	for _, p := range ps {
-		k := 0
-		for k < d && keys[k] != p.key {
-			k++
-		}
-		if k == d {
-			if d == posFewKeys {
-				return false
+	d, k := 0, 0
+	for j := range ps {
+		// Most pairs repeat the key before them: compared first.
+		if d == 0 || ps[j].key != keys[k] {
+			for k = 0; k < d && keys[k] != ps[j].key; k++ {
 			}
-			keys[d] = p.key
-			d++
+			if k == d {
+				if d == posFewKeys {
+					return false
+				}
+				keys[d] = ps[j].key
+				d++
+			}
 		}
+		ps[j].k = uint8(k)
 	}
 	all := make([]int32, 0, len(ps))
-	for _, key := range keys[:d] {
+	for k, key := range keys[:d] {
 		start := len(all)
 		for _, p := range ps {
-			if p.key == key {
+			if int(p.k) == k {
 				if n := len(all); n == start || all[n-1] != p.i {
 					all = append(all, p.i)
 				}

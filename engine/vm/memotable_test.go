@@ -67,7 +67,7 @@ func TestPosGroupFew(t *testing.T) {
 		var ps []keyPos
 		for i := range 1 + rng.IntN(40) {
 			for range 1 + rng.IntN(3) { // one node, one or more items
-				ps = append(ps, keyPos{keys[rng.IntN(d)], int32(i)})
+				ps = append(ps, keyPos{key: keys[rng.IntN(d)], i: int32(i)})
 			}
 		}
 		few := map[string][]int32{}
