@@ -33,6 +33,10 @@ type Ruleset struct {
 	// through other lets (liveLets); it is not evaluated.
 	deadLet []bool
 	checks  []compiledCheck
+	// hot[ci] is what fire reads of check ci when its test holds, as most
+	// do: the test and whether it is a report, 16 bytes apart instead of
+	// a Check and a compiledCheck.
+	hot []hotCheck
 	// staticPlan[ri] is rule ri's plan (validation.plan) when none of its
 	// checks has an absence verdict: all of them, whatever the document;
 	// nil otherwise.
@@ -189,6 +193,12 @@ type compiledCheck struct {
 	// (state.constRes).
 	docConst bool
 	testRefs []int32
+}
+
+// hotCheck is Ruleset.hot's entry.
+type hotCheck struct {
+	test   *vm.Program
+	report bool
 }
 
 type compiledPart struct {
@@ -373,6 +383,10 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 				r.planNames[ri] = planNames(r.checks, rule)
 			}
 		}
+	}
+	r.hot = make([]hotCheck, len(t.Checks))
+	for ci := range r.hot {
+		r.hot[ci] = hotCheck{test: r.checks[ci].test, report: t.Checks[ci].Kind == KindReport}
 	}
 	r.diags = make([][]compiledPart, len(t.Diagnostics))
 	diagRefs := make([][]int32, len(t.Diagnostics))

@@ -827,22 +827,22 @@ func (v *validation) fire(ctx context.Context, ri int32, node xmltree.NodeID) er
 			}
 			continue
 		}
-		c := &t.Checks[ci]
-		cc := &r.checks[ci]
 		if !ok {
 			// A test decided without a frame reads no variable, so a
 			// failed let (evalBool's probe) cannot change its answer.
-			res, decided := cc.test.TryFastIn(v.fast, node)
+			h := &r.hot[ci]
+			res, decided := h.test.TryFastIn(v.fast, node)
 			if !decided {
 				var err error
-				if res, err = v.evalBool(ctx, cc.test, cc.refs, node); err != nil {
+				if res, err = v.evalBool(ctx, h.test, r.checks[ci].refs, node); err != nil {
+					c := &t.Checks[ci]
 					return v.fail(c.Kind.String()+" "+c.ID, node, err)
 				}
 			}
-			ok = res == (c.Kind == KindReport)
+			ok = res == h.report
 		}
 		if ok {
-			if err := v.emit(ctx, c, cc, node); err != nil {
+			if err := v.emit(ctx, &t.Checks[ci], &r.checks[ci], node); err != nil {
 				return err
 			}
 		}
