@@ -24,7 +24,7 @@ type state struct {
 	// evaluation (a rule's lets are evaluated on every firing; nothing
 	// keeps a let's value past the next evaluation of that let).
 	letBuf  []xdm.Sequence
-	nameMap []int32 // document NameID -> index into Ruleset.names + 1 (0: not indexed)
+	nameMap []int32 // document NameID -> index into Ruleset.names, or -1
 	sb      strings.Builder
 	// letErr holds the deferred error of each failed let (see lazy.go).
 	letErr    []error
@@ -49,14 +49,13 @@ type state struct {
 	verdicts  [][]uint8
 	// present[i] tells whether Ruleset.absNames[i] occurs in the document.
 	present []bool
-	// visit is the document's visitList; byName[q] the indexes into it of
-	// the nodes named Ruleset.names[q], ascending; order a scratch list of
-	// such indexes.
-	visit  []visitNode
-	qOf    []int32 // visitList's scratch: the index of each element
-	byName [][]int32
-	order  []int32
-	marks  []uint64 // unionOrder's bitset over the visit list
+	// qID[q] is the document's NameID of Ruleset.names[q], or -1.
+	qID []xmltree.NameID
+	// order (patternNodes' answer), lists and marks are scratch space of
+	// the patterns' node lists.
+	order []xmltree.NodeID
+	lists [][]xmltree.NodeID
+	marks []uint64 // a bitset over the document's nodes
 	// anyPass[p] caches validation.anyMay for a pattern of
 	// Ruleset.gatedAny, by (qualified name as written, kind) as gates: 0
 	// unknown, 1 no, 2 yes.
@@ -100,8 +99,9 @@ const maxKeptPlans = 4
 // must not grow it, nor the verdicts, without limit).
 const maxSpelled = 1 << 12
 
-// maxKeptVisit bounds the visit list a pooled state keeps between documents.
-const maxKeptVisit = 1 << 16
+// maxKeptOrder bounds the node lists a pooled state keeps between
+// documents.
+const maxKeptOrder = 1 << 16
 
 // EvalError is a dynamic error that aborted a validation.
 type EvalError struct {
@@ -149,10 +149,10 @@ func (r *Ruleset) Validate(ctx context.Context, doc *xmltree.Document) ([]Findin
 
 func (r *Ruleset) release(st *state) {
 	st.env.Doc = nil
-	if cap(st.visit) > maxKeptVisit {
-		st.visit = nil // one huge document does not pin its lists
-		st.byName, st.order, st.marks = nil, nil, nil
+	if cap(st.order) > maxKeptOrder || cap(st.marks) > maxKeptOrder/64 {
+		st.order, st.marks = nil, nil // one huge document does not pin its lists
 	}
+	clear(st.lists[:cap(st.lists)]) // slices of the document's name index
 	for i := range st.vars {
 		st.vars[i] = nil
 	}
@@ -238,18 +238,24 @@ func (st *state) reset(r *Ruleset, doc *xmltree.Document) {
 		st.anyPass[pi] = st.anyPass[pi][:n]
 		clear(st.anyPass[pi])
 	}
-	for i := range st.nameMap {
-		st.nameMap[i] = 0
+	if n := doc.NameCount(); cap(st.nameMap) < n {
+		st.nameMap = make([]int32, n)
+	} else {
+		st.nameMap = st.nameMap[:n]
 	}
+	for i := range st.nameMap {
+		st.nameMap[i] = -1
+	}
+	if cap(st.qID) < len(r.nameSlots) {
+		st.qID = make([]xmltree.NameID, len(r.nameSlots))
+	}
+	st.qID = st.qID[:len(r.nameSlots)]
 	for qi, s := range r.nameSlots {
 		id := ids[s-1]
-		if id < 0 {
-			continue
+		st.qID[qi] = id
+		if id >= 0 {
+			st.nameMap[id] = int32(qi)
 		}
-		for int(id) >= len(st.nameMap) {
-			st.nameMap = append(st.nameMap, 0)
-		}
-		st.nameMap[id] = int32(qi) + 1
 	}
 }
 
@@ -286,8 +292,6 @@ func (v *validation) run(ctx context.Context) error {
 			v.evalLet(ctx, int(i), 0)
 		}
 	}
-	visit := v.st.visitList(doc)
-	byName := v.st.namesIndex(len(r.names))
 	for pi := range t.Patterns {
 		v.pattern = pi
 		if len(r.anyRules[pi]) > 0 {
@@ -295,39 +299,37 @@ func (v *validation) run(ctx context.Context) error {
 			// unless the rules' gates rule it out.
 			if r.leafOnly[pi] {
 				// Only the empty leaves (the document's list of them, in
-				// document order, like the visit list).
-				lo := 0
+				// document order).
 				for k, n := range doc.EmptyLeaves() {
 					if k%ctxCheckEvery == ctxCheckEvery-1 {
 						if err := ctx.Err(); err != nil {
 							return v.fail("cancelled", -1, err)
 						}
 					}
-					i := visitIndex(visit[lo:], n)
-					if i < 0 {
-						continue // not an element or attribute: not visited
-					}
-					lo += int(i)
-					if err := v.visitAny(ctx, pi, &visit[lo]); err != nil {
-						return err
+					if vn, ok := v.visitOf(n); ok {
+						if err := v.visitAny(ctx, pi, &vn); err != nil {
+							return err
+						}
 					}
 				}
 				continue
 			}
 			if r.gatedAny[pi] != nil {
-				if err := v.visitGated(ctx, pi, visit); err != nil {
+				if err := v.visitGated(ctx, pi); err != nil {
 					return err
 				}
 				continue
 			}
-			for vi := range visit {
-				if vi%ctxCheckEvery == 0 {
+			for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
+				if n%ctxCheckEvery == 0 {
 					if err := ctx.Err(); err != nil {
 						return v.fail("cancelled", -1, err)
 					}
 				}
-				if err := v.visitNode(ctx, pi, &visit[vi]); err != nil {
-					return err
+				if vn, ok := v.visitOf(n); ok {
+					if err := v.visitNode(ctx, pi, &vn); err != nil {
+						return err
+					}
 				}
 			}
 			continue
@@ -337,15 +339,14 @@ func (v *validation) run(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return v.fail("cancelled", -1, err)
 		}
-		v.st.order = v.st.unionOrder(v.st.order[:0], byName, r.patNames[pi], len(visit))
-		order := v.st.order
-		for k, vi := range order {
+		for k, n := range v.patternNodes(r.patNames[pi]) {
 			if k%ctxCheckEvery == ctxCheckEvery-1 {
 				if err := ctx.Err(); err != nil {
 					return v.fail("cancelled", -1, err)
 				}
 			}
-			if err := v.visitNode(ctx, pi, &visit[vi]); err != nil {
+			vn, _ := v.visitOf(n)
+			if err := v.visitNode(ctx, pi, &vn); err != nil {
 				return err
 			}
 		}
@@ -362,70 +363,39 @@ func (v *validation) visitAny(ctx context.Context, pi int, vn *visitNode) error 
 	return v.visitNode(ctx, pi, vn)
 }
 
-// visitGated is visitAny on every node of visit for pattern pi, whose
-// rules that can match any node all have a gate (Ruleset.gatedAny): the
-// nodes it does not skip are found by name instead of one by one, marked
-// in a bitset over the visit list and visited in document order, as
-// visitAny visits them. A name with rules of its own in the pattern keeps
-// all its nodes (state.byName has them); for any other name, anyMay is
-// asked once per run of nodes with the same name as written and kind (its
-// verdict depends on those only): the nodes of the names the rule
-// contexts mention from byName, those of the other names from the
-// document's name index. The nodes that no gate allows (380 of the 440
-// of EN 16931 UBL example 1 for //*[ends-with(name(), 'Amount') …]) are
-// not looked at one by one.
-func (v *validation) visitGated(ctx context.Context, pi int, visit []visitNode) error {
+// visitGated is visitAny on every element and attribute and the document
+// node for pattern pi, whose rules that can match any node all have a gate
+// (Ruleset.gatedAny): the nodes it does not skip are found by name, from
+// the document's name index, instead of one by one, marked in a bitset
+// over the document and visited in document order, as visitAny visits
+// them. A name with rules of its own in the pattern keeps all its nodes;
+// for any other name, anyMay is asked once per run of nodes with the same
+// name as written (its verdict depends on that and the kind only). The
+// nodes that no gate allows (380 of the 440 of EN 16931 UBL example 1 for
+// //*[ends-with(name(), 'Amount') …]) are not looked at one by one.
+func (v *validation) visitGated(ctx context.Context, pi int) error {
 	doc, st, named := v.doc, v.st, v.r.gatedAny[pi]
-	words := (len(visit) + 63) / 64
-	if cap(st.marks) < words {
-		st.marks = make([]uint64, words)
-	}
-	m := st.marks[:words]
-	clear(m)
-	mark := func(vi int32) { m[vi>>6] |= 1 << (vi & 63) }
-	// The document node (visit[0]): no name, anyMay decides.
+	m := st.nodeMarks(doc.Len())
+	// The document node: no name, anyMay decides.
 	if v.anyMay(ctx, pi, 0) {
-		mark(0)
+		m[0] |= 1
 	}
-	for q, vis := range st.byName {
-		if named[q] {
-			for _, vi := range vis {
-				mark(vi)
-			}
-			continue
-		}
-		key, pass := int32(-1), false
-		for _, vi := range vis {
-			n := visit[vi].node
-			k := 2 * doc.QualifiedNameID(n)
-			if doc.Kind(n) == xmltree.KindAttribute {
-				k++
-			}
-			if k != key {
-				key, pass = k, v.anyMay(ctx, pi, n)
-			}
-			if pass {
-				mark(vi)
-			}
-		}
-	}
-	// The names no rule context mentions (visitList's q = -1).
 	for id := range doc.NameCount() {
-		if id < len(st.nameMap) && st.nameMap[id] != 0 {
-			continue
-		}
-		for _, attr := range [2]bool{false, true} {
+		q := st.nameMap[id]
+		all := q >= 0 && named[q]
+		elems, attrs := doc.NamedKinds(xmltree.NameID(id))
+		for _, l := range [2][]xmltree.NodeID{elems, attrs} {
 			raw, pass := int32(-2), false
-			for _, n := range doc.Named(xmltree.NameID(id), attr) {
-				if q := doc.QualifiedNameID(n); q != raw {
-					raw, pass = q, v.anyMay(ctx, pi, n)
+			for _, n := range l {
+				if !all {
+					if q := doc.QualifiedNameID(n); q != raw {
+						raw, pass = q, v.anyMay(ctx, pi, n)
+					}
+					if !pass {
+						continue
+					}
 				}
-				if !pass {
-					continue
-				}
-				if vi := visitIndex(visit, n); vi >= 0 {
-					mark(vi)
-				}
+				m[n>>6] |= 1 << (n & 63)
 			}
 		}
 	}
@@ -436,30 +406,13 @@ func (v *validation) visitGated(ctx context.Context, pi int, visit []visitNode) 
 			}
 		}
 		for ; word != 0; word &= word - 1 {
-			if err := v.visitNode(ctx, pi, &visit[w<<6+bits.TrailingZeros64(word)]); err != nil {
+			vn, _ := v.visitOf(xmltree.NodeID(w<<6 + bits.TrailingZeros64(word)))
+			if err := v.visitNode(ctx, pi, &vn); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
-}
-
-// visitIndex returns the index of node n in visit (ordered by node), or
-// -1 when it is not there.
-func visitIndex(visit []visitNode, n xmltree.NodeID) int32 {
-	lo, hi := 0, len(visit)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if visit[m].node < n {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(visit) && visit[lo].node == n {
-		return int32(lo)
-	}
-	return -1
 }
 
 // visitNode fires the first rule of pattern pi whose context matches the
@@ -552,62 +505,85 @@ func (v *validation) dispatchSkips(ctx context.Context, ds *dispatchState, ri in
 	return ds.ok && !slices.Contains(v.st.dvals, r.dispatchLit[ri])
 }
 
-// unionOrder appends to order the visit indexes of the nodes named any of
-// names (byName: ascending per name, one name per node), in document
-// order. Many indexes are marked in a bitset over the n visited nodes and
-// read back in order, cheaper than sorting them; a few are sorted.
-func (st *state) unionOrder(order []int32, byName [][]int32, names []int32, n int) []int32 {
+// patternNodes returns, in document order, the elements and attributes
+// named any of names (Ruleset.names indexes), from the document's name
+// index (one list per name and kind, each in document order, no node in
+// two): one list as it is; a few nodes sorted; many marked in a bitset
+// over the document and read back in order, cheaper than sorting them.
+// The answer is valid until the next call.
+func (v *validation) patternNodes(names []int32) []xmltree.NodeID {
+	doc, st := v.doc, v.st
 	if len(names) == 1 {
-		return append(order, byName[names[0]]...)
+		// One name (most of Factur-X's patterns): its elements, or its
+		// attributes, as they are.
+		id := st.qID[names[0]]
+		if id < 0 {
+			return nil
+		}
+		elems, attrs := doc.NamedKinds(id)
+		switch {
+		case len(attrs) == 0:
+			return elems
+		case len(elems) == 0:
+			return attrs
+		}
 	}
+	lists := st.lists[:0]
 	total := 0
 	for _, q := range names {
-		total += len(byName[q])
-	}
-	words := (n + 63) / 64
-	if total*8 < words {
-		start := len(order)
-		for _, q := range names {
-			order = append(order, byName[q]...)
+		id := st.qID[q]
+		if id < 0 {
+			continue
 		}
-		slices.Sort(order[start:])
-		return order
+		elems, attrs := doc.NamedKinds(id)
+		if len(elems) > 0 {
+			lists = append(lists, elems)
+			total += len(elems)
+		}
+		if len(attrs) > 0 {
+			lists = append(lists, attrs)
+			total += len(attrs)
+		}
 	}
+	st.lists = lists
+	switch {
+	case len(lists) == 0:
+		return nil
+	case len(lists) == 1:
+		return lists[0]
+	}
+	order := st.order[:0]
+	if words := (doc.Len() + 63) / 64; total*8 < words {
+		for _, l := range lists {
+			order = append(order, l...)
+		}
+		slices.Sort(order)
+	} else {
+		m := st.nodeMarks(doc.Len())
+		for _, l := range lists {
+			for _, n := range l {
+				m[n>>6] |= 1 << (n & 63)
+			}
+		}
+		for w, word := range m {
+			for ; word != 0; word &= word - 1 {
+				order = append(order, xmltree.NodeID(w<<6+bits.TrailingZeros64(word)))
+			}
+		}
+	}
+	st.order = order
+	return order
+}
+
+// nodeMarks returns the state's bitset for a document of n nodes, cleared.
+func (st *state) nodeMarks(n int) []uint64 {
+	words := (n + 63) / 64
 	if cap(st.marks) < words {
 		st.marks = make([]uint64, words)
 	}
 	m := st.marks[:words]
 	clear(m)
-	for _, q := range names {
-		for _, vi := range byName[q] {
-			m[vi>>6] |= 1 << (vi & 63)
-		}
-	}
-	for w, word := range m {
-		for word != 0 {
-			order = append(order, int32(w<<6+bits.TrailingZeros64(word)))
-			word &= word - 1
-		}
-	}
-	return order
-}
-
-// namesIndex groups the visit list by name: byName[q] holds the indexes of
-// the visited nodes named Ruleset.names[q], in document order.
-func (st *state) namesIndex(n int) [][]int32 {
-	if cap(st.byName) < n {
-		st.byName = make([][]int32, n)
-	}
-	st.byName = st.byName[:n]
-	for q := range st.byName {
-		st.byName[q] = st.byName[q][:0]
-	}
-	for vi, vn := range st.visit {
-		if vn.q >= 0 {
-			st.byName[vn.q] = append(st.byName[vn.q], int32(vi))
-		}
-	}
-	return st.byName
+	return m
 }
 
 // visitNode is a node the rule contexts are tried on (element, attribute
@@ -631,45 +607,37 @@ const (
 	parentRoot  = -3
 )
 
-// visitList lists, in document order, the nodes of doc the patterns visit
-// (computed once per document for all patterns; nameMap must be ready).
-func (st *state) visitList(doc *xmltree.Document) []visitNode {
-	index := func(n xmltree.NodeID) int32 {
-		if id := doc.Name(n); id >= 0 && int(id) < len(st.nameMap) && st.nameMap[id] != 0 {
-			return st.nameMap[id] - 1
+// visitOf returns what visitNode needs of node n (nameMap must be
+// ready); ok=false when n is not visited (not an element, an attribute or
+// the document node).
+func (v *validation) visitOf(n xmltree.NodeID) (vn visitNode, ok bool) {
+	doc := v.doc
+	vn = visitNode{node: n, q: -1, parent: parentNone}
+	switch kind := doc.Kind(n); kind {
+	case xmltree.KindElement, xmltree.KindAttribute:
+		vn.q = v.st.nameIndex(doc.Name(n))
+		if p := doc.Parent(n); p != xmltree.None {
+			vn.sureOK = kind == xmltree.KindElement
+			if p == 0 {
+				vn.parent = parentRoot
+			} else if vn.parent = v.st.nameIndex(doc.Name(p)); vn.parent < 0 {
+				vn.parent = parentOther
+			}
 		}
+	case xmltree.KindDocument:
+	default:
+		return vn, false
+	}
+	return vn, true
+}
+
+// nameIndex returns the Ruleset.names index of the document's name id, or
+// -1.
+func (st *state) nameIndex(id xmltree.NameID) int32 {
+	if id < 0 {
 		return -1
 	}
-	// qOf[n]: the index of element n (parents come before their children
-	// in document order, so a parent's is ready; the document node, 0, is
-	// every other parent).
-	if cap(st.qOf) < doc.Len() {
-		st.qOf = make([]int32, doc.Len())
-	}
-	qOf := st.qOf[:doc.Len()]
-	out := st.visit[:0]
-	for node := xmltree.NodeID(0); int(node) < doc.Len(); node++ {
-		vn := visitNode{node: node, q: -1, parent: parentNone}
-		switch kind := doc.Kind(node); kind {
-		case xmltree.KindElement, xmltree.KindAttribute:
-			vn.q = index(node)
-			qOf[node] = vn.q
-			if p := doc.Parent(node); p != xmltree.None {
-				vn.sureOK = kind == xmltree.KindElement
-				if p == 0 {
-					vn.parent = parentRoot
-				} else if vn.parent = qOf[p]; vn.parent < 0 {
-					vn.parent = parentOther
-				}
-			}
-		case xmltree.KindDocument:
-		default:
-			continue
-		}
-		out = append(out, vn)
-	}
-	st.visit = out
-	return out
+	return st.nameMap[id]
 }
 
 // mayMatch is rule ri's name-only condition (vm.Pattern.NameVerdict) on

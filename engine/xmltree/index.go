@@ -74,6 +74,17 @@ func (d *Document) Named(id NameID, attr bool) []NodeID {
 	return p.ids[p.start[k]:p.start[k+1]]
 }
 
+// NamedKinds is Named for both kinds at once: the elements and the
+// attributes named id.
+func (d *Document) NamedKinds(id NameID) (elems, attrs []NodeID) {
+	if id < 0 || int(id) >= len(d.names) {
+		return nil, nil
+	}
+	p := d.postings()
+	k := 2 * int(id)
+	return p.ids[p.start[k]:p.start[k+1]], p.ids[p.start[k+1]:p.start[k+2]]
+}
+
 // NamedIn returns the ids of the elements (attr false) or attributes (attr
 // true) named id that lie strictly inside n's subtree, i.e. in
 // (n, SubtreeEnd(n)): for an element or the document node, its descendant

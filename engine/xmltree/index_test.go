@@ -7,12 +7,16 @@ import (
 	"testing"
 )
 
-// checkIndex compares Named and NamedIn with a brute-force scan: every name,
-// both kinds, from the document node and from a sample of nodes (all nodes
-// of small documents).
+// checkIndex compares Named, NamedKinds and NamedIn with a brute-force
+// scan: every name, both kinds, from the document node and from a sample
+// of nodes (all nodes of small documents).
 func checkIndex(t testing.TB, d *Document) {
 	t.Helper()
 	for id := NameID(-1); int(id) <= d.NameCount(); id++ {
+		elems, attrs := d.NamedKinds(id)
+		if !slices.Equal(elems, d.Named(id, false)) || !slices.Equal(attrs, d.Named(id, true)) {
+			t.Fatalf("NamedKinds(%d) = %v, %v; Named: %v, %v", id, elems, attrs, d.Named(id, false), d.Named(id, true))
+		}
 		for _, attr := range []bool{false, true} {
 			want := KindElement
 			if attr {
