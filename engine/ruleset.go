@@ -82,6 +82,11 @@ type Ruleset struct {
 	// named names[q] that has a parent (vm.Pattern.MatchesEveryElement):
 	// its context is then not evaluated for such an element.
 	sure [][][]bool
+	// byParent[q][p], when some rule of byName[q][p] has a parent gate,
+	// holds byName[q][p] and sure[q][p] filtered by each parent the gates
+	// name (parentCands): visitNode then tries only the rules whose gate
+	// allows the node's parent. nil otherwise.
+	byParent [][]*parentCands
 	// gate[ri] is, for a rule that can match any element or attribute and
 	// whose context has a name-only necessary condition
 	// (vm.Pattern.MatchesName), its index into state.gates; -1 otherwise.
@@ -170,6 +175,72 @@ func (g *parentGate) allows(parent int32) bool {
 		return false
 	}
 	return slices.Contains(g.names, parent)
+}
+
+// parentCands is a candidate list (Ruleset.byName) split by the parent of
+// the node: lists[i] and sures[i] are the rules, and their sure flags, that
+// a node whose parent is keys[i] (visitNode.parent: a names index,
+// parentRoot or parentNone; ascending) may match, other those of any
+// other parent (the rules without a parent gate).
+type parentCands struct {
+	keys      []int32
+	lists     [][]int32
+	sures     [][]bool
+	other     []int32
+	otherSure []bool
+}
+
+// parentCandsOf returns the split of candidate list l (sure its flags), or
+// nil when no rule of l has a parent gate.
+func (r *Ruleset) parentCandsOf(l []int32, sure []bool) *parentCands {
+	var keys []int32
+	for _, ri := range l {
+		if g := r.parents[ri]; g != nil {
+			keys = append(keys, g.names...)
+			if g.root {
+				keys = append(keys, parentRoot)
+			}
+		}
+	}
+	if keys == nil && !slices.ContainsFunc(l, func(ri int32) bool { return r.parents[ri] != nil }) {
+		return nil
+	}
+	keys = append(keys, parentNone, parentOther) // parentOther: the other parents' list
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	pc := &parentCands{}
+	for _, parent := range keys {
+		var list []int32
+		var sures []bool
+		for k, ri := range l {
+			if g := r.parents[ri]; g == nil || g.allows(parent) {
+				list = append(list, ri)
+				sures = append(sures, sure[k])
+			}
+		}
+		if parent == parentOther {
+			pc.other, pc.otherSure = list, sures
+			continue
+		}
+		pc.keys = append(pc.keys, parent)
+		pc.lists = append(pc.lists, list)
+		pc.sures = append(pc.sures, sures)
+	}
+	return pc
+}
+
+// lookup returns the candidates, and their sure flags, for a node whose
+// parent is parent.
+func (pc *parentCands) lookup(parent int32) ([]int32, []bool) {
+	for i, k := range pc.keys {
+		if k == parent {
+			return pc.lists[i], pc.sures[i]
+		}
+		if k > parent {
+			break
+		}
+	}
+	return pc.other, pc.otherSure
 }
 
 type compiledCheck struct {
@@ -685,6 +756,13 @@ func (r *Ruleset) buildIndex() {
 			for k, ri := range l {
 				r.sure[q][pi][k] = r.rules[ri].MatchesEveryElement(r.names[q])
 			}
+		}
+	}
+	r.byParent = make([][]*parentCands, len(r.names))
+	for q := range r.byName {
+		r.byParent[q] = make([]*parentCands, len(t.Patterns))
+		for pi, l := range r.byName[q] {
+			r.byParent[q][pi] = r.parentCandsOf(l, r.sure[q][pi])
 		}
 	}
 }

@@ -422,10 +422,16 @@ func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error
 	node := vn.node
 	cands := r.anyRules[pi]
 	var sure []bool // see Ruleset.sure; nil: none is sure
+	split := false  // cands holds only rules whose parent gate allows vn's parent
 	if vn.q >= 0 {
-		cands = r.byName[vn.q][pi]
-		if vn.sureOK {
-			sure = r.sure[vn.q][pi]
+		if pc := r.byParent[vn.q][pi]; pc != nil {
+			cands, sure = pc.lookup(vn.parent)
+			split = true
+		} else {
+			cands, sure = r.byName[vn.q][pi], r.sure[vn.q][pi]
+		}
+		if !vn.sureOK {
+			sure = nil
 		}
 	}
 	ds := dispatchState{key: -1}
@@ -433,7 +439,7 @@ func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error
 		if sure != nil && sure[k] {
 			return v.fire(ctx, ri, node)
 		}
-		if pg := r.parents[ri]; pg != nil && !pg.allows(vn.parent) {
+		if pg := r.parents[ri]; !split && pg != nil && !pg.allows(vn.parent) {
 			continue
 		}
 		gated := false
