@@ -34,8 +34,8 @@ type Ruleset struct {
 	deadLet []bool
 	checks  []compiledCheck
 	// hot[ci] is what fire reads of check ci when its test holds, as most
-	// do: the test and whether it is a report, 16 bytes apart instead of
-	// a Check and a compiledCheck.
+	// do: the test, its frame-free form and whether it is a report, side
+	// by side instead of in a Check and a compiledCheck.
 	hot []hotCheck
 	// staticPlan[ri] is rule ri's plan (validation.plan) when none of its
 	// checks has an absence verdict: all of them, whatever the document;
@@ -266,10 +266,13 @@ type compiledCheck struct {
 	testRefs []int32
 }
 
-// hotCheck is Ruleset.hot's entry.
+// hotCheck is Ruleset.hot's entry: fast is the test's frame-free form
+// (hasFast when it has one).
 type hotCheck struct {
-	test   *vm.Program
-	report bool
+	test    *vm.Program
+	fast    vm.FastTest
+	hasFast bool
+	report  bool
 }
 
 type compiledPart struct {
@@ -457,7 +460,11 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 	}
 	r.hot = make([]hotCheck, len(t.Checks))
 	for ci := range r.hot {
-		r.hot[ci] = hotCheck{test: r.checks[ci].test, report: t.Checks[ci].Kind == KindReport}
+		h := hotCheck{test: r.checks[ci].test, report: t.Checks[ci].Kind == KindReport}
+		if h.test != nil {
+			h.fast, h.hasFast = h.test.FastTest()
+		}
+		r.hot[ci] = h
 	}
 	r.diags = make([][]compiledPart, len(t.Diagnostics))
 	diagRefs := make([][]int32, len(t.Diagnostics))

@@ -141,6 +141,7 @@ func (r *Ruleset) Validate(ctx context.Context, doc *xmltree.Document) ([]Findin
 	defer r.release(st)
 	st.reset(r, doc)
 	v := validation{r: r, st: st, doc: doc, fast: st.env.Fast(r.cat)}
+	v.fastOK = v.fast.For(r.cat)
 	if err := v.run(ctx); err != nil {
 		return v.findings, err
 	}
@@ -267,8 +268,10 @@ type validation struct {
 	pattern  int
 	// fast is the Env's frame-free context, taken once for the document:
 	// reset resolved the rule set's catalog for it, and every test,
-	// pattern and let of the rule set is of that catalog.
-	fast vm.FastEnv
+	// pattern and let of the rule set is of that catalog; fastOK tells
+	// whether it can run them (vm.FastEnv.For).
+	fast   vm.FastEnv
+	fastOK bool
 }
 
 func (v *validation) fail(what string, node xmltree.NodeID, err error) error {
@@ -805,7 +808,10 @@ func (v *validation) fire(ctx context.Context, ri int32, node xmltree.NodeID) er
 			// A test decided without a frame reads no variable, so a
 			// failed let (evalBool's probe) cannot change its answer.
 			h := &r.hot[ci]
-			res, decided := h.test.TryFastIn(v.fast, node)
+			res, decided := false, false
+			if h.hasFast && v.fastOK {
+				res, decided = v.fast.Test(h.fast, node)
+			}
 			if !decided {
 				var err error
 				if res, err = v.evalBool(ctx, h.test, r.checks[ci].refs, node); err != nil {

@@ -305,6 +305,24 @@ func (p *Program) TryFastIn(fx FastEnv, node xmltree.NodeID) (v, ok bool) {
 	return p.fast(fx.fe, node)
 }
 
+// FastTest is a program's frame-free test (Program.FastTest), run through
+// FastEnv.Test: the engine keeps it beside each check, so that a test
+// decided without a frame costs one indirect call.
+type FastTest struct {
+	fn fastBool
+}
+
+// FastTest returns p's frame-free test; ok=false when it has none.
+func (p *Program) FastTest() (t FastTest, ok bool) { return FastTest{fn: p.fast}, p.fast != nil }
+
+// Test runs t, the FastTest of a program of fx's catalog (the caller
+// checks that: FastEnv.For), on node: TryFastIn without its checks.
+func (fx FastEnv) Test(t FastTest, node xmltree.NodeID) (v, ok bool) { return t.fn(fx.fe, node) }
+
+// For reports whether fx can run the frame-free tests and patterns of
+// cat's programs.
+func (fx FastEnv) For(cat *Catalog) bool { return fx.fe != nil && fx.cat == cat }
+
 // FastEnv is an Env's frame-free context for the programs and patterns of
 // one catalog on the Env's document (Env.Fast). It stays valid while the
 // Env's document stays and the Env evaluates only programs of that catalog
