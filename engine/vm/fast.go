@@ -78,6 +78,10 @@ type fastEnv struct {
 	bufs  [][]xmltree.NodeID
 	depth int
 	kids  childCache
+	// nums holds the values of shared numeric subexpressions (numShares)
+	// of the test being evaluated, valid while their gen is numGen.
+	nums           []numEntry
+	numGen, numSeq uint64
 }
 
 // childCache remembers, for one document, the first two children of a
@@ -827,13 +831,17 @@ func (f *frame) predBool(p *Expr, fc focus) (bool, error) {
 
 // compileFast returns the closure of a boolean test, or nil when the test
 // (or a part of it) is not of the kind described above.
-func compileFast(e *Expr) fastBool {
+func compileFast(e *Expr) fastBool { return compileFastIn(nil, e) }
+
+// compileFastIn is compileFast sharing the repeated numeric
+// subexpressions of ns (fastnum.go) between its comparisons.
+func compileFastIn(ns *numShares, e *Expr) fastBool {
 	switch e.Op {
 	case OpAnd, OpOr:
 		if isEmptyElementTest(e) {
 			return emptyElement
 		}
-		a, b := compileFast(e.Args[0]), compileFast(e.Args[1])
+		a, b := compileFastIn(ns, e.Args[0]), compileFastIn(ns, e.Args[1])
 		if a == nil || b == nil {
 			return nil
 		}
@@ -846,7 +854,7 @@ func compileFast(e *Expr) fastBool {
 			return b(fe, n)
 		}
 	case OpNot:
-		a := compileFast(e.Args[0])
+		a := compileFastIn(ns, e.Args[0])
 		if a == nil {
 			return nil
 		}
@@ -922,7 +930,7 @@ func compileFast(e *Expr) fastBool {
 		if fn := compileFastPairCmp(e); fn != nil {
 			return fn
 		}
-		return compileFastNumCmp(e)
+		return compileFastNumCmp(ns, e)
 	case OpBlankCmp:
 		p, ok := fastPathOf(e.Args[0])
 		if !ok {
@@ -972,7 +980,7 @@ func compileFast(e *Expr) fastBool {
 			// XRechnung's, Peppol's and RO_CIUS's cbc:X[boolean(normalize-space(.))]:
 			// the effective boolean value of the argument, which is
 			// what the closure of the argument as a test decides.
-			return compileFast(e.Args[0])
+			return compileFastIn(ns, e.Args[0])
 		}
 		if e.Builtin != nil && e.Builtin.Name == "matches" && e.Re != nil {
 			return compileFastMatches(e)

@@ -17,6 +17,55 @@ import (
 const fastDoc = `<r><a x="1" y=" EUR " z=" "><b>10</b><b>x</b><c> s </c><e/><e> <!-- c --> </e><e> <?p i?> </e>` +
 	`<t><id>vat</id></t><t><id>VAT</id><id>z</id></t><i>false</i></a><d><b>2</b><r/></d></r>`
 
+// TestFastShares: a frame-free test whose numeric subexpressions repeat
+// (BR-S-09's bounds, BR-CO-17's rounded rate) computes each once per
+// evaluation, and answers as the interpreter on every node: where the
+// shared value is a number, an empty sequence, or a refusal (two b, 'x'),
+// node after node.
+func TestFastShares(t *testing.T) {
+	doc := parse(t, fastDoc)
+	cases := []struct {
+		expr   string
+		shares int
+	}{
+		{"abs(xs:decimal(b)) - 1 < round(xs:decimal(b) * 2) and abs(xs:decimal(b)) + 1 > round(xs:decimal(b) * 2)", 4},
+		{"(round(xs:decimal(d/b)) = 0 and xs:decimal(d/b) = 0) or (round(xs:decimal(d/b)) != 0 and round(xs:decimal(d/b) * 10) div 10 > 1)", 2},
+		{"round(xs:decimal(e)) = 1 or round(xs:decimal(e)) = 2", 2},
+		{"abs(number(@x)) > 0 and abs(number(@x)) < 2", 0}, // number() has no fast form
+	}
+	// One catalog and one Env for all: the tests' slots are numbered
+	// alike, and must not read each other's values on a node.
+	cat := vm.NewCatalog()
+	progs := make([]*vm.Program, len(cases))
+	for i, c := range cases {
+		progs[i] = compile(t, c.expr, &xpath.StaticContext{Catalog: cat})
+		if got := progs[i].FastShares(); got != c.shares {
+			t.Errorf("%s: %d shared, want %d", c.expr, got, c.shares)
+		}
+	}
+	env := &vm.Env{Doc: doc}
+	env.CatalogIDs(cat)
+	decided := make([]int, len(cases))
+	for round := 0; round < 2; round++ {
+		for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
+			for i, p := range progs {
+				ok, err := p.FastAgrees(context.Background(), env, n)
+				if err != nil {
+					t.Errorf("%s: %v", cases[i].expr, err)
+				}
+				if ok {
+					decided[i]++
+				}
+			}
+		}
+	}
+	for i, c := range cases {
+		if c.shares > 0 && decided[i] == 0 {
+			t.Errorf("%s: the fast path decided on no node", c.expr)
+		}
+	}
+}
+
 // TestFastPaths checks the frame-free evaluation (fast.go) construct by
 // construct on every element and attribute of fastDoc: whether a test
 // compiles to it, that wherever it decides the interpreter gives the same

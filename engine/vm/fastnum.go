@@ -29,7 +29,23 @@ type fastNum func(fe *fastEnv, n xmltree.NodeID) (it xdm.Item, empty, ok bool)
 
 // compileFastNum returns e's fastNum, or nil when e is not of the kinds
 // above.
-func compileFastNum(e *Expr) fastNum {
+func compileFastNum(e *Expr) fastNum { return compileFastNumIn(nil, e) }
+
+// compileFastNumIn is compileFastNum where the subexpressions ns shares
+// are computed once per evaluation of the test.
+func compileFastNumIn(ns *numShares, e *Expr) fastNum {
+	fn := compileFastNumOne(ns, e)
+	if fn == nil || ns == nil {
+		return fn
+	}
+	if slot, ok := ns.slot(e); ok {
+		return shareNum(slot, fn)
+	}
+	return fn
+}
+
+// compileFastNumOne is compileFastNumIn without the sharing of e itself.
+func compileFastNumOne(ns *numShares, e *Expr) fastNum {
 	if c, ok := fastConsts(e); ok {
 		if len(c) != 1 || !c[0].T.IsNumeric() {
 			return nil
@@ -52,7 +68,7 @@ func compileFastNum(e *Expr) fastNum {
 	}
 	switch e.Op {
 	case OpArith:
-		a, b := compileFastNum(e.Args[0]), compileFastNum(e.Args[1])
+		a, b := compileFastNumIn(ns, e.Args[0]), compileFastNumIn(ns, e.Args[1])
 		if a == nil || b == nil {
 			return nil
 		}
@@ -70,11 +86,11 @@ func compileFastNum(e *Expr) fastNum {
 			return r, false, err == nil
 		}
 	case OpNeg:
-		if a := compileFastNum(e.Args[0]); a != nil {
+		if a := compileFastNumIn(ns, e.Args[0]); a != nil {
 			return fastUnary(a, true, xdm.Negate)
 		}
 	case OpCast:
-		if a := compileFastNum(e.Args[0]); a != nil && len(e.Args) == 1 {
+		if a := compileFastNumIn(ns, e.Args[0]); a != nil && len(e.Args) == 1 {
 			to := e.Type
 			// The empty sequence: empty when optional, else XPTY0004.
 			return fastUnary(a, e.Optional, func(x xdm.Item) (xdm.Item, error) { return xdm.Cast(x, to) })
@@ -87,7 +103,7 @@ func compileFastNum(e *Expr) fastNum {
 			return compileFastSum(e.Args[0])
 		}
 		dec, dbl := fastNumFn(e.Builtin.Name)
-		if a := compileFastNum(e.Args[0]); a != nil && dec != nil {
+		if a := compileFastNumIn(ns, e.Args[0]); a != nil && dec != nil {
 			return fastUnary(a, true, func(x xdm.Item) (xdm.Item, error) {
 				if x.T == xdm.TUntyped { // as numArg
 					var err error
@@ -193,11 +209,11 @@ func fastNumFn(name string) (func(xdm.Decimal) xdm.Decimal, func(float64) float6
 // side is a constant list compileFastCmp takes): false when a side is
 // empty (a general comparison of the empty sequence; a value comparison's
 // empty result), else xdm's comparison of the two items.
-func compileFastNumCmp(e *Expr) fastBool {
+func compileFastNumCmp(ns *numShares, e *Expr) fastBool {
 	if len(e.Args) != 2 {
 		return nil
 	}
-	a, b := compileFastNum(e.Args[0]), compileFastNum(e.Args[1])
+	a, b := compileFastNumIn(ns, e.Args[0]), compileFastNumIn(ns, e.Args[1])
 	if a == nil || b == nil {
 		return nil
 	}
@@ -213,5 +229,122 @@ func compileFastNumCmp(e *Expr) fastBool {
 		}
 		v, err := compare(op, x, y)
 		return v, err == nil
+	}
+}
+
+// Shared numeric subexpressions.
+//
+// BR-S-09 computes abs(xs:decimal(../cbc:TaxAmount)) and round((abs(
+// xs:decimal(../cbc:TaxableAmount)) * (xs:decimal(cbc:Percent) div 100)) *
+// 10 * 10) div 100 twice, once for each bound; BR-CO-17 its rounded rate
+// four times. A test's fastNum subexpressions that occur more than once
+// with the same structure (fingerprint) share a slot (numShares): the
+// first evaluation on the node computes the value, decided or not, and
+// the others read it. The closures read no variable and only their node,
+// so equal structures on one node have equal values (and equal refusals).
+// The slots are the test's own: its top closure (shareTest) takes a new
+// generation for each evaluation, and an entry counts only for its
+// generation and node, so nothing is read across tests, nodes or
+// documents, and a test evaluated inside another (a predicate's closure)
+// only makes the outer one compute again.
+
+// numShares numbers the repeated numeric subexpressions of one test.
+type numShares struct {
+	slots map[string]int32
+	fp    []byte
+}
+
+// numEntry is a shared slot's value (fastEnv.nums).
+type numEntry struct {
+	gen       uint64
+	node      xmltree.NodeID
+	it        xdm.Item
+	empty, ok bool
+}
+
+// numSharesOf returns the shares of root's repeated numeric
+// subexpressions, or nil when there are none.
+func numSharesOf(root *Expr) *numShares {
+	count := map[string]int{}
+	var fp []byte
+	var walk func(e *Expr)
+	walk = func(e *Expr) {
+		if e == nil {
+			return
+		}
+		if sharedNumCandidate(e) {
+			fp = fingerprint(fp[:0], e)
+			count[string(fp)]++
+		}
+		for _, a := range e.Args {
+			walk(a)
+		}
+	}
+	walk(root)
+	var ns *numShares
+	for k, n := range count {
+		if n < 2 {
+			continue
+		}
+		if ns == nil {
+			ns = &numShares{slots: map[string]int32{}}
+		}
+		ns.slots[k] = int32(len(ns.slots))
+	}
+	return ns
+}
+
+// sharedNumCandidate: a subexpression worth a slot (a call, a cast or an
+// operator, not a literal or a plain path) that depends on its node only
+// (closedExpr: no variable, no extension function; the only kind whose
+// fingerprint is taken).
+func sharedNumCandidate(e *Expr) bool {
+	switch e.Op {
+	case OpCall, OpCast, OpArith, OpNeg:
+		return closedExpr(e)
+	}
+	return false
+}
+
+// slot returns e's slot, if it has one.
+func (ns *numShares) slot(e *Expr) (int32, bool) {
+	if !sharedNumCandidate(e) {
+		return 0, false
+	}
+	ns.fp = fingerprint(ns.fp[:0], e)
+	s, ok := ns.slots[string(ns.fp)]
+	return s, ok
+}
+
+// shareNum is fn reading and filling slot.
+func shareNum(slot int32, fn fastNum) fastNum {
+	return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
+		e := &fe.nums[slot]
+		if e.gen == fe.numGen && e.node == n {
+			return e.it, e.empty, e.ok
+		}
+		it, empty, ok := fn(fe, n)
+		fe.nums[slot] = numEntry{gen: fe.numGen, node: n, it: it, empty: empty, ok: ok}
+		return it, empty, ok
+	}
+}
+
+// shareTest is test's top closure when ns shares slots: a new generation
+// for each evaluation, the slots there, and the caller's generation back.
+func shareTest(ns *numShares, test fastBool) fastBool {
+	if ns == nil || test == nil {
+		return test
+	}
+	k := len(ns.slots)
+	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+		if len(fe.nums) < k {
+			fe.nums = append(fe.nums, make([]numEntry, k-len(fe.nums))...)
+		}
+		outer := fe.numGen
+		fe.numSeq++
+		fe.numGen = fe.numSeq
+		v, ok := test(fe, n)
+		fe.numGen = outer
+		return v, ok
 	}
 }

@@ -14,18 +14,20 @@ import (
 // Program is a compiled XPath expression. It is immutable and safe for
 // concurrent use.
 type Program struct {
-	src       string
-	root      *Expr
-	nLocals   int
-	re        *sync.Map // regex cache for non-literal patterns: key pattern+"\x00"+flags
-	reCount   *atomic.Int32
-	fns       *Functions // extension functions and documents of the static context (may be nil)
-	vars      []int      // Env.Vars slots read by the program
-	cat       *Catalog   // names of the rule set (may be nil)
-	nCSE      int        // shared subexpression slots (cse.go)
-	cseLocals [][]int32  // per shared slot, the local variable slots it reads
-	fast      fastBool   // the test evaluated without a frame (fast.go), or nil
-	fastVal   fastValue  // the value evaluated without a frame (a let's), or nil
+	src     string
+	root    *Expr
+	nLocals int
+	re      *sync.Map // regex cache for non-literal patterns: key pattern+"\x00"+flags
+	reCount *atomic.Int32
+	fns     *Functions // extension functions and documents of the static context (may be nil)
+	vars    []int      // Env.Vars slots read by the program
+	cat     *Catalog   // names of the rule set (may be nil)
+	nCSE    int        // shared subexpression slots (cse.go)
+	// fastShares: the fast test's shared numeric slots (FastShares).
+	fastShares int
+	cseLocals  [][]int32 // per shared slot, the local variable slots it reads
+	fast       fastBool  // the test evaluated without a frame (fast.go), or nil
+	fastVal    fastValue // the value evaluated without a frame (a let's), or nil
 	// scalarFors: the for-expressions whose body is a closure over the
 	// bound item (scalar.go); nil when none.
 	scalarFors map[*Expr]ScalarFunc
@@ -54,7 +56,11 @@ func NewProgramIn(src string, root *Expr, nLocals int, fns *Functions, cat *Cata
 	p.vars = collectVars(nil, root)
 	p.scalarFors = compileScalarFors(root, nil)
 	if cat != nil && root != nil {
-		p.fast = compileFast(root)
+		ns := numSharesOf(root)
+		p.fast = shareTest(ns, compileFastIn(ns, root))
+		if ns != nil && p.fast != nil {
+			p.fastShares = len(ns.slots)
+		}
 		p.fastVal = compileFastValue(root)
 	}
 	return p
@@ -101,6 +107,10 @@ func NewProgramPlanned(src string, root *Expr, nLocals int, fns *Functions, cat 
 	p.nCSE = len(plan.locals)
 	return p
 }
+
+// FastShares returns how many repeated numeric subexpressions the
+// program's frame-free test computes once per evaluation (fastnum.go).
+func (p *Program) FastShares() int { return p.fastShares }
 
 // SharedSubexpressions returns how many groups of repeated subexpressions
 // share their value within an evaluation (see NewProgramShared).
