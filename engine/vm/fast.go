@@ -964,13 +964,13 @@ func compileFastIn(ns *numShares, e *Expr) fastBool {
 		if !ok {
 			return nil
 		}
-		token, set, list := e.Op == OpCodeToken, e.Set, e.Str
+		token, set, list := e.Op == OpCodeToken, newCodeSet(e.Set), e.Str
 		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 			s, ok := fe.single(&p, n)
 			if !ok {
 				return false, false
 			}
-			return codeListHas(NormalizeSpace(s), token, set, list), true
+			return codeListIn(NormalizeSpace(s), token, set, list), true
 		}
 	case OpCall:
 		if fn := compileFastNameTest(e); fn != nil {
@@ -1588,8 +1588,7 @@ func compileFastCmp(e *Expr) fastBool {
 	if !general && len(consts) != 1 {
 		return nil // a value comparison of a sequence: an error
 	}
-	set := e.Set
-	if set != nil && (!general || op != xdm.OpEq || swap || o.count) {
+	if e.Set != nil && (!general || op != xdm.OpEq || swap || o.count) {
 		return nil
 	}
 	// = and != with string literals: a string or untypedAtomic item
@@ -1600,7 +1599,8 @@ func compileFastCmp(e *Expr) fastBool {
 	}
 	eq := op == xdm.OpEq
 	switch {
-	case set != nil:
+	case e.Set != nil:
+		set := newCodeSet(e.Set)
 		// The constants are strings and untypedAtomic compares as a
 		// string: a set lookup (as generalCmp does). An item of another
 		// type (a cast's, string-length's) against a string raises
@@ -1612,7 +1612,7 @@ func compileFastCmp(e *Expr) fastBool {
 					return false
 				}
 				if !v {
-					_, v = set[a.S]
+					v = set.has(a.S)
 				}
 				return true
 			})
@@ -1719,13 +1719,32 @@ func comparison(general bool) func(xdm.CmpOp, xdm.Item, xdm.Item) (bool, error) 
 // codeListHas is the code-list idiom's answer for the normalized value v
 // (OpCodeSet, OpCodeToken; see evalBool).
 func codeListHas(v string, token bool, set map[string]struct{}, list string) bool {
-	if token && strings.IndexByte(v, ' ') >= 0 {
-		return false // not(contains(normalize-space(X), ' ')) failed
-	}
-	if v == "" || strings.IndexByte(v, ' ') >= 0 {
-		// Not a single token: the original contains().
-		return strings.Contains(list, " "+v+" ")
+	if single, ok := codeListToken(v, token, list); !single {
+		return ok
 	}
 	_, in := set[v]
 	return in
+}
+
+// codeListIn is codeListHas through a codeSet (the frame-free tests).
+func codeListIn(v string, token bool, set *codeSet, list string) bool {
+	if single, ok := codeListToken(v, token, list); !single {
+		return ok
+	}
+	return set.has(v)
+}
+
+// codeListToken is the code-list idiom's answer when v is not a single
+// token (single=false): the token check failed, or v is looked up in
+// list as the original contains() does; single=true: v is looked up in
+// the set.
+func codeListToken(v string, token bool, list string) (single, ok bool) {
+	if token && strings.IndexByte(v, ' ') >= 0 {
+		return false, false // not(contains(normalize-space(X), ' ')) failed
+	}
+	if v == "" || strings.IndexByte(v, ' ') >= 0 {
+		// Not a single token: the original contains().
+		return false, strings.Contains(list, " "+v+" ")
+	}
+	return true, false
 }
