@@ -833,9 +833,21 @@ func (f *frame) predBool(p *Expr, fc focus) (bool, error) {
 // (or a part of it) is not of the kind described above.
 func compileFast(e *Expr) fastBool { return compileFastIn(nil, e) }
 
-// compileFastIn is compileFast sharing the repeated numeric
-// subexpressions of ns (fastnum.go) between its comparisons.
+// compileFastIn is compileFast sharing the repeated subexpressions of ns
+// (fastnum.go) within the test.
 func compileFastIn(ns *numShares, e *Expr) fastBool {
+	fn := compileFastOne(ns, e)
+	if fn == nil || ns == nil {
+		return fn
+	}
+	if slot, ok := ns.slot(e); ok {
+		return shareBool(slot, fn)
+	}
+	return fn
+}
+
+// compileFastOne is compileFastIn without the sharing of e itself.
+func compileFastOne(ns *numShares, e *Expr) fastBool {
 	switch e.Op {
 	case OpAnd, OpOr:
 		if isEmptyElementTest(e) {

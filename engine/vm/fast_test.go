@@ -17,9 +17,9 @@ import (
 const fastDoc = `<r><a x="1" y=" EUR " z=" "><b>10</b><b>x</b><c> s </c><e/><e> <!-- c --> </e><e> <?p i?> </e>` +
 	`<t><id>vat</id></t><t><id>VAT</id><id>z</id></t><i>false</i></a><d><b>2</b><r/></d></r>`
 
-// TestFastShares: a frame-free test whose numeric subexpressions repeat
-// (BR-S-09's bounds, BR-CO-17's rounded rate) computes each once per
-// evaluation, and answers as the interpreter on every node: where the
+// TestFastShares: a frame-free test whose subexpressions repeat (BR-S-09's
+// bounds, BR-CO-17's rounded rate, BR-B-02's disjunction) computes each
+// once per evaluation, and answers as the interpreter on every node: where the
 // shared value is a number, an empty sequence, or a refusal (two b, 'x'),
 // node after node.
 func TestFastShares(t *testing.T) {
@@ -32,6 +32,9 @@ func TestFastShares(t *testing.T) {
 		{"(round(xs:decimal(d/b)) = 0 and xs:decimal(d/b) = 0) or (round(xs:decimal(d/b)) != 0 and round(xs:decimal(d/b) * 10) div 10 > 1)", 2},
 		{"round(xs:decimal(e)) = 1 or round(xs:decimal(e)) = 2", 2},
 		{"abs(number(@x)) > 0 and abs(number(@x)) < 2", 0}, // number() has no fast form
+		// BR-B-02's repeated disjunction: booleans share too
+		{"(exists(b) and count(e) = 3) or not(exists(b) and count(e) = 3) or normalize-space(b) = '10'", 3},
+		{"(b = '10' or t/id = 'VAT') and not(b = '10' or t/id = 'VAT')", 2}, // b = '10': a child test (OpChildEq), not shared
 	}
 	// One catalog and one Env for all: the tests' slots are numbered
 	// alike, and must not read each other's values on a node.

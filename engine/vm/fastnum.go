@@ -232,12 +232,14 @@ func compileFastNumCmp(ns *numShares, e *Expr) fastBool {
 	}
 }
 
-// Shared numeric subexpressions.
+// Shared subexpressions.
 //
 // BR-S-09 computes abs(xs:decimal(../cbc:TaxAmount)) and round((abs(
 // xs:decimal(../cbc:TaxableAmount)) * (xs:decimal(cbc:Percent) div 100)) *
 // 10 * 10) div 100 twice, once for each bound; BR-CO-17 its rounded rate
-// four times. A test's fastNum subexpressions that occur more than once
+// four times; BR-B-02 a disjunction of three paths twice. A test's
+// fastNum and fastBool subexpressions (calls, casts, operators,
+// comparisons, and, or, not, exists, empty) that occur more than once
 // with the same structure (fingerprint) share a slot (numShares): the
 // first evaluation on the node computes the value, decided or not, and
 // the others read it. The closures read no variable and only their node,
@@ -248,13 +250,14 @@ func compileFastNumCmp(ns *numShares, e *Expr) fastBool {
 // documents, and a test evaluated inside another (a predicate's closure)
 // only makes the outer one compute again.
 
-// numShares numbers the repeated numeric subexpressions of one test.
+// numShares numbers the repeated subexpressions of one test.
 type numShares struct {
 	slots map[string]int32
 	fp    []byte
 }
 
-// numEntry is a shared slot's value (fastEnv.nums).
+// numEntry is a shared slot's value (fastEnv.nums): it, empty and ok for
+// a fastNum; the value in empty and ok for a fastBool (shareBool).
 type numEntry struct {
 	gen       uint64
 	node      xmltree.NodeID
@@ -262,8 +265,8 @@ type numEntry struct {
 	empty, ok bool
 }
 
-// numSharesOf returns the shares of root's repeated numeric
-// subexpressions, or nil when there are none.
+// numSharesOf returns the shares of root's repeated subexpressions, or
+// nil when there are none.
 func numSharesOf(root *Expr) *numShares {
 	count := map[string]int{}
 	var fp []byte
@@ -300,7 +303,7 @@ func numSharesOf(root *Expr) *numShares {
 // fingerprint is taken).
 func sharedNumCandidate(e *Expr) bool {
 	switch e.Op {
-	case OpCall, OpCast, OpArith, OpNeg:
+	case OpCall, OpCast, OpArith, OpNeg, OpGenCmp, OpValCmp, OpAnd, OpOr, OpNot, OpExists, OpEmpty:
 		return closedExpr(e)
 	}
 	return false
@@ -326,6 +329,19 @@ func shareNum(slot int32, fn fastNum) fastNum {
 		it, empty, ok := fn(fe, n)
 		fe.nums[slot] = numEntry{gen: fe.numGen, node: n, it: it, empty: empty, ok: ok}
 		return it, empty, ok
+	}
+}
+
+// shareBool is shareNum for a boolean subexpression (the value in empty).
+func shareBool(slot int32, fn fastBool) fastBool {
+	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+		e := &fe.nums[slot]
+		if e.gen == fe.numGen && e.node == n {
+			return e.empty, e.ok
+		}
+		v, ok := fn(fe, n)
+		fe.nums[slot] = numEntry{gen: fe.numGen, node: n, empty: v, ok: ok}
+		return v, ok
 	}
 }
 
