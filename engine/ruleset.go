@@ -193,7 +193,10 @@ type parentCands struct {
 // parentCandsOf returns the split of candidate list l (sure its flags), or
 // nil when no rule of l has a parent gate.
 func (r *Ruleset) parentCandsOf(l []int32, sure []bool) *parentCands {
-	var keys []int32
+	if !slices.ContainsFunc(l, func(ri int32) bool { return r.parents[ri] != nil }) {
+		return nil
+	}
+	keys := []int32{parentNone, parentOther} // parentOther: the other parents' list
 	for _, ri := range l {
 		if g := r.parents[ri]; g != nil {
 			keys = append(keys, g.names...)
@@ -202,10 +205,6 @@ func (r *Ruleset) parentCandsOf(l []int32, sure []bool) *parentCands {
 			}
 		}
 	}
-	if keys == nil && !slices.ContainsFunc(l, func(ri int32) bool { return r.parents[ri] != nil }) {
-		return nil
-	}
-	keys = append(keys, parentNone, parentOther) // parentOther: the other parents' list
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
 	pc := &parentCands{}

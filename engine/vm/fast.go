@@ -837,10 +837,7 @@ func compileFast(e *Expr) fastBool { return compileFastIn(nil, e) }
 // (fastnum.go) within the test.
 func compileFastIn(ns *numShares, e *Expr) fastBool {
 	fn := compileFastOne(ns, e)
-	if fn == nil || ns == nil {
-		return fn
-	}
-	if slot, ok := ns.slot(e); ok {
+	if slot, ok := ns.slot(e, fn != nil); ok {
 		return shareBool(slot, fn)
 	}
 	return fn

@@ -35,10 +35,7 @@ func compileFastNum(e *Expr) fastNum { return compileFastNumIn(nil, e) }
 // are computed once per evaluation of the test.
 func compileFastNumIn(ns *numShares, e *Expr) fastNum {
 	fn := compileFastNumOne(ns, e)
-	if fn == nil || ns == nil {
-		return fn
-	}
-	if slot, ok := ns.slot(e); ok {
+	if slot, ok := ns.slot(e, fn != nil); ok {
 		return shareNum(slot, fn)
 	}
 	return fn
@@ -309,9 +306,10 @@ func sharedNumCandidate(e *Expr) bool {
 	return false
 }
 
-// slot returns e's slot, if it has one.
-func (ns *numShares) slot(e *Expr) (int32, bool) {
-	if !sharedNumCandidate(e) {
+// slot returns the slot of e, whose closure was compiled when compiled
+// is true, if it has one (ns may be nil: none).
+func (ns *numShares) slot(e *Expr, compiled bool) (int32, bool) {
+	if ns == nil || !compiled || !sharedNumCandidate(e) {
 		return 0, false
 	}
 	ns.fp = fingerprint(ns.fp[:0], e)
