@@ -265,22 +265,31 @@ type numEntry struct {
 // numSharesOf returns the shares of root's repeated subexpressions, or
 // nil when there are none.
 func numSharesOf(root *Expr) *numShares {
-	count := map[string]int{}
-	var fp []byte
+	var cands []*Expr
 	var walk func(e *Expr)
 	walk = func(e *Expr) {
 		if e == nil {
 			return
 		}
-		if sharedNumCandidate(e) {
-			fp = fingerprint(fp[:0], e)
-			count[string(fp)]++
+		if sharedOp(e) {
+			cands = append(cands, e)
 		}
 		for _, a := range e.Args {
 			walk(a)
 		}
 	}
 	walk(root)
+	if len(cands) < 2 {
+		return nil // most tests: nothing to share
+	}
+	count := map[string]int{}
+	var fp []byte
+	for _, e := range cands {
+		if sharedNumCandidate(e) {
+			fp = fingerprint(fp[:0], e)
+			count[string(fp)]++
+		}
+	}
 	var ns *numShares
 	for k, n := range count {
 		if n < 2 {
@@ -298,10 +307,13 @@ func numSharesOf(root *Expr) *numShares {
 // operator, not a literal or a plain path) that depends on its node only
 // (closedExpr: no variable, no extension function; the only kind whose
 // fingerprint is taken).
-func sharedNumCandidate(e *Expr) bool {
+func sharedNumCandidate(e *Expr) bool { return sharedOp(e) && closedExpr(e) }
+
+// sharedOp: e's operator is one a slot can hold.
+func sharedOp(e *Expr) bool {
 	switch e.Op {
 	case OpCall, OpCast, OpArith, OpNeg, OpGenCmp, OpValCmp, OpAnd, OpOr, OpNot, OpExists, OpEmpty:
-		return closedExpr(e)
+		return true
 	}
 	return false
 }
