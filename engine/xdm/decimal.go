@@ -579,6 +579,11 @@ func parseDecimal(s string) (Decimal, parseStatus) {
 	case '+':
 		s = s[1:]
 	}
+	if len(s) <= 18 {
+		// At most 18 digits: the coefficient fits in an int64 without a
+		// check per digit (amounts, rates, quantities).
+		return parseShortDecimal(s, neg)
+	}
 	var c int64
 	var s32 int32
 	digits, point, fits := 0, false, true
@@ -642,6 +647,37 @@ func parseDecimal(s string) (Decimal, parseStatus) {
 		b.Neg(b)
 	}
 	return normBig(b, s32), parseOK
+}
+
+// parseShortDecimal is parseDecimal for s (sign removed, neg its sign) of
+// at most 18 characters.
+func parseShortDecimal(s string, neg bool) (Decimal, parseStatus) {
+	var c int64
+	var s32 int32
+	digits, point := 0, false
+	for i := 0; i < len(s); i++ {
+		switch ch := s[i]; {
+		case ch-'0' <= 9:
+			c = c*10 + int64(ch-'0')
+			digits++
+			if point {
+				s32++
+			}
+		case ch == '.' && !point:
+			point = true
+		default:
+			return Decimal{}, parseInvalid
+		}
+	}
+	if digits == 0 {
+		return Decimal{}, parseInvalid
+	}
+	if neg {
+		c = -c
+	}
+	d := normInt(c, s32)
+	d.plain = !point && digits < 16 // as parseDecimal's
+	return d, parseOK
 }
 
 // ParseInteger parses the xs:integer lexical form.

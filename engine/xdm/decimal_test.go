@@ -371,3 +371,22 @@ func TestCompareGeneralStrings(t *testing.T) {
 		}
 	}
 }
+
+// TestParseDecimalPlain: the plain mark (scale 0 kept, as Saxon's long)
+// is set for a form without a point of fewer than 16 digits, on both
+// paths of the parse (at most 18 characters, and longer).
+func TestParseDecimalPlain(t *testing.T) {
+	for _, c := range []struct {
+		s     string
+		plain bool
+	}{
+		{"300", true}, {"-300", true}, {" +7 ", true}, {"300.0", false}, {"300.", false}, {".5", false},
+		{"123456789012345", true}, {"1234567890123456", false}, {"-123456789012345678", false},
+		{"0000000000000000300", false}, {"00000000000000000000.5", false}, {"1234567890123456789012", false},
+	} {
+		d, ok := ParseDecimal(c.s)
+		if !ok || d.plain != c.plain {
+			t.Errorf("ParseDecimal(%q): ok %v, plain %v, want plain %v", c.s, ok, d.plain, c.plain)
+		}
+	}
+}
