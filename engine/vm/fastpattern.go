@@ -87,7 +87,7 @@ func (pt *Pattern) MatchFast(env *Env, node xmltree.NodeID, gated bool) (v, ok b
 // catalog (Program.TryFastIn).
 func (pt *Pattern) MatchFastIn(fx FastEnv, node xmltree.NodeID, gated bool) (v, ok bool) {
 	fp := pt.fast
-	if fp == nil || (fp.gatedOnly && !gated) || fx.fe == nil || fx.cat != pt.prog.cat {
+	if fp == nil || (fp.gatedOnly && !gated) || !fx.For(pt.prog.cat) {
 		return false, false
 	}
 	fe := fx.fe
@@ -124,7 +124,7 @@ func (pt *Pattern) MatchFastIn(fx FastEnv, node xmltree.NodeID, gated bool) (v, 
 // has no frame-free match; Matches then decides.
 func (pt *Pattern) MatchFastDispatched(fx FastEnv, node xmltree.NodeID) (v, ok bool) {
 	fp := pt.fast
-	if fp == nil || fp.gatedOnly || pt.dispatch == nil || fx.fe == nil || fx.cat != pt.prog.cat {
+	if fp == nil || fp.gatedOnly || pt.dispatch == nil || !fx.For(pt.prog.cat) {
 		return false, false
 	}
 	fe := fx.fe

@@ -23,7 +23,7 @@ type Program struct {
 	vars    []int      // Env.Vars slots read by the program
 	cat     *Catalog   // names of the rule set (may be nil)
 	nCSE    int        // shared subexpression slots (cse.go)
-	// fastShares: the fast test's shared numeric slots (FastShares).
+	// fastShares: the fast test's shared slots (FastShares).
 	fastShares int
 	cseLocals  [][]int32 // per shared slot, the local variable slots it reads
 	fast       fastBool  // the test evaluated without a frame (fast.go), or nil
@@ -108,8 +108,9 @@ func NewProgramPlanned(src string, root *Expr, nLocals int, fns *Functions, cat 
 	return p
 }
 
-// FastShares returns how many repeated numeric subexpressions the
-// program's frame-free test computes once per evaluation (fastnum.go).
+// FastShares returns how many repeated subexpressions (numeric and
+// boolean) the program's frame-free test computes once per evaluation
+// (fastnum.go).
 func (p *Program) FastShares() int { return p.fastShares }
 
 // SharedSubexpressions returns how many groups of repeated subexpressions
@@ -309,7 +310,7 @@ func (p *Program) TryFast(env *Env, node xmltree.NodeID) (v, ok bool) {
 // engine takes it once per document for all its tests instead of once per
 // test.
 func (p *Program) TryFastIn(fx FastEnv, node xmltree.NodeID) (v, ok bool) {
-	if p.fast == nil || fx.fe == nil || fx.cat != p.cat {
+	if p.fast == nil || !fx.For(p.cat) {
 		return false, false
 	}
 	return p.fast(fx.fe, node)
