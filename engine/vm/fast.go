@@ -78,7 +78,7 @@ type fastEnv struct {
 	bufs  [][]xmltree.NodeID
 	depth int
 	kids  childCache
-	// nums holds the values of shared numeric subexpressions (numShares)
+	// nums holds the values of the shared subexpressions (numShares)
 	// of the test being evaluated, valid while their gen is numGen.
 	nums           []numEntry
 	numGen, numSeq uint64
