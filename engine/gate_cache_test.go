@@ -198,3 +198,45 @@ func TestLeafOnlyPattern(t *testing.T) {
 		}
 	}
 }
+
+// TestRootOnlyPattern: a pattern whose rules match only children of the
+// document node ("/*", "/r[@k]", the scenario matches of the validator
+// configurations) visits only those; its findings are those of visiting
+// every node: the document element only (not a nested element of the
+// same name, not comments or processing instructions beside it), and a
+// pattern that also has another rule (which must still see every node).
+func TestRootOnlyPattern(t *testing.T) {
+	tables := &Tables{
+		Name: "Root", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"r.sch"},
+		Patterns: []Pattern{{ID: "S", FirstRule: 0, NumRules: 1}, {ID: "N", FirstRule: 1, NumRules: 1},
+			{ID: "P", FirstRule: 2, NumRules: 1}, {ID: "M", FirstRule: 3, NumRules: 2}, {ID: "D", FirstRule: 5, NumRules: 1}},
+		Rules: []Rule{
+			{Context: "/*", Pattern: 0, FirstCheck: 0, NumChecks: 1},
+			{Context: "/r | /x:r", Pattern: 1, FirstCheck: 1, NumChecks: 1},
+			{Context: "/*[@k = '1']", Pattern: 2, FirstCheck: 2, NumChecks: 1},
+			{Context: "/*", Pattern: 3, FirstCheck: 3, NumChecks: 1},
+			{Context: "*", Pattern: 3, FirstCheck: 4, NumChecks: 1},
+			// not root-only: a descendant step
+			{Context: "//r", Pattern: 4, FirstCheck: 5, NumChecks: 1},
+		},
+		Checks:     []Check{report("S"), report("N"), report("P"), report("M"), report("A"), report("D")},
+		Namespaces: []Namespace{{Prefix: "x", URI: "urn:x"}},
+	}
+	rs := mustLoad(t, tables)
+	if want := []bool{true, true, true, false, false}; !slices.Equal(rs.rootOnly, want) {
+		t.Fatalf("rootOnly = %v, want %v", rs.rootOnly, want)
+	}
+	docs := []struct{ src, want string }{
+		{`<?p x?><!-- c --><r k="1"><r/><a><r k="1"/></a></r><!-- d -->`,
+			"S@/r[1] N@/r[1] P@/r[1] M@/r[1] A@/r[1]/r[1] A@/r[1]/a[1] A@/r[1]/a[1]/r[1] D@/r[1] D@/r[1]/r[1] D@/r[1]/a[1]/r[1]"},
+		{`<x:r xmlns:x="urn:x" k="2"><r/></x:r>`, "S@/r[1] N@/r[1] M@/r[1] A@/r[1]/r[1] D@/r[1]/r[1]"},
+		{`<q><r/></q>`, "S@/q[1] M@/q[1] A@/q[1]/r[1] D@/q[1]/r[1]"},
+	}
+	for round := 0; round < 2; round++ {
+		for i, d := range docs {
+			if g := findingIDs(t, rs, d.src, true); g != d.want {
+				t.Errorf("round %d doc %d: got %s, want %s", round, i, g, d.want)
+			}
+		}
+	}
+}

@@ -74,6 +74,11 @@ type Ruleset struct {
 	// (xmltree.Document.EmptyLeaves, found once for all the rule sets
 	// that ask) are visited, not every node.
 	leafOnly []bool
+	// rootOnly[p]: every rule of pattern p matches only children of the
+	// document node (vm.Pattern.RootChildOnly: "/*", the scenario matches
+	// of rulesets/scenarios.go); the validation visits just those, not
+	// every node as for a rule that can match any node.
+	rootOnly []bool
 	// guarded[ri]: rule ri's context has document guards
 	// (vm.Pattern.Guarded): conditions on global variables that can rule
 	// it out for a whole document (validation.guardFails).
@@ -751,6 +756,15 @@ func (r *Ruleset) buildIndex() {
 		for ri := p.FirstRule; ri < p.FirstRule+p.NumRules; ri++ {
 			if !r.rules[ri].EmptyLeafOnly() {
 				r.leafOnly[pi] = false
+			}
+		}
+	}
+	r.rootOnly = make([]bool, len(t.Patterns))
+	for pi, p := range t.Patterns {
+		r.rootOnly[pi] = p.NumRules > 0
+		for ri := p.FirstRule; ri < p.FirstRule+p.NumRules; ri++ {
+			if !r.rules[ri].RootChildOnly() {
+				r.rootOnly[pi] = false
 			}
 		}
 	}

@@ -297,6 +297,16 @@ func (v *validation) run(ctx context.Context) error {
 	}
 	for pi := range t.Patterns {
 		v.pattern = pi
+		if r.rootOnly[pi] {
+			for n := doc.FirstChild(0); n != xmltree.None; n = doc.NextSibling(n) {
+				if vn, ok := v.visitOf(n); ok {
+					if err := v.visitNode(ctx, pi, &vn); err != nil {
+						return err
+					}
+				}
+			}
+			continue
+		}
 		if len(r.anyRules[pi]) > 0 {
 			// A rule that can match any node: every node is a candidate,
 			// unless the rules' gates rule it out.

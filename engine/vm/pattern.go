@@ -254,6 +254,22 @@ func (pt *Pattern) EmptyLeafOnly() bool {
 	return true
 }
 
+// RootChildOnly reports whether every node the pattern matches is a child
+// of the document node: each alternative is one child step from the root
+// ("/*", "/ubl:Invoice[...]"), as the scenario matches of the validator
+// configurations are (rulesets/scenarios.go).
+func (pt *Pattern) RootChildOnly() bool {
+	if len(pt.alts) == 0 {
+		return false
+	}
+	for _, a := range pt.alts {
+		if !a.Absolute || len(a.Steps) != 1 || a.Steps[0].Desc || a.Steps[0].Attr {
+			return false
+		}
+	}
+	return true
+}
+
 // impliesEmptyLeaf reports whether predicate p, a conjunction, has the
 // conjuncts not(*) and not(normalize-space()).
 func impliesEmptyLeaf(p *Expr) bool {
