@@ -271,11 +271,14 @@ type compiledCheck struct {
 }
 
 // hotCheck is Ruleset.hot's entry: fast is the test's frame-free form
-// (hasFast when it has one).
+// (hasFast when it has one); vars when that form reads variables
+// (vm.Program.FastVarTest), so that it runs only when none of the lets
+// the test reads failed.
 type hotCheck struct {
 	test    *vm.Program
 	fast    vm.FastTest
 	hasFast bool
+	vars    bool
 	report  bool
 }
 
@@ -467,6 +470,10 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 		h := hotCheck{test: r.checks[ci].test, report: t.Checks[ci].Kind == KindReport}
 		if h.test != nil {
 			h.fast, h.hasFast = h.test.FastTest()
+			if !h.hasFast {
+				h.fast, h.hasFast = h.test.FastVarTest()
+				h.vars = h.hasFast
+			}
 		}
 		r.hot[ci] = h
 	}

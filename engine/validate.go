@@ -815,11 +815,12 @@ func (v *validation) fire(ctx context.Context, ri int32, node xmltree.NodeID) er
 			continue
 		}
 		if !ok {
-			// A test decided without a frame reads no variable, so a
-			// failed let (evalBool's probe) cannot change its answer.
+			// A test decided without a frame reads no variable, or only
+			// lets that did not fail: a failed let (evalBool's probe)
+			// cannot change its answer.
 			h := &r.hot[ci]
 			res, decided := false, false
-			if h.hasFast && v.fastOK {
+			if h.hasFast && v.fastOK && (!h.vars || v.failedRef(r.checks[ci].refs) == nil) {
 				res, decided = v.fast.Test(h.fast, node)
 			}
 			if !decided {

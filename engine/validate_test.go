@@ -237,12 +237,38 @@ func TestLetErrorsAreLazy(t *testing.T) {
 			t.Fatalf("test %q: %v %v", test, summary(got), err)
 		}
 	}
-	// Needed: the let's error aborts the stage at the check that needs it.
-	rs := mustLoad(t, base("$bad > 0"))
-	_, err := rs.Validate(context.Background(), parseFile(t, "testdata/small.xml"))
-	var ee *EvalError
-	if !errors.As(err, &ee) || ee.Code() != "FORG0001" || ee.RuleID != "assert B2" {
-		t.Fatalf("want the let's FORG0001 at assert B2, got %v", err)
+	// A comparison with a let that holds its value, decided without a
+	// frame (vm.Program.FastVarTest): the findings of evaluating it.
+	for test, want := range map[string]string{". != $pl": "/inv[1]/line[1]/amt[1]", ". = $pl": "/inv[1]/line[2]/amt[1]"} {
+		tb := base(test)
+		tb.Lets[2].Expr = "string(//t:line[1]/t:amt)" // $pl: '10', not a constant
+		rs := mustLoad(t, tb)
+		if !rs.hot[4].vars {
+			t.Fatalf("test %q: no frame-free form reading variables", test)
+		}
+		got, err := rs.Validate(context.Background(), parseFile(t, "testdata/small.xml"))
+		var b2 []string
+		for _, f := range got {
+			if f.RuleID == "B2" {
+				b2 = append(b2, f.Location)
+			}
+		}
+		if err != nil || len(got) != 6 || len(b2) != 1 || b2[0] != want {
+			t.Fatalf("test %q: %v %v, want 6 findings, B2 at %s", test, summary(got), err, want)
+		}
+	}
+	// Needed: the let's error aborts the stage at the check that needs it,
+	// also where the test has a frame-free form reading the let.
+	for _, test := range []string{"$bad > 0", ". = $bad"} {
+		rs := mustLoad(t, base(test))
+		if rs.hot[4].vars != (test == ". = $bad") {
+			t.Fatalf("test %q: frame-free form reading variables %v", test, rs.hot[4].vars)
+		}
+		_, err := rs.Validate(context.Background(), parseFile(t, "testdata/small.xml"))
+		var ee *EvalError
+		if !errors.As(err, &ee) || ee.Code() != "FORG0001" || ee.RuleID != "assert B2" {
+			t.Fatalf("test %q: want the let's FORG0001 at assert B2, got %v", test, err)
+		}
 	}
 }
 

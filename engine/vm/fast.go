@@ -78,6 +78,8 @@ type fastEnv struct {
 	bufs  [][]xmltree.NodeID
 	depth int
 	kids  childCache
+	// vars are the Env's variable values (Program.FastVarTest).
+	vars []xdm.Sequence
 	// nums holds the values of the shared subexpressions (numShares)
 	// of the test being evaluated, valid while their gen is numGen.
 	nums           []numEntry
@@ -158,7 +160,9 @@ func (env *Env) fastFrame(cat *Catalog) *fastEnv {
 	if env.noFast || f == nil || f.busy || !f.catResolved(cat, env.Doc) {
 		return nil
 	}
-	return f.fastFor(env.Doc)
+	fe := f.fastFor(env.Doc)
+	fe.vars = env.Vars
+	return fe
 }
 
 // fastBool decides a boolean test on node n; ok=false when it cannot
@@ -939,6 +943,11 @@ func compileFastOne(ns *numShares, e *Expr) fastBool {
 		if fn := compileFastPairCmp(e); fn != nil {
 			return fn
 		}
+		if ns != nil && ns.vars {
+			if fn := compileFastVarCmp(e); fn != nil {
+				return fn
+			}
+		}
 		return compileFastNumCmp(ns, e)
 	case OpBlankCmp:
 		p, ok := fastPathOf(e.Args[0])
@@ -1674,6 +1683,87 @@ func compileFastCmp(e *Expr) fastBool {
 			return false, false
 		}
 		return v, true
+	}
+}
+
+// compileFastVars compiles test root, which reads variables, with
+// compileFastVarCmp's comparisons among its parts (Program.FastVarTest);
+// nil when some part has no frame-free evaluation.
+func compileFastVars(root *Expr) fastBool {
+	ns := numSharesOf(root)
+	vs := &numShares{vars: true}
+	if ns != nil {
+		vs.slots = ns.slots
+	}
+	fn := compileFastIn(vs, root)
+	if ns == nil {
+		return fn
+	}
+	return shareTest(vs, fn)
+}
+
+// maxVarItems bounds the items of a variable compileFastVarCmp compares
+// with pair by pair (a code list in a let is left to the interpreter).
+const maxVarItems = 8
+
+// compileFastVarCmp compiles a general comparison of a frame-free operand
+// with a variable (Peppol's @currencyID = $documentCurrencyCode on every
+// amount): the variable's items are read from fe.vars, its nodes (of the
+// validated document only) atomized to xs:untypedAtomic as the interpreter
+// does, and every pair is compared; the answer is given only when no pair
+// raises an error, as compileFastCmp does. nil for other comparisons.
+func compileFastVarCmp(e *Expr) fastBool {
+	if e.Op != OpGenCmp || e.Set != nil || len(e.Args) != 2 {
+		return nil
+	}
+	x, v, swap := e.Args[0], e.Args[1], false
+	if x.Op == OpVar {
+		x, v, swap = v, x, true
+	}
+	if v.Op != OpVar || x.Op == OpVar {
+		return nil
+	}
+	o, ok := fastOperandOf(x)
+	if !ok {
+		return nil
+	}
+	op, slot := e.Cmp, v.Slot
+	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+		if slot >= len(fe.vars) {
+			return false, false
+		}
+		vals := fe.vars[slot]
+		if len(vals) > maxVarItems {
+			return false, false // a list: the interpreter's comparison
+		}
+		for _, b := range vals {
+			if b.T == xdm.TNode && b.Doc != 0 {
+				return false, false // a node of a code list document
+			}
+		}
+		res, failed := false, false
+		decided := o.items(fe, n, func(a xdm.Item) bool {
+			for _, b := range vals {
+				if b.T == xdm.TNode {
+					b = xdm.Untyped(fe.doc.StringValue(xmltree.NodeID(b.Node)))
+				}
+				l, r := a, b
+				if swap {
+					l, r = b, a
+				}
+				ok, err := xdm.CompareGeneral(op, l, r)
+				if err != nil {
+					failed = true
+					return false
+				}
+				res = res || ok
+			}
+			return true
+		})
+		if failed || !decided {
+			return false, false
+		}
+		return res, true
 	}
 }
 

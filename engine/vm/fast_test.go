@@ -3,6 +3,7 @@ package vm_test
 import (
 	"context"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/vm"
@@ -623,5 +624,89 @@ func TestTryFastIn(t *testing.T) {
 	}
 	if _, ok := p.TryFastIn(vm.FastEnv{}, 1); ok {
 		t.Error("the zero FastEnv decided")
+	}
+}
+
+// TestFastVarCmp: a test comparing with variables has a frame-free form
+// reading the Env's Vars (Program.FastVarTest, Peppol's @currencyID =
+// $documentCurrencyCode), and answers as the interpreter on every node
+// of fastDoc, for a variable holding a string, nodes (atomized), a number,
+// nothing, or more items than it compares pair by pair; where a pair
+// raises an error it gives up.
+func TestFastVarCmp(t *testing.T) {
+	doc := parse(t, fastDoc)
+	// The b, c and @x nodes of fastDoc, for variables holding nodes.
+	var bs, cs, xs xdm.Sequence
+	for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
+		if k := doc.Kind(n); k != xmltree.KindElement && k != xmltree.KindAttribute {
+			continue
+		}
+		switch doc.NameLocal(doc.Name(n)) {
+		case "b":
+			bs = append(bs, xdm.NodeItem(int32(n)))
+		case "c":
+			cs = append(cs, xdm.NodeItem(int32(n)))
+		case "x":
+			xs = append(xs, xdm.NodeItem(int32(n)))
+		}
+	}
+	many := xdm.Sequence{}
+	for i := range 10 {
+		many = append(many, xdm.String(strconv.Itoa(i)))
+	}
+	for _, c := range []struct {
+		expr    string
+		v       xdm.Sequence
+		refuses bool
+	}{
+		{"b = $v", xdm.Sequence{xdm.String("10")}, false},
+		{"$v = b", xdm.Sequence{xdm.String("x")}, false},
+		{"@x = $v", xs, false},                         // an attribute node, atomized
+		{"normalize-space(c) = $v", cs, false},         // ' s ' against 's'
+		{"b != $v", bs, false},                         // every pair
+		{"b = $v", nil, false},                         // no item: false
+		{"b > $v", xdm.Sequence{xdm.Integer(5)}, true}, // 'x' does not cast to xs:double
+		{"$v < xs:decimal(d/b)", xdm.Sequence{xdm.Integer(1)}, false},
+		{"b = $v or exists(e)", many, true}, // more than maxVarItems: the interpreter
+		{"not(b = $v) and c != ''", xdm.Sequence{xdm.String("2")}, false},
+	} {
+		cat := vm.NewCatalog()
+		sc := &xpath.StaticContext{Catalog: cat, Variables: map[string]int{"v": 0}}
+		p := compile(t, c.expr, sc)
+		if _, ok := p.FastVarTest(); !ok || p.FastRoot() {
+			t.Errorf("%s: FastVarTest %v, FastTest %v: want only the first", c.expr, ok, p.FastRoot())
+			continue
+		}
+		env := &vm.Env{Doc: doc, Vars: []xdm.Sequence{c.v}}
+		env.CatalogIDs(cat)
+		decided, gaveUp := 0, 0
+		for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
+			if k := doc.Kind(n); k != xmltree.KindElement && k != xmltree.KindAttribute {
+				continue
+			}
+			ok, err := p.FastAgrees(context.Background(), env, n)
+			if err != nil {
+				t.Errorf("%s: %v", c.expr, err)
+			}
+			if ok {
+				decided++
+			} else {
+				gaveUp++
+			}
+		}
+		if decided == 0 && len(c.v) <= 8 {
+			t.Errorf("%s: the fast path decided on no node", c.expr)
+		}
+		if c.refuses != (gaveUp > 0) {
+			t.Errorf("%s: the fast path gave up on %d nodes, want refusals %v", c.expr, gaveUp, c.refuses)
+		}
+	}
+	// A variable the test does not compare with, or one in a predicate:
+	// no frame-free form.
+	for _, expr := range []string{"b[. = $v]", "matches(c, $v)", "$v"} {
+		p := compile(t, expr, &xpath.StaticContext{Catalog: vm.NewCatalog(), Variables: map[string]int{"v": 0}})
+		if _, ok := p.FastVarTest(); ok {
+			t.Errorf("%s: has a FastVarTest", expr)
+		}
 	}
 }

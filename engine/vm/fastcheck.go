@@ -14,7 +14,7 @@ import (
 
 // HasFast reports whether the program's test, or one of its predicates,
 // has a frame-free evaluation.
-func (p *Program) HasFast() bool { return p.fast != nil || hasFastPred(p.root) }
+func (p *Program) HasFast() bool { return p.fast != nil || p.fastVars != nil || hasFastPred(p.root) }
 
 func hasFastPred(e *Expr) bool {
 	if e == nil {
@@ -43,6 +43,21 @@ func (p *Program) FastAgrees(ctx context.Context, env *Env, node xmltree.NodeID)
 	}
 	if p.fast != nil {
 		_, decided = p.fast(fe, node)
+	}
+	if p.fastVars != nil {
+		// FastVarTest, which EvalBool does not run: its answer against
+		// the interpreter's alone.
+		v, ok := p.fastVars(fe, node)
+		if ok {
+			env.noFast = true
+			env.forgetDocument()
+			want, err := p.EvalBool(ctx, env, node)
+			env.noFast = false
+			if err != nil || want != v {
+				return true, fmt.Errorf("%s on node %d: %v without a frame (reading variables); the interpreter alone: %v, %v", p.src, node, v, want, err)
+			}
+			decided = true
+		}
 	}
 	return decided, bothWays(env, p.src, node, func() (bool, error) { return p.EvalBool(ctx, env, node) })
 }

@@ -251,6 +251,8 @@ func compileFastNumCmp(ns *numShares, e *Expr) fastBool {
 type numShares struct {
 	slots map[string]int32
 	fp    []byte
+	// vars: the test may compare with variables (compileFastVars).
+	vars bool
 }
 
 // numEntry is a shared slot's value (fastEnv.nums): it, empty and ok for

@@ -28,6 +28,10 @@ type Program struct {
 	cseLocals  [][]int32 // per shared slot, the local variable slots it reads
 	fast       fastBool  // the test evaluated without a frame (fast.go), or nil
 	fastVal    fastValue // the value evaluated without a frame (a let's), or nil
+	// fastVars is the test evaluated without a frame reading the values
+	// of variables (Env.Vars), when fast is nil: only the caller knows
+	// whether those values are bound and sound (FastVarTest).
+	fastVars fastBool
 	// scalarFors: the for-expressions whose body is a closure over the
 	// bound item (scalar.go); nil when none.
 	scalarFors map[*Expr]ScalarFunc
@@ -62,6 +66,9 @@ func NewProgramIn(src string, root *Expr, nLocals int, fns *Functions, cat *Cata
 			p.fastShares = len(ns.slots)
 		}
 		p.fastVal = compileFastValue(root)
+		if p.fast == nil && len(p.vars) > 0 {
+			p.fastVars = compileFastVars(root)
+		}
 	}
 	return p
 }
@@ -325,6 +332,15 @@ type FastTest struct {
 
 // FastTest returns p's frame-free test; ok=false when it has none.
 func (p *Program) FastTest() (t FastTest, ok bool) { return FastTest{fn: p.fast}, p.fast != nil }
+
+// FastVarTest returns p's frame-free test that reads variables
+// ($documentCurrencyCode); ok=false when it has none. It reads the Env's
+// Vars as they are when it runs: the caller runs it only when every
+// variable the program reads (VarSlots) holds its value, none of them a
+// failed let's.
+func (p *Program) FastVarTest() (t FastTest, ok bool) {
+	return FastTest{fn: p.fastVars}, p.fastVars != nil
+}
 
 // Test runs t, the FastTest of a program of fx's catalog (the caller
 // checks that: FastEnv.For), on node: TryFastIn without its checks.
