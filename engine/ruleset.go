@@ -271,9 +271,9 @@ type compiledCheck struct {
 }
 
 // hotCheck is Ruleset.hot's entry: fast is the test's frame-free form
-// (hasFast when it has one); vars when that form reads variables
-// (vm.Program.FastVarTest), so that it runs only when none of the lets
-// the test reads failed.
+// (hasFast when it has one), or its form reading variables (vars:
+// vm.Program.FastVarTest), which runs only when none of the lets the
+// test reads failed.
 type hotCheck struct {
 	test    *vm.Program
 	fast    vm.FastTest
@@ -471,8 +471,7 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 		if h.test != nil {
 			h.fast, h.hasFast = h.test.FastTest()
 			if !h.hasFast {
-				h.fast, h.hasFast = h.test.FastVarTest()
-				h.vars = h.hasFast
+				h.fast, h.vars = h.test.FastVarTest()
 			}
 		}
 		r.hot[ci] = h

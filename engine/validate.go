@@ -820,8 +820,10 @@ func (v *validation) fire(ctx context.Context, ri int32, node xmltree.NodeID) er
 			// cannot change its answer.
 			h := &r.hot[ci]
 			res, decided := false, false
-			if h.hasFast && v.fastOK && (!h.vars || v.failedRef(r.checks[ci].refs) == nil) {
+			if h.hasFast && v.fastOK {
 				res, decided = v.fast.Test(h.fast, node)
+			} else if h.vars && v.fastOK {
+				res, decided = v.varTest(ci, node)
 			}
 			if !decided {
 				var err error
@@ -839,6 +841,16 @@ func (v *validation) fire(ctx context.Context, ri int32, node xmltree.NodeID) er
 		}
 	}
 	return nil
+}
+
+// varTest runs check ci's frame-free test that reads variables
+// (hotCheck.vars) on node, unless a let it reads failed (the probe
+// decides then): decided=false when it does not decide.
+func (v *validation) varTest(ci int32, node xmltree.NodeID) (res, decided bool) {
+	if v.failedRef(v.r.checks[ci].refs) != nil {
+		return false, false
+	}
+	return v.fast.Test(v.r.hot[ci].fast, node)
 }
 
 // fireConst is fire for check ci, whose test is document-constant

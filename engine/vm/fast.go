@@ -80,6 +80,10 @@ type fastEnv struct {
 	kids  childCache
 	// vars are the Env's variable values (Program.FastVarTest).
 	vars []xdm.Sequence
+	// extArgs, extItems: the arguments of an extension function call
+	// (compileFastExt), without an allocation per call.
+	extArgs  [maxExtArgs]xdm.Sequence
+	extItems [maxExtArgs]xdm.Item
 	// nums holds the values of the shared subexpressions (numShares)
 	// of the test being evaluated, valid while their gen is numGen.
 	nums           []numEntry
@@ -936,6 +940,8 @@ func compileFastOne(ns *numShares, e *Expr) fastBool {
 			}
 			return false, true
 		}
+	case OpExtCall:
+		return compileFastExt(ns, e)
 	case OpGenCmp, OpValCmp:
 		if fn := compileFastCmp(e); fn != nil {
 			return fn
@@ -1686,12 +1692,13 @@ func compileFastCmp(e *Expr) fastBool {
 	}
 }
 
-// compileFastVars compiles test root, which reads variables, with
-// compileFastVarCmp's comparisons among its parts (Program.FastVarTest);
-// nil when some part has no frame-free evaluation.
-func compileFastVars(root *Expr) fastBool {
+// compileFastVars compiles test root, which reads variables or calls
+// extension functions, with compileFastVarCmp's comparisons and
+// compileFastExt's calls among its parts (Program.FastVarTest); nil when
+// some part has no frame-free evaluation.
+func compileFastVars(root *Expr, fns *Functions) fastBool {
 	ns := numSharesOf(root)
-	vs := &numShares{vars: true}
+	vs := &numShares{vars: true, fns: fns}
 	if ns != nil {
 		vs.slots = ns.slots
 	}
@@ -1700,6 +1707,76 @@ func compileFastVars(root *Expr) fastBool {
 		return fn
 	}
 	return shareTest(vs, fn)
+}
+
+// maxExtArgs bounds the arguments of the calls compileFastExt compiles.
+const maxExtArgs = 4
+
+// compileFastExt compiles a call of an extension function with an
+// ExtScalar (BR-FR's custom:is-valid-decimal-19-2(normalize-space(.)),
+// custom:...($amount) with the rule's let) whose arguments are frame-free
+// operands of at most one item, or variables: its value when the ExtScalar
+// answers with one xs:boolean, no answer otherwise (the interpreter calls
+// the function then, errors and all).
+func compileFastExt(ns *numShares, e *Expr) fastBool {
+	if ns == nil || !ns.vars || len(e.Args) > maxExtArgs {
+		return nil
+	}
+	call := ns.fns.scalarOf(e)
+	if call == nil {
+		return nil
+	}
+	type extArg struct {
+		o    fastOperand
+		slot int // a variable's, when >= 0
+	}
+	args := make([]extArg, len(e.Args))
+	for i, a := range e.Args {
+		if a.Op == OpVar {
+			args[i].slot = a.Slot
+			continue
+		}
+		o, ok := fastOperandOf(a)
+		if !ok {
+			return nil
+		}
+		args[i] = extArg{o: o, slot: -1}
+	}
+	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+		seqs := fe.extArgs[:len(args)]
+		for i := range args {
+			a := &args[i]
+			if a.slot >= 0 {
+				if a.slot >= len(fe.vars) {
+					return false, false
+				}
+				for _, it := range fe.vars[a.slot] {
+					if it.T == xdm.TNode && it.Doc != 0 {
+						return false, false // a node of a code list document
+					}
+				}
+				seqs[i] = fe.vars[a.slot]
+				continue
+			}
+			k := 0
+			if !a.o.items(fe, n, func(it xdm.Item) bool {
+				if k == 1 {
+					k++
+					return false
+				}
+				fe.extItems[i], k = it, 1
+				return true
+			}) {
+				return false, false // undecided, or more than one item
+			}
+			seqs[i] = fe.extItems[i : i+k : i+k]
+		}
+		res, ok := call(fe.doc, seqs)
+		if !ok || len(res) != 1 || res[0].T != xdm.TBoolean {
+			return false, false
+		}
+		return res[0].B, true
+	}
 }
 
 // maxVarItems bounds the items of a variable compileFastVarCmp compares

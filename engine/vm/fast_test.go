@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/vm"
@@ -708,5 +709,98 @@ func TestFastVarCmp(t *testing.T) {
 		if _, ok := p.FastVarTest(); ok {
 			t.Errorf("%s: has a FastVarTest", expr)
 		}
+	}
+}
+
+// TestFastExtCall: a test calling an extension function that has an
+// ExtScalar (BR-FR's custom:is-valid-decimal-19-2(normalize-space(.)),
+// or with a let as the argument) is decided without a frame where the
+// scalar form answers with one boolean, as the registered function would
+// on every node of fastDoc; where its arguments are more than one item,
+// or the scalar form refuses (here: the string "x"), the interpreter
+// calls the function. A function without an ExtScalar has no such form.
+func TestFastExtCall(t *testing.T) {
+	doc := parse(t, fastDoc)
+	const ns = "urn:test"
+	fs := vm.NewFunctions()
+	digits := func(args []xdm.Sequence) (bool, error) {
+		s := ""
+		if len(args[0]) > 1 {
+			return false, &xdm.Error{Code: xdm.ErrType, Msg: "more than one item"}
+		}
+		if len(args[0]) == 1 {
+			it := args[0][0]
+			if it.T == xdm.TNode {
+				s = doc.StringValue(xmltree.NodeID(it.Node))
+			} else {
+				s = it.S
+			}
+		}
+		if s == "x" {
+			return false, &xdm.Error{Code: xdm.ErrExternal, Msg: "x"}
+		}
+		return s != "" && strings.Trim(s, "0123456789") == "", nil
+	}
+	fs.RegisterPure(ns, "digits", 1, func(_ context.Context, _ *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, error) {
+		ok, err := digits(args)
+		return xdm.Sequence{xdm.Bool(ok)}, err
+	})
+	fs.RegisterScalar(ns, "digits", 1, func(_ *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, bool) {
+		if len(args[0]) == 1 && args[0][0].S == "x" {
+			return nil, false
+		}
+		ok, err := digits(args)
+		return xdm.Sequence{xdm.Bool(ok)}, err == nil
+	})
+	fs.RegisterPure(ns, "plain", 1, func(_ context.Context, _ *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, error) {
+		ok, err := digits(args)
+		return xdm.Sequence{xdm.Bool(ok)}, err
+	})
+	for _, c := range []struct {
+		expr    string
+		v       xdm.Sequence
+		refuses bool
+	}{
+		{"u:digits(normalize-space(.))", nil, true}, // 'x' refused
+		{"not(u:digits(@x)) or exists(e)", nil, false},
+		{"u:digits(d/b)", nil, false},
+		{"u:digits(b)", nil, true}, // two b
+		{"u:digits($v)", xdm.Sequence{xdm.String("12")}, false},
+		{"u:digits($v) and u:digits(normalize-space(@x))", xdm.Sequence{xdm.String("x")}, true},
+	} {
+		cat := vm.NewCatalog()
+		sc := &xpath.StaticContext{Catalog: cat, Namespaces: map[string]string{"u": ns}, Functions: fs, Variables: map[string]int{"v": 0}}
+		p := compile(t, c.expr, sc)
+		if _, ok := p.FastVarTest(); !ok || p.FastRoot() {
+			t.Errorf("%s: FastVarTest %v, FastTest %v: want only the first", c.expr, ok, p.FastRoot())
+			continue
+		}
+		env := &vm.Env{Doc: doc, Vars: []xdm.Sequence{c.v}}
+		env.CatalogIDs(cat)
+		decided, gaveUp := 0, 0
+		for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
+			if k := doc.Kind(n); k != xmltree.KindElement && k != xmltree.KindAttribute {
+				continue
+			}
+			ok, err := p.FastAgrees(context.Background(), env, n)
+			if err != nil {
+				t.Errorf("%s: %v", c.expr, err)
+			}
+			if ok {
+				decided++
+			} else {
+				gaveUp++
+			}
+		}
+		if decided == 0 && c.v == nil {
+			t.Errorf("%s: the fast path decided on no node", c.expr)
+		}
+		if c.refuses != (gaveUp > 0) {
+			t.Errorf("%s: the fast path gave up on %d nodes, want refusals %v", c.expr, gaveUp, c.refuses)
+		}
+	}
+	p := compile(t, "u:plain(normalize-space(.))", &xpath.StaticContext{Catalog: vm.NewCatalog(), Namespaces: map[string]string{"u": ns}, Functions: fs})
+	if _, ok := p.FastVarTest(); ok {
+		t.Errorf("u:plain (no ExtScalar) has a FastVarTest")
 	}
 }

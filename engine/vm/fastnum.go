@@ -251,8 +251,10 @@ func compileFastNumCmp(ns *numShares, e *Expr) fastBool {
 type numShares struct {
 	slots map[string]int32
 	fp    []byte
-	// vars: the test may compare with variables (compileFastVars).
+	// vars: the test may compare with variables and call fns's
+	// ExtScalars (compileFastVars).
 	vars bool
+	fns  *Functions
 }
 
 // numEntry is a shared slot's value (fastEnv.nums): it, empty and ok for

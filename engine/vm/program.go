@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -66,8 +67,8 @@ func NewProgramIn(src string, root *Expr, nLocals int, fns *Functions, cat *Cata
 			p.fastShares = len(ns.slots)
 		}
 		p.fastVal = compileFastValue(root)
-		if p.fast == nil && len(p.vars) > 0 {
-			p.fastVars = compileFastVars(root)
+		if p.fast == nil && (len(p.vars) > 0 || fns != nil) {
+			p.fastVars = compileFastVars(root, fns)
 		}
 	}
 	return p
@@ -418,6 +419,7 @@ type funcKey struct {
 type Functions struct {
 	m      map[funcKey]Func
 	pure   map[funcKey]bool
+	scalar map[funcKey]ExtScalar
 	docs   []*xmltree.Document
 	docIdx map[string]int
 }
@@ -456,6 +458,36 @@ func (fs *Functions) RegisterPure(space, local string, arity int, fn Func) {
 		fs.pure = map[funcKey]bool{}
 	}
 	fs.pure[funcKey{xdm.QName{Space: space, Local: local}, arity}] = true
+}
+
+// ExtScalar is an extension function's evaluation without a context
+// (no context.Context, no frame): its value, or ok=false when it cannot
+// give the answer of the registered Func that way, which must then be
+// called. It must be safe for concurrent use.
+type ExtScalar func(doc *xmltree.Document, args []xdm.Sequence) (res xdm.Sequence, ok bool)
+
+// RegisterScalar gives the function space:local of that arity, registered
+// with Register or RegisterPure, its ExtScalar: a test calling it with
+// frame-free arguments is then decided without a frame where fn answers
+// (fast.go, compileFastExt).
+func (fs *Functions) RegisterScalar(space, local string, arity int, fn ExtScalar) {
+	if fs.scalar == nil {
+		fs.scalar = map[funcKey]ExtScalar{}
+	}
+	fs.scalar[funcKey{xdm.QName{Space: space, Local: local}, arity}] = fn
+}
+
+// scalarOf returns the ExtScalar of the function an OpExtCall calls (its
+// Str is "{uri}local"), or nil.
+func (fs *Functions) scalarOf(e *Expr) ExtScalar {
+	if fs == nil || fs.scalar == nil || !strings.HasPrefix(e.Str, "{") {
+		return nil
+	}
+	i := strings.IndexByte(e.Str, '}')
+	if i < 0 {
+		return nil
+	}
+	return fs.scalar[funcKey{xdm.QName{Space: e.Str[1:i], Local: e.Str[i+1:]}, len(e.Args)}]
 }
 
 // Pure reports whether space:local with the given arity was registered with

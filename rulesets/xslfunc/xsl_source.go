@@ -311,7 +311,11 @@ func compileAll(fs *vm.Functions, defs []XSLFunction, ns map[string]string) ([]*
 			return nil, fmt.Errorf("%s: result: %w", c.def.Local, err)
 		}
 		c.result = p
-		c.compileScalar()
+		if c.compileScalar(); c.scalarResult != nil {
+			// Only then: a frame-free test must not atomize arguments
+			// (an element's whole text) for a call that cannot answer.
+			fs.RegisterScalar(c.def.Space, c.def.Local, len(c.def.Params), c.scalarCall)
+		}
 	}
 	return cs, nil
 }
@@ -409,6 +413,14 @@ func (c *compiled) call(ctx context.Context, doc *xmltree.Document, args []xdm.S
 		}
 	}
 	return c.interpret(ctx, doc, env, args)
+}
+
+// scalarCall is call by the scalar closures alone (vm.ExtScalar): the
+// engine's frame-free tests call it; ok=false where call must run.
+func (c *compiled) scalarCall(doc *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, bool) {
+	env := c.env(doc)
+	defer c.done(env)
+	return c.callScalar(doc, env, args)
 }
 
 // interpret is call in the interpreter.
