@@ -9,6 +9,7 @@ import (
 
 	"github.com/einvoice-dev/einvoice/engine/vm"
 	"github.com/einvoice-dev/einvoice/engine/xdm"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
 )
 
 // fuzzSeeds are hand-written seeds covering the grammar.
@@ -75,6 +76,52 @@ func FuzzEval(f *testing.F) {
 				var xe *xdm.Error
 				if !errors.As(err, &xe) {
 					t.Fatalf("Eval(%q): unexpected error type %T: %v", src, err, err)
+				}
+			}
+		}
+	})
+}
+
+// FuzzFastAgrees compiles each input as a boolean test against a catalog
+// (so that its frame-free forms are made, those reading the variable $v
+// included: vm.Program.FastVarTest) and checks, with $v bound in turn to
+// a string, an integer and the document's nodes, that they answer as the
+// interpreter alone on every element and attribute (vm.Program.FastAgrees).
+func FuzzFastAgrees(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	for _, s := range []string{"cbc:ID = $v", "$v = normalize-space(cbc:Note)", "not(cbc:Note = $v) or exists(cac:InvoiceLine)",
+		"cbc:InvoiceTypeCode > $v", "@currencyID = $v and cbc:Amount > 0"} {
+		f.Add(s)
+	}
+	d := parseDoc(f, testDoc)
+	var notes xdm.Sequence
+	for n := 0; n < d.Len(); n++ {
+		if d.Kind(nodeID(n)) == xmltree.KindElement && d.NameLocal(d.Name(nodeID(n))) == "Note" {
+			notes = append(notes, xdm.NodeItem(int32(n)))
+		}
+	}
+	values := []xdm.Sequence{{xdm.String("INV-1")}, {xdm.Integer(380)}, notes, nil}
+	f.Fuzz(func(t *testing.T, src string) {
+		cat := vm.NewCatalog()
+		sc := ublContext()
+		sc.Catalog, sc.Variables = cat, map[string]int{"v": 0}
+		p, err := Compile(src, sc)
+		if err != nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		for _, v := range values {
+			env := &vm.Env{Doc: d, Vars: []xdm.Sequence{v}}
+			env.CatalogIDs(cat)
+			for n := 0; n < d.Len(); n++ {
+				if k := d.Kind(nodeID(n)); k != xmltree.KindElement && k != xmltree.KindAttribute {
+					continue
+				}
+				if _, err := p.FastAgrees(ctx, env, nodeID(n)); err != nil && ctx.Err() == nil {
+					t.Fatalf("%q with $v = %v: %v", src, v, err)
 				}
 			}
 		}
