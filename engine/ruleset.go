@@ -756,24 +756,8 @@ func (r *Ruleset) buildIndex() {
 	for ri, pt := range r.rules {
 		r.guarded[ri] = pt.Guarded()
 	}
-	r.leafOnly = make([]bool, len(t.Patterns))
-	for pi, p := range t.Patterns {
-		r.leafOnly[pi] = p.NumRules > 0
-		for ri := p.FirstRule; ri < p.FirstRule+p.NumRules; ri++ {
-			if !r.rules[ri].EmptyLeafOnly() {
-				r.leafOnly[pi] = false
-			}
-		}
-	}
-	r.rootOnly = make([]bool, len(t.Patterns))
-	for pi, p := range t.Patterns {
-		r.rootOnly[pi] = p.NumRules > 0
-		for ri := p.FirstRule; ri < p.FirstRule+p.NumRules; ri++ {
-			if !r.rules[ri].RootChildOnly() {
-				r.rootOnly[pi] = false
-			}
-		}
-	}
+	r.leafOnly = everyRule(t, r.rules, (*vm.Pattern).EmptyLeafOnly)
+	r.rootOnly = everyRule(t, r.rules, (*vm.Pattern).RootChildOnly)
 	r.sure = make([][][]bool, len(r.names))
 	for q := range r.byName {
 		r.sure[q] = make([][]bool, len(t.Patterns))
@@ -791,6 +775,19 @@ func (r *Ruleset) buildIndex() {
 			r.byParent[q][pi] = r.parentCandsOf(l, r.sure[q][pi])
 		}
 	}
+}
+
+// everyRule returns, per pattern of t, whether it has rules and each of
+// their contexts (rules, by rule index) has the property holds.
+func everyRule(t *Tables, rules []*vm.Pattern, holds func(*vm.Pattern) bool) []bool {
+	out := make([]bool, len(t.Patterns))
+	for pi, p := range t.Patterns {
+		out[pi] = p.NumRules > 0
+		for ri := p.FirstRule; ri < p.FirstRule+p.NumRules && out[pi]; ri++ {
+			out[pi] = holds(rules[ri])
+		}
+	}
+	return out
 }
 
 // Tables returns the tables r was loaded from (read-only).

@@ -671,29 +671,10 @@ func TestFastVarCmp(t *testing.T) {
 		{"b = $v or exists(e)", many, true}, // more than maxVarItems: the interpreter
 		{"not(b = $v) and c != ''", xdm.Sequence{xdm.String("2")}, false},
 	} {
-		cat := vm.NewCatalog()
-		sc := &xpath.StaticContext{Catalog: cat, Variables: map[string]int{"v": 0}}
-		p := compile(t, c.expr, sc)
-		if _, ok := p.FastVarTest(); !ok || p.FastRoot() {
-			t.Errorf("%s: FastVarTest %v, FastTest %v: want only the first", c.expr, ok, p.FastRoot())
+		sc := &xpath.StaticContext{Catalog: vm.NewCatalog(), Variables: map[string]int{"v": 0}}
+		decided, gaveUp, ok := fastVarRun(t, doc, c.expr, sc, c.v)
+		if !ok {
 			continue
-		}
-		env := &vm.Env{Doc: doc, Vars: []xdm.Sequence{c.v}}
-		env.CatalogIDs(cat)
-		decided, gaveUp := 0, 0
-		for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
-			if k := doc.Kind(n); k != xmltree.KindElement && k != xmltree.KindAttribute {
-				continue
-			}
-			ok, err := p.FastAgrees(context.Background(), env, n)
-			if err != nil {
-				t.Errorf("%s: %v", c.expr, err)
-			}
-			if ok {
-				decided++
-			} else {
-				gaveUp++
-			}
 		}
 		if decided == 0 && len(c.v) <= 8 {
 			t.Errorf("%s: the fast path decided on no node", c.expr)
@@ -710,6 +691,37 @@ func TestFastVarCmp(t *testing.T) {
 			t.Errorf("%s: has a FastVarTest", expr)
 		}
 	}
+}
+
+// fastVarRun compiles expr in sc (with its own catalog), checks that it
+// has the frame-free form reading variables and not the other (ok=false
+// after an error when not), and compares that form with the interpreter
+// on every element and attribute of doc, $v bound to v: on how many nodes
+// it decided and gave up.
+func fastVarRun(t *testing.T, doc *xmltree.Document, expr string, sc *xpath.StaticContext, v xdm.Sequence) (decided, gaveUp int, ok bool) {
+	t.Helper()
+	p := compile(t, expr, sc)
+	if _, has := p.FastVarTest(); !has || p.FastRoot() {
+		t.Errorf("%s: FastVarTest %v, FastTest %v: want only the first", expr, has, p.FastRoot())
+		return 0, 0, false
+	}
+	env := &vm.Env{Doc: doc, Vars: []xdm.Sequence{v}}
+	env.CatalogIDs(sc.Catalog)
+	for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
+		if k := doc.Kind(n); k != xmltree.KindElement && k != xmltree.KindAttribute {
+			continue
+		}
+		frameFree, err := p.FastAgrees(context.Background(), env, n)
+		if err != nil {
+			t.Errorf("%s: %v", expr, err)
+		}
+		if frameFree {
+			decided++
+		} else {
+			gaveUp++
+		}
+	}
+	return decided, gaveUp, true
 }
 
 // TestFastExtCall: a test calling an extension function that has an
@@ -768,29 +780,10 @@ func TestFastExtCall(t *testing.T) {
 		{"u:digits($v)", xdm.Sequence{xdm.String("12")}, false},
 		{"u:digits($v) and u:digits(normalize-space(@x))", xdm.Sequence{xdm.String("x")}, true},
 	} {
-		cat := vm.NewCatalog()
-		sc := &xpath.StaticContext{Catalog: cat, Namespaces: map[string]string{"u": ns}, Functions: fs, Variables: map[string]int{"v": 0}}
-		p := compile(t, c.expr, sc)
-		if _, ok := p.FastVarTest(); !ok || p.FastRoot() {
-			t.Errorf("%s: FastVarTest %v, FastTest %v: want only the first", c.expr, ok, p.FastRoot())
+		sc := &xpath.StaticContext{Catalog: vm.NewCatalog(), Namespaces: map[string]string{"u": ns}, Functions: fs, Variables: map[string]int{"v": 0}}
+		decided, gaveUp, ok := fastVarRun(t, doc, c.expr, sc, c.v)
+		if !ok {
 			continue
-		}
-		env := &vm.Env{Doc: doc, Vars: []xdm.Sequence{c.v}}
-		env.CatalogIDs(cat)
-		decided, gaveUp := 0, 0
-		for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
-			if k := doc.Kind(n); k != xmltree.KindElement && k != xmltree.KindAttribute {
-				continue
-			}
-			ok, err := p.FastAgrees(context.Background(), env, n)
-			if err != nil {
-				t.Errorf("%s: %v", c.expr, err)
-			}
-			if ok {
-				decided++
-			} else {
-				gaveUp++
-			}
 		}
 		if decided == 0 && c.v == nil {
 			t.Errorf("%s: the fast path decided on no node", c.expr)
