@@ -67,7 +67,7 @@ func NewProgramIn(src string, root *Expr, nLocals int, fns *Functions, cat *Cata
 			p.fastShares = len(ns.slots)
 		}
 		p.fastVal = compileFastValue(root)
-		if p.fast == nil && (len(p.vars) > 0 || fns != nil) {
+		if p.fast == nil && (len(p.vars) > 0 || fns.callsScalar(root)) {
 			p.fastVars = compileFastVars(root, fns)
 		}
 	}
@@ -488,6 +488,19 @@ func (fs *Functions) scalarOf(e *Expr) ExtScalar {
 		return nil
 	}
 	return fs.scalar[funcKey{xdm.QName{Space: e.Str[1:i], Local: e.Str[i+1:]}, len(e.Args)}]
+}
+
+// callsScalar reports whether e calls a function that has an ExtScalar.
+func (fs *Functions) callsScalar(e *Expr) bool {
+	if fs == nil || fs.scalar == nil || e == nil {
+		return false
+	}
+	if e.Op == OpExtCall && fs.scalarOf(e) != nil {
+		return true
+	}
+	found := false
+	eachChild(e, func(c *Expr) { found = found || fs.callsScalar(c) })
+	return found
 }
 
 // Pure reports whether space:local with the given arity was registered with
