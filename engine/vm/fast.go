@@ -1709,6 +1709,21 @@ func compileFastVars(root *Expr, fns *Functions) fastBool {
 	return shareTest(vs, fn)
 }
 
+// varValue returns the value of variable slot for a frame-free test;
+// ok=false when the Env has no such slot or the value holds a node of
+// another document than the validated one (a code list's).
+func (fe *fastEnv) varValue(slot int) (xdm.Sequence, bool) {
+	if slot >= len(fe.vars) {
+		return nil, false
+	}
+	for _, it := range fe.vars[slot] {
+		if it.T == xdm.TNode && it.Doc != 0 {
+			return nil, false
+		}
+	}
+	return fe.vars[slot], true
+}
+
 // maxExtArgs bounds the arguments of the calls compileFastExt compiles.
 const maxExtArgs = 4
 
@@ -1747,15 +1762,11 @@ func compileFastExt(ns *numShares, e *Expr) fastBool {
 		for i := range args {
 			a := &args[i]
 			if a.slot >= 0 {
-				if a.slot >= len(fe.vars) {
+				v, ok := fe.varValue(a.slot)
+				if !ok {
 					return false, false
 				}
-				for _, it := range fe.vars[a.slot] {
-					if it.T == xdm.TNode && it.Doc != 0 {
-						return false, false // a node of a code list document
-					}
-				}
-				seqs[i] = fe.vars[a.slot]
+				seqs[i] = v
 				continue
 			}
 			k := 0
@@ -1806,17 +1817,9 @@ func compileFastVarCmp(e *Expr) fastBool {
 	}
 	op, slot := e.Cmp, v.Slot
 	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
-		if slot >= len(fe.vars) {
+		vals, ok := fe.varValue(slot)
+		if !ok || len(vals) > maxVarItems { // a list: the interpreter's comparison
 			return false, false
-		}
-		vals := fe.vars[slot]
-		if len(vals) > maxVarItems {
-			return false, false // a list: the interpreter's comparison
-		}
-		for _, b := range vals {
-			if b.T == xdm.TNode && b.Doc != 0 {
-				return false, false // a node of a code list document
-			}
 		}
 		res, failed := false, false
 		decided := o.items(fe, n, func(a xdm.Item) bool {
