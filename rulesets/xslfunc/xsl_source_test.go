@@ -143,14 +143,7 @@ func TestXSLFunctionsUnsupported(t *testing.T) {
 // calls t:in-list) and calls from many goroutines at once must each see
 // only their own arguments and document.
 func TestXSLFunctionsReuseCallContexts(t *testing.T) {
-	defs, ns, err := ParseXSLFunctions([]byte(testSch))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fs := vm.NewFunctions()
-	if err := CompileXSLFunctions(fs, defs, ns); err != nil {
-		t.Fatal(err)
-	}
+	fs := testFunctions(t)
 	withID, err := xmltree.Parse([]byte(`<a:R xmlns:a="urn:a"><a:ID>1</a:ID><a:C>Y</a:C></a:R>`), xmltree.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
@@ -233,4 +226,64 @@ func compileTestSch(t *testing.T) []*compiled {
 		t.Fatal(err)
 	}
 	return cs
+}
+
+// TestXSLFunctionsFrameFree: a function whose body compiled to scalar
+// closures has a context-free form (vm.Functions.RegisterScalar), so a
+// test calling it with a frame-free argument is decided without a frame
+// (vm.Program.FastVarTest), answering as the interpreter on every node;
+// a function with an element() param has none.
+func TestXSLFunctionsFrameFree(t *testing.T) {
+	fs := testFunctions(t)
+	doc, err := xmltree.Parse([]byte(`<a:R xmlns:a="urn:a"><a:ID>1</a:ID><a:C>Y</a:C><a:C>long</a:C><a:N/></a:R>`), xmltree.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for expr, fast := range map[string]bool{
+		"t:short(normalize-space(.))": true,
+		"not(t:short(.)) or a:N":      true,
+		"t:has-id(.)":                 false,
+	} {
+		cat := vm.NewCatalog()
+		p, err := xpath.Compile(expr, &xpath.StaticContext{Namespaces: map[string]string{"t": "urn:test", "a": "urn:a"}, Functions: fs, Catalog: cat})
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		if _, ok := p.FastVarTest(); ok != fast {
+			t.Errorf("%s: frame-free form %v, want %v", expr, ok, fast)
+			continue
+		}
+		env := &vm.Env{Doc: doc}
+		env.CatalogIDs(cat)
+		decided := 0
+		for n := xmltree.NodeID(0); int(n) < doc.Len(); n++ {
+			if doc.Kind(n) != xmltree.KindElement {
+				continue
+			}
+			ok, err := p.FastAgrees(context.Background(), env, n)
+			if err != nil {
+				t.Errorf("%s: %v", expr, err)
+			}
+			if ok {
+				decided++
+			}
+		}
+		if fast && decided == 0 {
+			t.Errorf("%s: decided on no node without a frame", expr)
+		}
+	}
+}
+
+// testFunctions compiles testSch's functions into a new registry.
+func testFunctions(t *testing.T) *vm.Functions {
+	t.Helper()
+	defs, ns, err := ParseXSLFunctions([]byte(testSch))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := vm.NewFunctions()
+	if err := CompileXSLFunctions(fs, defs, ns); err != nil {
+		t.Fatal(err)
+	}
+	return fs
 }
