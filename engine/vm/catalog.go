@@ -17,13 +17,13 @@ import (
 // before the programs are evaluated (as with Functions); a catalog is then
 // read-only and safe for concurrent use.
 type Catalog struct {
-	// bySpace: name -> slot (1-based), by namespace URI, then local name:
-	// resolve hashes a document's namespace URIs (~70 bytes each in UBL
-	// and CII) once, not once per name.
-	bySpace map[string]map[string]int32
-	n       int32
-	memo    map[string]int32 // fingerprint of a memoised path prefix -> memo slot (1-based)
-	nMemo   int32
+	// names: name -> slot (1-based), an open-addressing table keyed by
+	// xmltree.NameHash (catName): resolve looks a document's names up by
+	// the hash the parser computed, without hashing them again.
+	names []catName
+	n     int32
+	memo  map[string]int32 // fingerprint of a memoised path prefix -> memo slot (1-based)
+	nMemo int32
 	// keys: fingerprint of a keyed memo point's prefix, step and key ->
 	// key slot (1-based, keyindex.go).
 	keys  map[string]int32
@@ -90,7 +90,7 @@ func (c *Catalog) shareStep(e *Expr) *Expr {
 
 // NewCatalog returns an empty catalog.
 func NewCatalog() *Catalog {
-	return &Catalog{bySpace: map[string]map[string]int32{}, memo: map[string]int32{},
+	return &Catalog{names: make([]catName, 64), memo: map[string]int32{},
 		preds: map[string]int32{}, nodes: map[string]int32{}}
 }
 
@@ -135,18 +135,56 @@ func (c *Catalog) MemoSlots() int { return int(c.nMemo) }
 // Len returns the number of names in the catalog.
 func (c *Catalog) Len() int { return int(c.n) }
 
+// catName is an entry of Catalog.names: an expanded name, its
+// xmltree.NameHash and its slot (0: an empty entry).
+type catName struct {
+	h            uint64
+	space, local string
+	slot         int32
+}
+
 func (c *Catalog) slot(space, local string) int32 {
-	locals := c.bySpace[space]
-	if s, ok := locals[local]; ok {
+	h := xmltree.NameHash(space, local)
+	if s := c.lookup(h, space, local); s > 0 {
 		return s
 	}
-	if locals == nil {
-		locals = map[string]int32{}
-		c.bySpace[space] = locals
-	}
 	c.n++
-	locals[local] = c.n
+	if int(c.n)*2 > len(c.names) {
+		old := c.names
+		c.names = make([]catName, 2*len(old))
+		for _, e := range old {
+			if e.slot > 0 {
+				c.insert(e)
+			}
+		}
+	}
+	c.insert(catName{h: h, space: space, local: local, slot: c.n})
 	return c.n
+}
+
+// lookup returns the slot of the name {space}local, whose NameHash is h,
+// or 0.
+func (c *Catalog) lookup(h uint64, space, local string) int32 {
+	mask := uint64(len(c.names) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		e := &c.names[i]
+		if e.slot == 0 {
+			return 0
+		}
+		if e.h == h && e.local == local && e.space == space {
+			return e.slot
+		}
+	}
+}
+
+// insert adds e to c.names, which has room for it.
+func (c *Catalog) insert(e catName) {
+	mask := uint64(len(c.names) - 1)
+	i := e.h & mask
+	for c.names[i].slot != 0 {
+		i = (i + 1) & mask
+	}
+	c.names[i] = e
 }
 
 // namedTest reports whether t names one expanded name (QName, element(N),
@@ -261,8 +299,9 @@ func safeNodeExpr(e *Expr) bool {
 }
 
 // catalogIDs resolves every name of the catalog against doc: ids[slot-1] is
-// the document's NameID, or -1 when the name does not occur. Cost: one map
-// lookup per distinct name of the document.
+// the document's NameID, or -1 when the name does not occur. Cost: one
+// probe of the catalog's table per distinct name of the document, by the
+// hash the parser gave the name (xmltree.Document.NameHash).
 func (c *Catalog) resolve(doc *xmltree.Document, ids []xmltree.NameID) []xmltree.NameID {
 	if cap(ids) < int(c.n) {
 		ids = make([]xmltree.NameID, c.n)
@@ -271,32 +310,8 @@ func (c *Catalog) resolve(doc *xmltree.Document, ids []xmltree.NameID) []xmltree
 	for i := range ids {
 		ids[i] = -1
 	}
-	// The document's few namespaces, each looked up once; a name's URI is
-	// found among them by string comparison (the parser shares one string
-	// per URI, so an equal one is most often the same pointer).
-	var spaces [8]struct {
-		uri    string
-		locals map[string]int32
-	}
-	nSpaces := 0
 	for id := xmltree.NameID(0); int(id) < doc.NameCount(); id++ {
-		uri := doc.NameSpace(id)
-		var locals map[string]int32
-		found := false
-		for k := range nSpaces {
-			if spaces[k].uri == uri {
-				locals, found = spaces[k].locals, true
-				break
-			}
-		}
-		if !found {
-			locals = c.bySpace[uri]
-			if nSpaces < len(spaces) {
-				spaces[nSpaces].uri, spaces[nSpaces].locals = uri, locals
-				nSpaces++
-			}
-		}
-		if s, ok := locals[doc.NameLocal(id)]; ok {
+		if s := c.lookup(doc.NameHash(id), doc.NameSpace(id), doc.NameLocal(id)); s > 0 {
 			ids[s-1] = id
 		}
 	}

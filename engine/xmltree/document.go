@@ -1,7 +1,6 @@
 package xmltree
 
 import (
-	"hash/maphash"
 	"strings"
 	"sync"
 )
@@ -58,6 +57,7 @@ type node struct {
 
 type qname struct {
 	space, local string
+	h            uint64 // NameHash(space, local)
 }
 
 // Document is an immutable parsed XML document. All methods are safe for
@@ -69,7 +69,6 @@ type Document struct {
 	names  []qname
 	nameIx []int32 // open-addressing index into names (index+1; 0 = empty)
 	raws   []rawName
-	seed   maphash.Seed
 
 	// postings is the name index (see index.go), built on first use.
 	postOnce sync.Once
@@ -163,6 +162,10 @@ func (d *Document) NameSpace(id NameID) string { return d.names[id].space }
 // NameLocal returns the local part of a name.
 func (d *Document) NameLocal(id NameID) string { return d.names[id].local }
 
+// NameHash returns the hash of name id: NameHash of its namespace and
+// local part, computed once when the document was parsed.
+func (d *Document) NameHash(id NameID) uint64 { return d.names[id].h }
+
 // NameCount returns the number of interned names; valid NameIDs are
 // [0, NameCount()).
 func (d *Document) NameCount() int { return len(d.names) }
@@ -207,7 +210,7 @@ func (d *Document) LookupName(space, local string) (NameID, bool) {
 		return -1, false
 	}
 	mask := uint64(len(d.nameIx) - 1)
-	for i := qhash(d.seed, space, local) & mask; ; i = (i + 1) & mask {
+	for i := NameHash(space, local) & mask; ; i = (i + 1) & mask {
 		e := d.nameIx[i]
 		if e == 0 {
 			return -1, false

@@ -21,8 +21,17 @@ type rawName struct {
 
 const noGen = ^uint32(0)
 
-func qhash(seed maphash.Seed, space, local string) uint64 {
-	return maphash.String(seed, local) ^ maphash.String(seed, space)*0x9E3779B97F4A7C15
+// nameSeed is the seed of every name hash of the process (set once, never
+// written): a document's expanded names carry their hash
+// (Document.NameHash), so a table of names keyed by NameHash, such as a
+// rule set's catalog, resolves a document's names without hashing them
+// again. It is random per process, as a map's seed is per map.
+var nameSeed = maphash.MakeSeed()
+
+// NameHash returns the hash of the expanded name {space}local, as
+// Document.NameHash gives it for the document's names.
+func NameHash(space, local string) uint64 {
+	return maphash.String(nameSeed, local) ^ maphash.String(nameSeed, space)*0x9E3779B97F4A7C15
 }
 
 // ASCII character classes.
@@ -188,7 +197,7 @@ func (p *parser) internRaw(s string, colon int) int32 {
 }
 
 func (p *parser) internRawSlow(s string, colon int) int32 {
-	h := maphash.String(p.seed, s)
+	h := maphash.String(nameSeed, s)
 	mask := uint64(len(p.rawIx) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		e := p.rawIx[i]
@@ -227,13 +236,13 @@ func (p *parser) growRawIx() {
 // internName returns the id of the expanded name {space}local.
 func (p *parser) internName(space, local string) NameID {
 	d := p.d
-	h := qhash(p.seed, space, local)
+	h := NameHash(space, local)
 	mask := uint64(len(d.nameIx) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		e := d.nameIx[i]
 		if e == 0 {
 			id := NameID(len(d.names))
-			d.names = append(d.names, qname{space: space, local: local})
+			d.names = append(d.names, qname{space: space, local: local, h: h})
 			d.nameIx[i] = int32(id) + 1
 			if len(d.names)*2 > len(d.nameIx) {
 				p.growNameIx()
@@ -251,7 +260,7 @@ func (p *parser) growNameIx() {
 	ix := make([]int32, len(d.nameIx)*2)
 	mask := uint64(len(ix) - 1)
 	for k := range d.names {
-		i := qhash(p.seed, d.names[k].space, d.names[k].local) & mask
+		i := d.names[k].h & mask
 		for ix[i] != 0 {
 			i = (i + 1) & mask
 		}

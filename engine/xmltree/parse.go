@@ -3,7 +3,6 @@ package xmltree
 import (
 	"bytes"
 	"fmt"
-	"hash/maphash"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -46,11 +45,10 @@ type textAcc struct {
 // parser holds the state of one Parse call. Nothing in it outlives the call
 // except what finish moves into the Document.
 type parser struct {
-	src  string
-	lim  Limits
-	d    *Document
-	seed maphash.Seed
-	buf  []byte
+	src string
+	lim Limits
+	d   *Document
+	buf []byte
 
 	raws   []rawName
 	rawIx  []int32
@@ -162,12 +160,10 @@ func newParser(src string, lim Limits, est int, r *Recycler) *parser {
 	if est <= 16 {
 		names, depth = 8, 2
 	}
-	seed := maphash.MakeSeed()
 	p := &parser{
 		src:   src,
 		lim:   lim,
-		seed:  seed,
-		d:     &Document{seed: seed, nodes: r.get(est), nameIx: make([]int32, 4*names), names: make([]qname, 0, names)},
+		d:     &Document{nodes: r.get(est), nameIx: make([]int32, 4*names), names: make([]qname, 0, names)},
 		raws:  make([]rawName, 0, names),
 		rawIx: make([]int32, 4*names),
 		binds: make([]binding, 1, names/4),
