@@ -117,6 +117,17 @@ func CompareGeneral(op CmpOp, a, b Item) (bool, error) {
 		// the integer as a double is its coefficient's (Decimal.Float64).
 		return op.floats(a.Float(), float64(int64(b.n))), nil
 	}
+	if a.T == TUntyped && b.T.isDec() && b.big == nil {
+		// A node's value against a numeric literal (BR-27's
+		// cac:Price/cbc:PriceAmount >= 0): see untypedDecimalCmp.
+		if c, ok := untypedDecimalCmp(a.S, b); ok {
+			return op.holds(c), nil
+		}
+	} else if b.T == TUntyped && a.T.isDec() && a.big == nil {
+		if c, ok := untypedDecimalCmp(b.S, a); ok {
+			return op.holds(-c), nil
+		}
+	}
 	var err error
 	switch {
 	case a.T == TUntyped && b.T == TUntyped:
@@ -131,6 +142,46 @@ func CompareGeneral(op CmpOp, a, b Item) (bool, error) {
 		}
 	}
 	return compareAtomic(op, &a, &b)
+}
+
+// exactBound is 10^15: a coefficient below it has at most 15 significant
+// digits, as many as every xs:double keeps (DBL_DIG), so two such
+// decimals convert to two different doubles, in the same order.
+const exactBound = 1e15
+
+// untypedDecimalCmp compares the untypedAtomic value s with the xs:decimal
+// or xs:integer d as the general comparison does, both cast to xs:double,
+// without the casts: ok=false unless s is a plain decimal numeral
+// (surrounding whitespace, a sign, at most 18 characters) and both values
+// have at most 15 significant digits (exactBound). Converting such a
+// decimal to the nearest double is monotonic and, for at most 15
+// significant digits, one-to-one, so the doubles compare as the exact
+// values do (-0 and 0 equal in both). Any other form ("1e3", "INF", "NaN",
+// 19 digits or more, text that does not cast) is left to the casts, with
+// their errors.
+func untypedDecimalCmp(s string, d Item) (c int, ok bool) {
+	if c := int64(d.n); c <= -exactBound || c >= exactBound {
+		return 0, false
+	}
+	s = TrimSpace(s)
+	if s == "" {
+		return 0, false
+	}
+	neg := false
+	switch s[0] {
+	case '-':
+		neg, s = true, s[1:]
+	case '+':
+		s = s[1:]
+	}
+	if len(s) > 18 {
+		return 0, false
+	}
+	x, st := parseShortDecimal(s, neg)
+	if st != parseOK || x.c <= -exactBound || x.c >= exactBound {
+		return 0, false
+	}
+	return x.Cmp(d.Decimal()), true
 }
 
 func promoteUntyped(u Item, other Type) (Item, error) {

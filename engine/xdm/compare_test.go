@@ -71,6 +71,74 @@ func TestCompareDoubleInteger(t *testing.T) {
 	}
 }
 
+// viaDoubles is the general comparison of the untypedAtomic s with the
+// numeric item d as the casts make it: s cast to xs:double.
+func viaDoubles(op CmpOp, s string, d Item, swap bool) (bool, error) {
+	u, err := promoteUntyped(Untyped(s), d.T)
+	if err != nil {
+		return false, err
+	}
+	if swap {
+		return compareAtomic(op, &d, &u)
+	}
+	return compareAtomic(op, &u, &d)
+}
+
+// checkUntypedDecimal fails t when CompareGeneral of s with d, either
+// order, differs from the comparison of s cast to xs:double, error
+// included.
+func checkUntypedDecimal(t *testing.T, s string, d Item) {
+	t.Helper()
+	for op := OpEq; op <= OpGe; op++ {
+		for _, swap := range []bool{false, true} {
+			a, b := Untyped(s), d
+			if swap {
+				a, b = b, a
+			}
+			got, err := CompareGeneral(op, a, b)
+			want, werr := viaDoubles(op, s, d, swap)
+			if got != want || (err == nil) != (werr == nil) {
+				t.Fatalf("%q %s %s (swapped %v) = %v, %v; the doubles say %v, %v", s, op, d.StringValue(), swap, got, err, want, werr)
+			}
+		}
+	}
+}
+
+// TestCompareUntypedDecimal: a node's value against a numeric literal,
+// compared exactly when both have at most 15 significant digits
+// (untypedDecimalCmp), answers what the cast to xs:double answers: ties
+// that the doubles round together (4.9999999999999999 against 5) and
+// forms only a double has (1e3, INF, NaN) are left to the casts.
+func TestCompareUntypedDecimal(t *testing.T) {
+	strs := []string{"0", "-0", "+0", " 25 ", "25.00", "1.5", "-1.5", "0.1", "0.10000000000000001", "4.9999999999999999",
+		"5", "5.", ".5", "-.5", "999999999999999", "1000000000000000", "99999999999999.9", "0.000000000000001",
+		"1e3", "INF", "-INF", "NaN", "", " ", "abc", "1.2.3", "--1", "+", "-", ".", "12345678901234567890", "\t7\n"}
+	nums := []Item{Integer(0), Integer(5), Integer(-5), Integer(100), Integer(999999999999999), Integer(1000000000000000),
+		Dec(Decimal{c: 1, s: 1}), Dec(Decimal{c: 15, s: 1}), Dec(Decimal{c: -15, s: 1}), Dec(Decimal{c: 5, s: 0, plain: true})}
+	nums = append(nums, smallSamples()...)
+	for _, s := range strs {
+		for _, d := range nums {
+			checkUntypedDecimal(t, s, d)
+		}
+	}
+}
+
+// FuzzCompareUntypedDecimal: the exact comparison of an untypedAtomic
+// value with a decimal agrees with the comparison of doubles.
+func FuzzCompareUntypedDecimal(f *testing.F) {
+	for _, s := range []string{"0", "-0", "25.00", "4.9999999999999999", "0.1", "1e3", "NaN", " 7 "} {
+		f.Add(s, int64(5), uint8(0))
+		f.Add(s, int64(1), uint8(1))
+	}
+	f.Fuzz(func(t *testing.T, s string, c int64, scale uint8) {
+		d := Dec(normInt(c, int32(scale%20)))
+		if scale >= 128 {
+			d = Integer(c)
+		}
+		checkUntypedDecimal(t, s, d)
+	})
+}
+
 // TestArithIntegers: Arith's path for two int64-sized integers gives what
 // the Decimal operations give (the item, its plain mark included), and
 // leaves the results beyond an int64 to them.
