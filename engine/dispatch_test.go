@@ -11,13 +11,14 @@ import (
 
 // dispatchTables: one pattern whose first three rules start with
 // normalize-space(t:id) = 'literal' (the last one a union with that form in
-// both branches), a rule with another key, and a catch-all.
+// both branches), a rule with another key, and a catch-all; one on an
+// attribute; one whose key may have several values (t:tag = 'literal').
 func dispatchTables() *Tables {
 	return &Tables{
 		Name: "Dispatch", Version: "0.1", Syntax: "t", QueryBinding: "xslt2",
 		Files:      []string{"d.sch"},
 		Namespaces: []Namespace{{"t", "urn:t"}},
-		Patterns:   []Pattern{{ID: "P", FirstRule: 0, NumRules: 5}, {ID: "Q", FirstRule: 5, NumRules: 3}},
+		Patterns:   []Pattern{{ID: "P", FirstRule: 0, NumRules: 5}, {ID: "Q", FirstRule: 5, NumRules: 3}, {ID: "R", FirstRule: 8, NumRules: 2}},
 		Rules: []Rule{
 			{Context: "t:c[normalize-space(t:id) = 'A'][t:ok]", FirstCheck: 0, NumChecks: 1},
 			{Context: "t:c[normalize-space(t:id) = 'B']", FirstCheck: 1, NumChecks: 1},
@@ -28,6 +29,9 @@ func dispatchTables() *Tables {
 			{Context: "t:c[@k = 'A']", Pattern: 1, FirstCheck: 5, NumChecks: 1},
 			{Context: "t:c[@k = 'B'] | t:other/t:c[@k = 'B']", Pattern: 1, FirstCheck: 6, NumChecks: 1},
 			{Context: "t:c[@k]", Pattern: 1, FirstCheck: 7, NumChecks: 1},
+			// a key of several values: each one lets its rule through
+			{Context: "t:c[t:tag = 'X']", Pattern: 2, FirstCheck: 8, NumChecks: 1},
+			{Context: "t:c[t:tag = 'Y']", Pattern: 2, FirstCheck: 9, NumChecks: 1},
 		},
 		Checks: []Check{
 			{ID: "RA", Flag: "fatal", Kind: KindReport, Test: "true()", Message: []MessagePart{txt("A")}},
@@ -38,6 +42,8 @@ func dispatchTables() *Tables {
 			{ID: "QA", Flag: "fatal", Kind: KindReport, Test: "true()", Message: []MessagePart{txt("@k A")}},
 			{ID: "QB", Flag: "fatal", Kind: KindReport, Test: "true()", Message: []MessagePart{txt("@k B")}},
 			{ID: "QK", Flag: "fatal", Kind: KindReport, Test: "true()", Message: []MessagePart{txt("@k other")}},
+			{ID: "TX", Flag: "fatal", Kind: KindReport, Test: "true()", Message: []MessagePart{txt("tag X")}},
+			{ID: "TY", Flag: "fatal", Kind: KindReport, Test: "true()", Message: []MessagePart{txt("tag Y")}},
 		},
 	}
 }
@@ -49,8 +55,8 @@ func dispatchTables() *Tables {
 // the reference recovers), K empty, and the union rule in both branches.
 func TestDispatchSameFindings(t *testing.T) {
 	rs := mustLoad(t, dispatchTables())
-	if len(rs.dispatchers) != 2 || !reflect.DeepEqual(rs.dispatch, []int32{0, 0, 0, -1, -1, 1, 1, -1}) {
-		t.Fatalf("dispatch %v with %d keys; want the first three rules of P on one key, two of Q on another", rs.dispatch, len(rs.dispatchers))
+	if len(rs.dispatchers) != 3 || !reflect.DeepEqual(rs.dispatch, []int32{0, 0, 0, -1, -1, 1, 1, -1, 2, 2}) {
+		t.Fatalf("dispatch %v with %d keys; want the first three rules of P on one key, two of Q on another, R's on a third", rs.dispatch, len(rs.dispatchers))
 	}
 	plain := mustLoad(t, dispatchTables())
 	for i := range plain.dispatch {
@@ -66,6 +72,8 @@ func TestDispatchSameFindings(t *testing.T) {
 	<t:line><t:c><t:id>D</t:id><t:code>A</t:code></t:c></t:line>
 	<t:line><t:c><t:id>A</t:id><t:id>B</t:id><t:ok/></t:c></t:line>
 	<t:line><t:c k="C"/></t:line>
+	<t:line><t:c><t:tag>Y</t:tag><t:tag>X</t:tag></t:c></t:line>
+	<t:line><t:c><t:tag>Y</t:tag></t:c></t:line>
 </t:inv>`
 	d, err := xmltree.Parse([]byte(doc), xmltree.DefaultLimits())
 	if err != nil {
@@ -89,9 +97,10 @@ func TestDispatchSameFindings(t *testing.T) {
 	}
 	// Pattern P: line 1: A; 2: A without t:ok -> falls to RX; 3: B; 4, 5: C
 	// (both branches); 6: C outside line/other -> RX; 7: code A; 8: two
-	// ids -> RX; 9: no id -> RX. Then pattern Q (@k): A on line 2, B on
-	// line 3 and in t:other, another value on line 9.
-	if w := []string{"RA", "RX", "RB", "RC", "RC", "RX", "RK", "RX", "RX", "QA", "QB", "QB", "QK"}; !reflect.DeepEqual(ids, w) {
+	// ids -> RX; 9 to 11: no id -> RX. Then pattern Q (@k): A on line 2,
+	// B on line 3 and in t:other, another value on line 9. Then pattern
+	// R: tags Y and X (X's rule is first), tag Y.
+	if w := []string{"RA", "RX", "RB", "RC", "RC", "RX", "RK", "RX", "RX", "RX", "RX", "QA", "QB", "QB", "QK", "TX", "TY"}; !reflect.DeepEqual(ids, w) {
 		t.Fatalf("fired %v, want %v", ids, w)
 	}
 }

@@ -104,10 +104,12 @@ type Ruleset struct {
 	// dispatch[ri] is, for a rule whose context's first predicate is
 	// K = 'literal' with a K shared by other rules of its pattern
 	// (vm.Pattern.DispatchKey), the index of that key in dispatchers; -1
-	// otherwise. dispatchLit[ri] is the rule's literal.
-	dispatch    []int32
-	dispatchLit []string
-	dispatchers []*vm.Pattern // one rule's context per key, to evaluate K
+	// otherwise. dispatchBit[ri] is the bit of the rule's literal among
+	// its key's (dispatchLits[d]: literal -> bit; at most 64 per key).
+	dispatch     []int32
+	dispatchBit  []uint64
+	dispatchLits []map[string]uint64
+	dispatchers  []*vm.Pattern // one rule's context per key, to evaluate K
 
 	// absNames are the names of the checks' absence verdicts; absIdx maps
 	// them back to their index.
@@ -633,14 +635,16 @@ func (r *Ruleset) absenceIndexes(names []xdm.QName) []int32 {
 // nine VAT-category rules, cac:ClassifiedTaxCategory[normalize-space(cbc:ID)
 // = 'S'] to [... = 'O'], on every category of every line, and eight of them
 // cannot match. A key with a single rule is not kept (K would be evaluated
-// for nothing).
+// for nothing), nor one with more than 64 literals (a bit each: visitNode
+// turns K's values into the bits of the rules they let through).
 func (r *Ruleset) buildDispatch() {
 	t := r.tables
 	r.dispatch = make([]int32, len(t.Rules))
-	r.dispatchLit = make([]string, len(t.Rules))
+	r.dispatchBit = make([]uint64, len(t.Rules))
 	for ri := range r.dispatch {
 		r.dispatch[ri] = -1
 	}
+	lits := make([]string, len(t.Rules))
 	for _, p := range t.Patterns {
 		members := map[string][]int32{}
 		var order []string
@@ -653,17 +657,25 @@ func (r *Ruleset) buildDispatch() {
 				order = append(order, key)
 			}
 			members[key] = append(members[key], ri)
-			r.dispatchLit[ri] = lit
+			lits[ri] = lit
 		}
 		for _, key := range order {
 			rs := members[key]
-			if len(rs) < 2 {
+			bits := map[string]uint64{}
+			for _, ri := range rs {
+				if _, ok := bits[lits[ri]]; !ok {
+					bits[lits[ri]] = 1 << len(bits)
+				}
+			}
+			if len(rs) < 2 || len(bits) > 64 {
 				continue
 			}
 			for _, ri := range rs {
 				r.dispatch[ri] = int32(len(r.dispatchers))
+				r.dispatchBit[ri] = bits[lits[ri]]
 			}
 			r.dispatchers = append(r.dispatchers, r.rules[rs[0]])
+			r.dispatchLits = append(r.dispatchLits, bits)
 		}
 	}
 }

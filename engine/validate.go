@@ -505,10 +505,12 @@ func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error
 }
 
 // dispatchState is what visitNode knows of the dispatch keys on its node:
-// the key whose values v.st.dvals holds, and whether they decide.
+// the key whose values it holds, whether they decide, and the bits of the
+// literals among them (Ruleset.dispatchLits).
 type dispatchState struct {
-	key int32
-	ok  bool
+	key  int32
+	ok   bool
+	bits uint64
 }
 
 // dispatchSkips reports whether rule ri, which has a dispatch key
@@ -518,10 +520,15 @@ type dispatchState struct {
 func (v *validation) dispatchSkips(ctx context.Context, ds *dispatchState, ri int32, node xmltree.NodeID) bool {
 	r := v.r
 	if d := r.dispatch[ri]; d != ds.key {
-		ds.key = d
+		ds.key, ds.bits = d, 0
 		v.st.dvals, ds.ok = r.dispatchers[d].DispatchValues(ctx, &v.st.env, node, v.st.dvals[:0])
+		if ds.ok {
+			for _, s := range v.st.dvals {
+				ds.bits |= r.dispatchLits[d][s]
+			}
+		}
 	}
-	return ds.ok && !slices.Contains(v.st.dvals, r.dispatchLit[ri])
+	return ds.ok && ds.bits&r.dispatchBit[ri] == 0
 }
 
 // patternNodes returns, in document order, the elements and attributes
