@@ -996,6 +996,8 @@ func compileFastOne(ns *numShares, e *Expr) fastBool {
 			}
 			return codeListIn(NormalizeSpace(s), token, set, list), true
 		}
+	case OpCastable:
+		return compileFastCastable(e)
 	case OpCall:
 		if fn := compileFastNameTest(e); fn != nil {
 			return fn
@@ -1418,6 +1420,9 @@ type fastOperand struct {
 // function, or nil.
 func fastStringFn(name string) func(string) string {
 	switch name {
+	case "string":
+		// of one node or none: its string value, or "" (single)
+		return func(s string) string { return s }
 	case "normalize-space":
 		return NormalizeSpace
 	case "upper-case":
@@ -1426,6 +1431,41 @@ func fastStringFn(name string) func(string) string {
 		return strings.ToLower
 	}
 	return nil
+}
+
+// compileFastCastable compiles X castable as T (Peppol's F001: string(.)
+// castable as xs:date on every date) for a fastOperand X, as the
+// interpreter decides it: more than one item is not castable, none is
+// when T is optional ('?'); one item is cast (xdm.CastableErr). Where X
+// cannot be decided (an item raising an error included) or the cast
+// raises an error of its own (a decimal beyond MaxDecimalDigits), the
+// interpreter answers.
+func compileFastCastable(e *Expr) fastBool {
+	o, ok := fastOperandOf(e.Args[0])
+	if !ok {
+		return nil
+	}
+	to, opt := e.Type, e.Optional
+	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+		var first xdm.Item
+		items := 0
+		if !o.items(fe, n, func(a xdm.Item) bool {
+			if items++; items == 1 {
+				first = a
+			}
+			return true // every item: one that errs makes the interpreter answer
+		}) {
+			return false, false
+		}
+		switch items {
+		case 0:
+			return opt, true
+		case 1:
+			v, err := xdm.CastableErr(first, to)
+			return v, err == nil
+		}
+		return false, true
+	}
 }
 
 // fastOperandOf returns e as a fastOperand when it is one.

@@ -233,6 +233,14 @@ func TestFastPaths(t *testing.T) {
 		{"upper-case(t/id) = ('VAT', 'x', 'y', 'z')", true, true},            // three id: XPTY0004
 		{"exists(e) or string-length(c) = ('1', '2', '3', '4')", true, true}, // an integer
 		{"exists(e) or xs:decimal(d/b) = ('2', '3', '4', '5')", true, true},  // a decimal
+		// castable as: one item cast, none castable only with '?', two or
+		// more not castable; string() of one node or none.
+		{"string(.) castable as xs:date", true, false},
+		{"string(d/b) castable as xs:integer", true, false},
+		{"b castable as xs:decimal", true, false},            // two b under a: not castable
+		{"e castable as xs:date?", true, false},              // three e under a, none elsewhere
+		{"xs:decimal(b) castable as xs:integer", true, true}, // two b: XPTY0004
+		{"string(b) castable as xs:date", true, true},        // two b: XPTY0004
 		// A string literal against an item of another type: XPTY0004.
 		{"xs:decimal(d/b) = '2'", true, true},
 		{"xs:decimal(d/b) != ('2', '3')", true, true},
@@ -437,8 +445,8 @@ func TestFastPathOperands(t *testing.T) {
 // TestFastDispatchValues: the dispatch key K of a rule context
 // (Pattern.DispatchValues) read without a frame gives what the
 // interpreter gives on every node: a normalized value, ” where there is
-// no child, the attribute form, and no answer (ok=false) where K raises
-// XPTY0004 (two children) or is a cast.
+// no child, the attribute form, string(), and no answer (ok=false) where
+// K raises XPTY0004 (two children) or has no frame-free form (substring).
 func TestFastDispatchValues(t *testing.T) {
 	doc := parse(t, `<r><t k="A"><id> S </id></t><t><id>S</id><id>Z</id></t><t/><t k=" B "><id>x  y</id></t></r>`)
 	for _, c := range []struct {
@@ -449,7 +457,8 @@ func TestFastDispatchValues(t *testing.T) {
 		{"t[upper-case(normalize-space(id)) = 'S']", true},
 		{"t[id = 'S']", true}, // the child-equals form: K is the step
 		{"t[@k = 'A']", true},
-		{"t[string(id) = 'S']", false},
+		{"t[string(id) = 'S']", true},
+		{"t[substring(id, 1) = 'S']", false},
 	} {
 		cat := vm.NewCatalog()
 		pt, err := xpath.CompilePattern(c.pattern, &xpath.StaticContext{Catalog: cat})
