@@ -1769,8 +1769,9 @@ const maxExtArgs = 4
 
 // compileFastExt compiles a call of an extension function with an
 // ExtScalar (BR-FR's custom:is-valid-decimal-19-2(normalize-space(.)),
-// custom:...($amount) with the rule's let) whose arguments are frame-free
-// operands of at most one item, or variables: its value when the ExtScalar
+// custom:...($amount) with the rule's let, Peppol's u:slack) whose
+// arguments are frame-free operands of at most one item, variables, or
+// fastNums (arithmetic of lets and amounts, literals): its value when the ExtScalar
 // answers with one xs:boolean, no answer otherwise (the interpreter calls
 // the function then, errors and all).
 func compileFastExt(ns *numShares, e *Expr) fastBool {
@@ -1783,7 +1784,8 @@ func compileFastExt(ns *numShares, e *Expr) fastBool {
 	}
 	type extArg struct {
 		o    fastOperand
-		slot int // a variable's, when >= 0
+		num  fastNum // arithmetic, a literal, if-then-else: when not nil
+		slot int     // a variable's, when >= 0
 	}
 	args := make([]extArg, len(e.Args))
 	for i, a := range e.Args {
@@ -1791,11 +1793,14 @@ func compileFastExt(ns *numShares, e *Expr) fastBool {
 			args[i].slot = a.Slot
 			continue
 		}
-		o, ok := fastOperandOf(a)
-		if !ok {
+		args[i].slot = -1
+		if o, ok := fastOperandOf(a); ok {
+			args[i].o = o
+			continue
+		}
+		if args[i].num = compileFastNumIn(ns, a); args[i].num == nil {
 			return nil
 		}
-		args[i] = extArg{o: o, slot: -1}
 	}
 	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 		seqs := fe.extArgs[:len(args)]
@@ -1807,6 +1812,18 @@ func compileFastExt(ns *numShares, e *Expr) fastBool {
 					return false, false
 				}
 				seqs[i] = v
+				continue
+			}
+			if a.num != nil {
+				it, empty, ok := a.num(fe, n)
+				if !ok {
+					return false, false
+				}
+				fe.extItems[i] = it
+				seqs[i] = fe.extItems[i : i+1 : i+1]
+				if empty {
+					seqs[i] = nil
+				}
 				continue
 			}
 			k := 0

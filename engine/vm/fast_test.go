@@ -679,6 +679,13 @@ func TestFastVarCmp(t *testing.T) {
 		{"$v < xs:decimal(d/b)", xdm.Sequence{xdm.Integer(1)}, false},
 		{"b = $v or exists(e)", many, true}, // more than maxVarItems: the interpreter
 		{"not(b = $v) and c != ''", xdm.Sequence{xdm.String("2")}, false},
+		// arithmetic of a variable (fastNum): one item, a node atomized,
+		// none; several: XPTY0004
+		{"$v * 2 > 3", xdm.Sequence{xdm.Integer(2)}, false},
+		{"$v + 1 > 3", bs[2:], false},         // '2' as a double
+		{"$v + 1 > 3", nil, false},            // the empty sequence: false
+		{"exists(e) or $v * 2 > 3", bs, true}, // decided where e is
+		{"(if (d) then xs:decimal(d/b) else 0) + $v = 3", xdm.Sequence{xdm.Integer(1)}, false},
 	} {
 		sc := &xpath.StaticContext{Catalog: vm.NewCatalog(), Variables: map[string]int{"v": 0}}
 		decided, gaveUp, ok := fastVarRun(t, doc, c.expr, sc, c.v)
@@ -773,6 +780,25 @@ func TestFastExtCall(t *testing.T) {
 		ok, err := digits(args)
 		return xdm.Sequence{xdm.Bool(ok)}, err == nil
 	})
+	// pos: its one argument > 0 (a node atomized), XPTY0004 otherwise.
+	pos := func(args []xdm.Sequence) (bool, error) {
+		if len(args[0]) != 1 {
+			return false, &xdm.Error{Code: xdm.ErrType, Msg: "not one item"}
+		}
+		it := args[0][0]
+		if it.T == xdm.TNode {
+			it = xdm.Untyped(doc.StringValue(xmltree.NodeID(it.Node)))
+		}
+		return xdm.CompareGeneral(xdm.OpGt, it, xdm.Integer(0))
+	}
+	fs.RegisterPure(ns, "pos", 1, func(_ context.Context, _ *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, error) {
+		ok, err := pos(args)
+		return xdm.Sequence{xdm.Bool(ok)}, err
+	})
+	fs.RegisterScalar(ns, "pos", 1, func(_ *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, bool) {
+		ok, err := pos(args)
+		return xdm.Sequence{xdm.Bool(ok)}, err == nil
+	})
 	fs.RegisterPure(ns, "plain", 1, func(_ context.Context, _ *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, error) {
 		ok, err := digits(args)
 		return xdm.Sequence{xdm.Bool(ok)}, err
@@ -788,6 +814,12 @@ func TestFastExtCall(t *testing.T) {
 		{"u:digits(b)", nil, true}, // two b
 		{"u:digits($v)", xdm.Sequence{xdm.String("12")}, false},
 		{"u:digits($v) and u:digits(normalize-space(@x))", xdm.Sequence{xdm.String("x")}, true},
+		// arguments computed by fastNums: arithmetic of a let, literals,
+		// if-then-else (Peppol's u:slack in R120 and R040)
+		{"u:pos($v - 1)", xdm.Sequence{xdm.Integer(2)}, false},
+		{"u:pos(if (d/b) then xs:decimal(d/b) - 3 else 0.5)", nil, false},
+		{"u:pos(xs:decimal(b) * 2)", nil, true},                 // two b under a
+		{"u:pos($v div 0)", xdm.Sequence{xdm.Integer(2)}, true}, // FOAR0001
 	} {
 		sc := &xpath.StaticContext{Catalog: vm.NewCatalog(), Namespaces: map[string]string{"u": ns}, Functions: fs, Variables: map[string]int{"v": 0}}
 		decided, gaveUp, ok := fastVarRun(t, doc, c.expr, sc, c.v)

@@ -16,7 +16,10 @@ import (
 // div 100 (BR-S-09), round(cac:TaxCategory[...]/xs:decimal(cbc:Percent)) = 0
 // (BR-CO-17). A fastNum computes such an operand without a frame: numeric
 // literals, fastOperands of at most one item, casts, the arithmetic
-// operators, unary minus, abs, round, floor and ceiling, with xdm's own
+// operators, unary minus, abs, round, floor and ceiling, if-then-else, and
+// in a test that reads variables (Program.FastVarTest) the lets' values
+// (Peppol's R120: $quantity * ($priceAmount div $baseQuantity) + ...),
+// with xdm's own
 // operations as the interpreter applies them. Where the interpreter would
 // raise an error (several items, a failed cast, a division by zero, a
 // non-numeric operand) the closure gives up and the interpreter evaluates
@@ -64,6 +67,45 @@ func compileFastNumOne(ns *numShares, e *Expr) fastNum {
 		}
 	}
 	switch e.Op {
+	case OpVar:
+		if ns == nil || !ns.vars {
+			return nil
+		}
+		// A let's value (Program.FastVarTest): one item, a node of the
+		// validated document atomized as the interpreter atomizes it,
+		// or none; two or more: XPTY0004, the interpreter's.
+		slot := e.Slot
+		return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
+			v, ok := fe.varValue(slot)
+			switch {
+			case !ok || len(v) > 1:
+				return xdm.Item{}, false, false
+			case len(v) == 0:
+				return xdm.Item{}, true, true
+			case v[0].T == xdm.TNode:
+				return xdm.Untyped(fe.doc.StringValue(xmltree.NodeID(v[0].Node))), false, true
+			}
+			return v[0], false, true
+		}
+	case OpIf:
+		// if (C) then A else B (Peppol's R040: if (cbc:Amount) then
+		// cbc:Amount else 0): C's effective boolean value picks the
+		// branch, the other is not computed, as in the interpreter.
+		c := compileFastIn(ns, e.Args[0])
+		a, b := compileFastNumIn(ns, e.Args[1]), compileFastNumIn(ns, e.Args[2])
+		if c == nil || a == nil || b == nil {
+			return nil
+		}
+		return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
+			v, ok := c(fe, n)
+			switch {
+			case !ok:
+				return xdm.Item{}, false, false
+			case v:
+				return a(fe, n)
+			}
+			return b(fe, n)
+		}
 	case OpArith:
 		a, b := compileFastNumIn(ns, e.Args[0]), compileFastNumIn(ns, e.Args[1])
 		if a == nil || b == nil {
