@@ -3,6 +3,7 @@ package xslfunc
 import (
 	"context"
 	"errors"
+	"strconv"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/xdm"
@@ -97,6 +98,40 @@ func TestPeppolFunctions(t *testing.T) {
 	}
 	if got, err := call(t, "addPIVA", str("12345678903"), xdm.Sequence{xdm.Integer(0)}); err != nil || got[0].Decimal().String() != "50" {
 		t.Errorf("addPIVA = %v %v, want 50", got, err)
+	}
+}
+
+// TestSlackScalar: u:slack's form for the frame-free tests (slackScalar)
+// answers as u:slack does, and refuses where u:slack raises an error (a
+// double, a string that does not cast, the empty sequence), so that the
+// interpreted call raises it.
+func TestSlackScalar(t *testing.T) {
+	for _, c := range []struct {
+		args []xdm.Sequence
+		want string // "true", "false" or "refused"
+	}{
+		{[]xdm.Sequence{dec("10.00"), dec("10.02"), dec("0.02")}, "true"},
+		{[]xdm.Sequence{dec("10.00"), dec("10.03"), dec("0.02")}, "false"},
+		{[]xdm.Sequence{dec("10.00"), {xdm.Untyped("9.98")}, dec("0.02")}, "true"},
+		{[]xdm.Sequence{{xdm.Integer(10)}, dec("10"), {xdm.Integer(0)}}, "true"},
+		{[]xdm.Sequence{{xdm.Double(1)}, dec("1"), dec("0")}, "refused"},
+		{[]xdm.Sequence{{xdm.Untyped("x")}, dec("1"), dec("0")}, "refused"},
+		{[]xdm.Sequence{nil, dec("1"), dec("0")}, "refused"},
+	} {
+		got, ok := slackScalar(nil, c.args)
+		res := "refused"
+		if ok {
+			if len(got) != 1 || got[0].T != xdm.TBoolean {
+				t.Fatalf("slackScalar(%v) = %v", c.args, got)
+			}
+			res = strconv.FormatBool(got[0].B)
+		}
+		if res != c.want {
+			t.Errorf("slackScalar(%v): %s, want %s", c.args, res, c.want)
+		}
+		if want, err := call(t, "slack", c.args...); (err != nil) != (res == "refused") || (err == nil && want[0].B != got[0].B) {
+			t.Errorf("slackScalar(%v): %s; u:slack %v, %v", c.args, res, want, err)
+		}
 	}
 }
 

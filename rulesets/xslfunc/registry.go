@@ -8,6 +8,7 @@ func Peppol() *vm.Functions {
 	fs := vm.NewFunctions()
 	fs.Register(NSPeppol, "gln", 1, gln)
 	fs.Register(NSPeppol, "slack", 3, slack)
+	fs.RegisterScalar(NSPeppol, "slack", 3, slackScalar)
 	fs.Register(NSPeppol, "mod11", 1, mod11)
 	fs.Register(NSPeppol, "mod97-0208", 1, mod97_0208)
 	fs.Register(NSPeppol, "checkCodiceIPA", 1, checkCodiceIPA)
