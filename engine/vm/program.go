@@ -477,6 +477,13 @@ func (fs *Functions) RegisterScalar(space, local string, arity int, fn ExtScalar
 	fs.scalar[funcKey{xdm.QName{Space: space, Local: local}, arity}] = fn
 }
 
+// LookupScalar returns the ExtScalar of the function space:local of that
+// arity (RegisterScalar), if it has one.
+func (fs *Functions) LookupScalar(space, local string, arity int) (ExtScalar, bool) {
+	fn, ok := fs.scalar[funcKey{xdm.QName{Space: space, Local: local}, arity}]
+	return fn, ok
+}
+
 // scalarOf returns the ExtScalar of the function an OpExtCall calls (its
 // Str is "{uri}local"), or nil.
 func (fs *Functions) scalarOf(e *Expr) ExtScalar {

@@ -3,24 +3,34 @@ package xslfunc
 import (
 	"context"
 	"errors"
-	"strconv"
+	"slices"
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/xdm"
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
 )
 
+// call calls u:local in the XRechnung registry (the Peppol functions and
+// u:decimalOrZero), and fails t unless the function's form for the
+// frame-free tests (register) gives the same value, or refuses where the
+// function raises an error.
 func call(t *testing.T, local string, args ...xdm.Sequence) (xdm.Sequence, error) {
 	t.Helper()
-	fn, ok := Peppol().Lookup(NSPeppol, local, len(args))
-	if !ok {
-		t.Fatalf("u:%s#%d not registered", local, len(args))
+	fs := XRechnung()
+	fn, ok := fs.Lookup(NSPeppol, local, len(args))
+	scalar, sok := fs.LookupScalar(NSPeppol, local, len(args))
+	if !ok || !sok {
+		t.Fatalf("u:%s#%d not registered (scalar form: %v)", local, len(args), sok)
 	}
 	doc, err := xmltree.Parse([]byte("<a/>"), xmltree.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fn(context.Background(), doc, args)
+	res, err := fn(context.Background(), doc, args)
+	if sres, sok := scalar(doc, args); sok != (err == nil) || (sok && !slices.Equal(sres, res)) {
+		t.Errorf("u:%s(%v): the scalar form %v, %v; the function %v, %v", local, args, sres, sok, res, err)
+	}
+	return res, err
 }
 
 func str(s string) xdm.Sequence { return xdm.Sequence{xdm.String(s)} }
@@ -79,6 +89,7 @@ func TestPeppolFunctions(t *testing.T) {
 		{"slack", []xdm.Sequence{dec("10.00"), dec("10.02"), dec("0.02")}, true},
 		{"slack", []xdm.Sequence{dec("10.00"), dec("10.03"), dec("0.02")}, false},
 		{"slack", []xdm.Sequence{dec("10.00"), {xdm.Untyped("9.98")}, dec("0.02")}, true},
+		{"slack", []xdm.Sequence{{xdm.Integer(10)}, dec("10"), {xdm.Integer(0)}}, true},
 	}
 	for _, c := range cases {
 		got, err := call(t, c.fn, c.args...)
@@ -101,40 +112,6 @@ func TestPeppolFunctions(t *testing.T) {
 	}
 }
 
-// TestSlackScalar: u:slack's form for the frame-free tests (slackScalar)
-// answers as u:slack does, and refuses where u:slack raises an error (a
-// double, a string that does not cast, the empty sequence), so that the
-// interpreted call raises it.
-func TestSlackScalar(t *testing.T) {
-	for _, c := range []struct {
-		args []xdm.Sequence
-		want string // "true", "false" or "refused"
-	}{
-		{[]xdm.Sequence{dec("10.00"), dec("10.02"), dec("0.02")}, "true"},
-		{[]xdm.Sequence{dec("10.00"), dec("10.03"), dec("0.02")}, "false"},
-		{[]xdm.Sequence{dec("10.00"), {xdm.Untyped("9.98")}, dec("0.02")}, "true"},
-		{[]xdm.Sequence{{xdm.Integer(10)}, dec("10"), {xdm.Integer(0)}}, "true"},
-		{[]xdm.Sequence{{xdm.Double(1)}, dec("1"), dec("0")}, "refused"},
-		{[]xdm.Sequence{{xdm.Untyped("x")}, dec("1"), dec("0")}, "refused"},
-		{[]xdm.Sequence{nil, dec("1"), dec("0")}, "refused"},
-	} {
-		got, ok := slackScalar(nil, c.args)
-		res := "refused"
-		if ok {
-			if len(got) != 1 || got[0].T != xdm.TBoolean {
-				t.Fatalf("slackScalar(%v) = %v", c.args, got)
-			}
-			res = strconv.FormatBool(got[0].B)
-		}
-		if res != c.want {
-			t.Errorf("slackScalar(%v): %s, want %s", c.args, res, c.want)
-		}
-		if want, err := call(t, "slack", c.args...); (err != nil) != (res == "refused") || (err == nil && want[0].B != got[0].B) {
-			t.Errorf("slackScalar(%v): %s; u:slack %v, %v", c.args, res, want, err)
-		}
-	}
-}
-
 func TestPeppolFunctionErrors(t *testing.T) {
 	for _, c := range []struct {
 		fn   string
@@ -144,6 +121,7 @@ func TestPeppolFunctionErrors(t *testing.T) {
 		{"mod97-0208", []xdm.Sequence{str("ABCDEFGH12")}, xdm.ErrInvalidCast},                 // xs:integer('ABCDEFGH')
 		{"slack", []xdm.Sequence{{xdm.Double(1)}, dec("1"), dec("0")}, xdm.ErrType},           // no double -> decimal promotion
 		{"slack", []xdm.Sequence{{xdm.Untyped("x")}, dec("1"), dec("0")}, xdm.ErrInvalidCast}, // untyped cast fails
+		{"slack", []xdm.Sequence{nil, dec("1"), dec("0")}, xdm.ErrType},                       // the empty sequence
 		{"TinVerification", []xdm.Sequence{nil}, xdm.ErrType},                                 // as="xs:string": () not allowed
 		{"gln", []xdm.Sequence{{xdm.String("1"), xdm.String("2")}}, xdm.ErrType},
 		{"checkSEOrgnr", []xdm.Sequence{str("\u0665560360793")}, xdm.ErrOverflow}, // Arabic-Indic digit at a doubled position: idiv NaN

@@ -24,11 +24,3 @@ func slack(_ context.Context, doc *xmltree.Document, args []xdm.Sequence) (xdm.S
 	}
 	return boolSeq(exp.Add(sl).Cmp(val) >= 0 && exp.Sub(sl).Cmp(val) <= 0), nil
 }
-
-// slackScalar is slack for the frame-free tests (vm.ExtScalar: Peppol's
-// R120 on every line, R040 on every allowance or charge): no answer where
-// slack raises an error, which the interpreted call then raises.
-func slackScalar(doc *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, bool) {
-	r, err := slack(context.Background(), doc, args)
-	return r, err == nil
-}
