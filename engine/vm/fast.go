@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -1011,6 +1012,9 @@ func compileFastOne(ns *numShares, e *Expr) fastBool {
 		if e.Builtin != nil && e.Builtin.Name == "matches" && e.Re != nil {
 			return compileFastMatches(e)
 		}
+		if e.Builtin != nil && strPairTests[e.Builtin.Name] != nil {
+			return compileFastStrPair(e)
+		}
 		if e.Builtin == nil || e.Builtin.Name != "normalize-space" || len(e.Args) > 1 {
 			return nil
 		}
@@ -1433,6 +1437,91 @@ func fastStringFn(name string) func(string) string {
 	return nil
 }
 
+// fastSubstring returns fn:substring's function of its first argument for
+// the literal numbers args (start, and length if given), rounded as the
+// interpreter rounds them; ok=false for any other arguments.
+func fastSubstring(args []*Expr) (func(string) string, bool) {
+	if len(args) < 1 || len(args) > 2 {
+		return nil, false
+	}
+	var nums [2]float64
+	for i, a := range args {
+		c, ok := fastConsts(a)
+		if !ok || len(c) != 1 || !c[0].T.IsNumeric() {
+			return nil, false
+		}
+		nums[i] = c[0].AsFloat()
+	}
+	start, end := xpathRound(nums[0]), math.Inf(1)
+	if len(args) == 2 {
+		end = start + xpathRound(nums[1])
+	}
+	return func(s string) string { return substring(s, start, end) }, true
+}
+
+// strPairTests are the tests of two strings compileFastStrPair compiles.
+var strPairTests = map[string]func(a, b string) bool{
+	"contains": strings.Contains, "starts-with": strings.HasPrefix, "ends-with": strings.HasSuffix,
+}
+
+// compileFastStrPair compiles contains, starts-with and ends-with of two
+// arguments, each a string literal or a fastOperand (Peppol's R004:
+// starts-with(normalize-space(cbc:CustomizationID/text()), 'urn:...'),
+// EN 16931's BR-CO-09: contains(' 1A AD ... ', substring(cbc:CompanyID, 1,
+// 2))): an operand of no item is "", of one string or untypedAtomic item
+// that string; one of more items, or of an item of another type
+// (XPTY0004), is left to the interpreter.
+func compileFastStrPair(e *Expr) fastBool {
+	test := strPairTests[e.Builtin.Name]
+	if test == nil || len(e.Args) != 2 {
+		return nil
+	}
+	type strArg struct {
+		o   fastOperand
+		lit string
+		fix bool // a literal
+	}
+	var args [2]strArg
+	for i, a := range e.Args {
+		if c, ok := fastConsts(a); ok {
+			if len(c) != 1 || c[0].T != xdm.TString {
+				return nil
+			}
+			args[i] = strArg{lit: c[0].S, fix: true}
+			continue
+		}
+		o, ok := fastOperandOf(a)
+		if !ok || o.count {
+			return nil
+		}
+		args[i].o = o
+	}
+	str := func(fe *fastEnv, n xmltree.NodeID, a *strArg) (string, bool) {
+		if a.fix {
+			return a.lit, true
+		}
+		s, k := "", 0
+		if !a.o.items(fe, n, func(it xdm.Item) bool {
+			if k++; k > 1 || (it.T != xdm.TString && it.T != xdm.TUntyped) {
+				return false
+			}
+			s = it.S
+			return true
+		}) {
+			return "", false
+		}
+		return s, true
+	}
+	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+		a, ok := str(fe, n, &args[0])
+		if !ok {
+			return false, false
+		}
+		b, ok := str(fe, n, &args[1])
+		return ok && test(a, b), ok
+	}
+}
+
 // compileFastCastable compiles X castable as T (Peppol's F001: string(.)
 // castable as xs:date on every date) for a fastOperand X, as the
 // interpreter decides it: more than one item is not castable, none is
@@ -1497,8 +1586,19 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 	}
 	var chain []func(string) string
 	strlen := false
-	for call.Op == OpCall && call.Builtin != nil && len(call.Args) <= 1 {
+	for call.Op == OpCall && call.Builtin != nil && (len(call.Args) <= 1 || call.Builtin.Name == "substring") {
 		name := call.Builtin.Name
+		if name == "substring" {
+			// substring(X, start[, length]) with literal numbers
+			// (BR-CO-09: substring(cbc:CompanyID, 1, 2)).
+			fn, ok := fastSubstring(call.Args[1:])
+			if !ok {
+				return o, false
+			}
+			chain = append(chain, fn)
+			call = call.Args[0]
+			continue
+		}
 		if len(call.Args) == 0 && name != "normalize-space" && name != "string-length" {
 			return o, false
 		}

@@ -233,6 +233,16 @@ func TestFastPaths(t *testing.T) {
 		{"upper-case(t/id) = ('VAT', 'x', 'y', 'z')", true, true},            // three id: XPTY0004
 		{"exists(e) or string-length(c) = ('1', '2', '3', '4')", true, true}, // an integer
 		{"exists(e) or xs:decimal(d/b) = ('2', '3', '4', '5')", true, true},  // a decimal
+		// substring with literal numbers (rounded as the interpreter
+		// rounds them); contains, starts-with, ends-with of a literal and
+		// an operand of one string or none.
+		{"substring(c, 2, 1) = 's'", true, false},
+		{"substring(c, 1.5) = 's '", true, false},
+		{"substring(b, 1, 1) = '1'", true, true}, // two b: XPTY0004
+		{"contains(' 10 2 ', substring(d/b, 1, 1))", true, false},
+		{"starts-with(normalize-space(c), 's') and not(ends-with(@y, 'EUR'))", true, false},
+		{"contains(b, '1')", true, true},                            // two b: XPTY0004
+		{"exists(e) or contains(xs:decimal(d/b), '2')", true, true}, // a decimal: XPTY0004
 		// castable as: one item cast, none castable only with '?', two or
 		// more not castable; string() of one node or none.
 		{"string(.) castable as xs:date", true, false},
@@ -446,7 +456,7 @@ func TestFastPathOperands(t *testing.T) {
 // (Pattern.DispatchValues) read without a frame gives what the
 // interpreter gives on every node: a normalized value, ” where there is
 // no child, the attribute form, string(), and no answer (ok=false) where
-// K raises XPTY0004 (two children) or has no frame-free form (substring).
+// K raises XPTY0004 (two children) or has no frame-free form (translate).
 func TestFastDispatchValues(t *testing.T) {
 	doc := parse(t, `<r><t k="A"><id> S </id></t><t><id>S</id><id>Z</id></t><t/><t k=" B "><id>x  y</id></t></r>`)
 	for _, c := range []struct {
@@ -458,7 +468,8 @@ func TestFastDispatchValues(t *testing.T) {
 		{"t[id = 'S']", true}, // the child-equals form: K is the step
 		{"t[@k = 'A']", true},
 		{"t[string(id) = 'S']", true},
-		{"t[substring(id, 1) = 'S']", false},
+		{"t[substring(id, 1) = 'S']", true},
+		{"t[translate(id, 'S', 'S') = 'S']", false},
 	} {
 		cat := vm.NewCatalog()
 		pt, err := xpath.CompilePattern(c.pattern, &xpath.StaticContext{Catalog: cat})
