@@ -92,7 +92,10 @@ func FuzzFastAgrees(f *testing.F) {
 		f.Add(s)
 	}
 	for _, s := range []string{"cbc:ID = $v", "$v = normalize-space(cbc:Note)", "not(cbc:Note = $v) or exists(cac:InvoiceLine)",
-		"cbc:InvoiceTypeCode > $v", "@currencyID = $v and cbc:Amount > 0"} {
+		"cbc:InvoiceTypeCode > $v", "@currencyID = $v and cbc:Amount > 0",
+		"$v * 2 > 700", "(if (cbc:Note) then xs:decimal(cbc:Amount) else $v) + 1 > 1",
+		"contains(' 38 39 ', substring(cbc:InvoiceTypeCode, 1, 2))", "starts-with(normalize-space(cbc:ID), 'INV')",
+		"string(cbc:IssueDate) castable as xs:date", "ends-with(cbc:Note, $v)"} {
 		f.Add(s)
 	}
 	d := parseDoc(f, testDoc)
