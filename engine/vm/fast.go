@@ -1437,6 +1437,33 @@ func fastStringFn(name string) func(string) string {
 	return nil
 }
 
+// fastStringFnArgs reports whether name is a string function of more
+// than one argument that fastStringFnOf may compile.
+func fastStringFnArgs(name string) bool {
+	return name == "substring" || name == "substring-before" || name == "substring-after"
+}
+
+// fastStringFnOf returns the function of its first argument that the
+// string function name computes with the literals args after it, or
+// ok=false.
+func fastStringFnOf(name string, args []*Expr) (func(string) string, bool) {
+	if name == "substring" {
+		return fastSubstring(args)
+	}
+	if len(args) != 1 {
+		return nil, false
+	}
+	c, ok := fastConsts(args[0])
+	if !ok || len(c) != 1 || c[0].T != xdm.TString {
+		return nil, false
+	}
+	lit := c[0].S
+	if name == "substring-before" {
+		return func(s string) string { return substringBefore(s, lit) }, true
+	}
+	return func(s string) string { return substringAfter(s, lit) }, true
+}
+
 // fastSubstring returns fn:substring's function of its first argument for
 // the literal numbers args (start, and length if given), rounded as the
 // interpreter rounds them; ok=false for any other arguments.
@@ -1586,12 +1613,14 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 	}
 	var chain []func(string) string
 	strlen := false
-	for call.Op == OpCall && call.Builtin != nil && (len(call.Args) <= 1 || call.Builtin.Name == "substring") {
+	for call.Op == OpCall && call.Builtin != nil && (len(call.Args) <= 1 || fastStringFnArgs(call.Builtin.Name)) {
 		name := call.Builtin.Name
-		if name == "substring" {
+		if len(call.Args) > 1 {
 			// substring(X, start[, length]) with literal numbers
-			// (BR-CO-09: substring(cbc:CompanyID, 1, 2)).
-			fn, ok := fastSubstring(call.Args[1:])
+			// (BR-CO-09: substring(cbc:CompanyID, 1, 2)),
+			// substring-before/-after(X, 'literal') (BR-CL-08:
+			// substring-before(substring-after(., '#'), '#')).
+			fn, ok := fastStringFnOf(name, call.Args[1:])
 			if !ok {
 				return o, false
 			}

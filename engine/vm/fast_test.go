@@ -241,7 +241,10 @@ func TestFastPaths(t *testing.T) {
 		{"substring(b, 1, 1) = '1'", true, true}, // two b: XPTY0004
 		{"contains(' 10 2 ', substring(d/b, 1, 1))", true, false},
 		{"starts-with(normalize-space(c), 's') and not(ends-with(@y, 'EUR'))", true, false},
-		{"contains(b, '1')", true, true},                            // two b: XPTY0004
+		{"contains(b, '1')", true, true}, // two b: XPTY0004
+		{"string-length(substring-before(substring-after(c, ' '), ' ')) = 1", true, false},
+		{"contains(' s t ', substring-after(c, 'x'))", true, false}, // not found: ''
+		{"substring-before(b, '0') = '1'", true, true},              // two b: XPTY0004
 		{"exists(e) or contains(xs:decimal(d/b), '2')", true, true}, // a decimal: XPTY0004
 		// castable as: one item cast, none castable only with '?', two or
 		// more not castable; string() of one node or none.

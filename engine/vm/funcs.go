@@ -254,6 +254,24 @@ var stringPairFns = map[string]func(a, b string) xdm.Item{
 	"ends-with":   func(a, b string) xdm.Item { return xdm.Bool(strings.HasSuffix(a, b)) },
 }
 
+// substringBefore is fn:substring-before(a, b) (codepoint collation).
+func substringBefore(a, b string) string {
+	i := strings.Index(a, b)
+	if i < 0 || b == "" {
+		return ""
+	}
+	return a[:i]
+}
+
+// substringAfter is fn:substring-after(a, b) (codepoint collation).
+func substringAfter(a, b string) string {
+	i := strings.Index(a, b)
+	if i < 0 {
+		return ""
+	}
+	return a[i+len(b):]
+}
+
 // substring is fn:substring of s from the rounded start to end (exclusive,
 // +Inf without a length), by codepoints: the codepoints at positions p
 // (from 1) with start <= p < end.
@@ -417,20 +435,8 @@ func defineBuiltins(def func(name string, min, max int, fn builtinFn)) {
 	twoStr("contains", func(a, b string) xdm.Item { return xdm.Bool(strings.Contains(a, b)) })
 	twoStr("starts-with", stringPairFns["starts-with"])
 	twoStr("ends-with", stringPairFns["ends-with"])
-	twoStr("substring-before", func(a, b string) xdm.Item {
-		i := strings.Index(a, b)
-		if i < 0 || b == "" {
-			return xdm.String("")
-		}
-		return xdm.String(a[:i])
-	})
-	twoStr("substring-after", func(a, b string) xdm.Item {
-		i := strings.Index(a, b)
-		if i < 0 {
-			return xdm.String("")
-		}
-		return xdm.String(a[i+len(b):])
-	})
+	twoStr("substring-before", func(a, b string) xdm.Item { return xdm.String(substringBefore(a, b)) })
+	twoStr("substring-after", func(a, b string) xdm.Item { return xdm.String(substringAfter(a, b)) })
 	def("compare", 2, 3, func(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, error) {
 		if len(a[0]) == 0 || len(a[1]) == 0 {
 			return nil, nil
