@@ -1184,15 +1184,8 @@ func compileFastNameTest(e *Expr) fastBool {
 	if e.Builtin == nil || len(e.Args) != 2 {
 		return nil
 	}
-	var test func(s, lit string) bool
-	switch e.Builtin.Name {
-	case "ends-with":
-		test = strings.HasSuffix
-	case "starts-with":
-		test = strings.HasPrefix
-	case "contains":
-		test = strings.Contains
-	default:
+	test := strPairTests[e.Builtin.Name]
+	if test == nil {
 		return nil
 	}
 	nm, c := e.Args[0], e.Args[1]
