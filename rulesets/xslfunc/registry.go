@@ -13,20 +13,22 @@ import (
 // for the frame-free tests (register).
 func Peppol() *vm.Functions {
 	fs := vm.NewFunctions()
-	register(fs, "gln", 1, gln)
-	register(fs, "slack", 3, slack)
-	register(fs, "mod11", 1, mod11)
-	register(fs, "mod97-0208", 1, mod97_0208)
-	register(fs, "checkCodiceIPA", 1, checkCodiceIPA)
-	register(fs, "checkCF", 1, checkCF)
-	register(fs, "checkCF16", 1, checkCF16)
-	register(fs, "checkPIVAseIT", 1, checkPIVAseIT)
-	register(fs, "checkPIVA", 1, checkPIVA)
-	register(fs, "addPIVA", 2, addPIVA)
-	register(fs, "abn", 1, abn)
-	register(fs, "TinVerification", 1, tinVerification)
-	register(fs, "checkSEOrgnr", 1, checkSEOrgnr)
+	for _, f := range peppolFuncs {
+		register(fs, f.local, f.arity, f.fn)
+	}
 	return fs
+}
+
+// peppolFuncs are the Go functions of the Peppol utility functions.
+var peppolFuncs = []struct {
+	local string
+	arity int
+	fn    vm.Func
+}{
+	{"gln", 1, gln}, {"slack", 3, slack}, {"mod11", 1, mod11}, {"mod97-0208", 1, mod97_0208},
+	{"checkCodiceIPA", 1, checkCodiceIPA}, {"checkCF", 1, checkCF}, {"checkCF16", 1, checkCF16},
+	{"checkPIVAseIT", 1, checkPIVAseIT}, {"checkPIVA", 1, checkPIVA}, {"addPIVA", 2, addPIVA},
+	{"abn", 1, abn}, {"TinVerification", 1, tinVerification}, {"checkSEOrgnr", 1, checkSEOrgnr},
 }
 
 // register gives fs the Go function fn as u:local and, for the
