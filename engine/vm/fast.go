@@ -1489,7 +1489,7 @@ var strPairTests = map[string]func(a, b string) bool{
 // starts-with(normalize-space(cbc:CustomizationID/text()), 'urn:...'),
 // EN 16931's BR-CO-09: contains(' 1A AD ... ', substring(cbc:CompanyID, 1,
 // 2))): an operand of no item is "", of one string or untypedAtomic item
-// that string; one of more items, or of an item of another type
+// that string; one of two or more items, or of an item of another type
 // (XPTY0004), is left to the interpreter.
 func compileFastStrPair(e *Expr) fastBool {
 	test := strPairTests[e.Builtin.Name]
@@ -1893,9 +1893,9 @@ const maxExtArgs = 4
 // ExtScalar (BR-FR's custom:is-valid-decimal-19-2(normalize-space(.)),
 // custom:...($amount) with the rule's let, Peppol's u:slack) whose
 // arguments are frame-free operands of at most one item, variables, or
-// fastNums (arithmetic of lets and amounts, literals): its value when the ExtScalar
-// answers with one xs:boolean, no answer otherwise (the interpreter calls
-// the function then, errors and all).
+// fastNums (arithmetic of lets and amounts, literals): its value when the
+// ExtScalar answers with one xs:boolean, no answer otherwise (the
+// interpreter calls the function then, errors and all).
 func compileFastExt(ns *numShares, e *Expr) fastBool {
 	if ns == nil || !ns.vars || len(e.Args) > maxExtArgs {
 		return nil

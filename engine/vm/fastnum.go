@@ -19,12 +19,11 @@ import (
 // operators, unary minus, abs, round, floor and ceiling, if-then-else, and
 // in a test that reads variables (Program.FastVarTest) the lets' values
 // (Peppol's R120: $quantity * ($priceAmount div $baseQuantity) + ...),
-// with xdm's own
-// operations as the interpreter applies them. Where the interpreter would
-// raise an error (several items, a failed cast, a division by zero, a
-// non-numeric operand) the closure gives up and the interpreter evaluates
-// the test; both operands of an operator are always computed, as the
-// interpreter computes them.
+// with xdm's own operations as the interpreter applies them. Where the
+// interpreter would raise an error (several items, a failed cast, a
+// division by zero, a non-numeric operand) the closure gives up and the
+// interpreter evaluates the test; both operands of an operator are always
+// computed, as the interpreter computes them.
 
 // fastNum returns the value of an expression on node n: one atomic item, or
 // none (empty); ok=false when it cannot decide.
