@@ -1433,7 +1433,34 @@ func fastStringFn(name string) func(string) string {
 // fastStringFnArgs reports whether name is a string function of more
 // than one argument that fastStringFnOf may compile.
 func fastStringFnArgs(name string) bool {
-	return name == "substring" || name == "substring-before" || name == "substring-after"
+	return name == "substring" || name == "substring-before" || name == "substring-after" || name == "concat"
+}
+
+// fastConcat splits concat's arguments into the one that is not a string
+// literal, the argument the chain continues with, and the literals before
+// and after it joined: concat(' ', substring(., 1, 2), ' ') (CII's
+// BR-CO-09) is " " + X + " "; ok=false unless exactly one argument is not
+// a string literal.
+func fastConcat(args []*Expr) (x *Expr, fn func(string) string, ok bool) {
+	var pre, post strings.Builder
+	for _, a := range args {
+		c, lit := fastConsts(a)
+		switch {
+		case lit && len(c) == 1 && c[0].T == xdm.TString && x == nil:
+			pre.WriteString(c[0].S)
+		case lit && len(c) == 1 && c[0].T == xdm.TString:
+			post.WriteString(c[0].S)
+		case lit || x != nil:
+			return nil, nil, false
+		default:
+			x = a
+		}
+	}
+	if x == nil {
+		return nil, nil, false
+	}
+	p, q := pre.String(), post.String()
+	return x, func(s string) string { return p + s + q }, true
 }
 
 // fastStringFnOf returns the function of its first argument that the
@@ -1608,6 +1635,15 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 	strlen := false
 	for call.Op == OpCall && call.Builtin != nil && (len(call.Args) <= 1 || fastStringFnArgs(call.Builtin.Name)) {
 		name := call.Builtin.Name
+		if name == "concat" {
+			x, fn, ok := fastConcat(call.Args)
+			if !ok {
+				return o, false
+			}
+			chain = append(chain, fn)
+			call = x
+			continue
+		}
 		if len(call.Args) > 1 {
 			// substring(X, start[, length]) with literal numbers
 			// (BR-CO-09: substring(cbc:CompanyID, 1, 2)),

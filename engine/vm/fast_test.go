@@ -245,6 +245,11 @@ func TestFastPaths(t *testing.T) {
 		{"string-length(substring-before(substring-after(c, ' '), ' ')) = 1", true, false},
 		{"contains(' s t ', substring-after(c, 'x'))", true, false}, // not found: ''
 		{"substring-before(b, '0') = '1'", true, true},              // two b: XPTY0004
+		// concat of string literals around one operand (CII's BR-CO-09)
+		{"concat('<', substring(c, 2, 1), '>') = '<s>'", true, false},
+		{"contains(' 1 2 ', concat(' ', substring(d/b, 1, 1), ' '))", true, false},
+		{"concat(b, '!') = '10!'", true, true},                      // two b: XPTY0004
+		{"concat('a', c, d/b) = 'x'", false, false},                 // two operands
 		{"exists(e) or contains(xs:decimal(d/b), '2')", true, true}, // a decimal: XPTY0004
 		// castable as: one item cast, none castable only with '?', two or
 		// more not castable; string() of one node or none.
