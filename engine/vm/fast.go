@@ -1431,7 +1431,9 @@ func fastStringFn(name string) func(string) string {
 }
 
 // fastStringFnArgs reports whether name is a string function of more
-// than one argument that fastStringFnOf may compile.
+// than one argument that an operand's chain may hold: concat (fastConcat,
+// which also picks the argument the chain continues with) or one that
+// fastStringFnOf compiles.
 func fastStringFnArgs(name string) bool {
 	return name == "substring" || name == "substring-before" || name == "substring-after" || name == "concat"
 }
