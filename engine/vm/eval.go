@@ -919,6 +919,41 @@ func containsNode(s xdm.Sequence, n xdm.Item) bool {
 	return false
 }
 
+// forMemoTab holds the values of a scalar for-body (Program.scalarFors)
+// for the integers 0 to forMemoSize-1 of its variable: the body reads
+// that one variable and calls nothing that depends on anything else
+// (compileScalar), so its value for a number is the same each time, in
+// every document. XRechnung's IBAN check (BR-DE-19) runs its body on each
+// codepoint of the account number: the digits and capital letters are a
+// few dozen numbers. Errors and refusals are not kept (the body runs again
+// and raises them again).
+type forMemoTab struct {
+	val [forMemoSize]xdm.Item
+	has [forMemoSize]uint8 // forMemoItem, forMemoEmpty, or 0: not known
+}
+
+const (
+	forMemoSize  = 128
+	forMemoItem  = 1
+	forMemoEmpty = 2
+	// maxForMemos bounds the bodies a frame keeps values for (the rule
+	// sets have a handful of such for-expressions).
+	maxForMemos = 64
+)
+
+// forMemoOf returns the table of scalar for-expression e.
+func (f *frame) forMemoOf(e *Expr) *forMemoTab {
+	tab := f.forMemo[e]
+	if tab == nil {
+		if f.forMemo == nil || len(f.forMemo) >= maxForMemos {
+			f.forMemo = make(map[*Expr]*forMemoTab)
+		}
+		tab = new(forMemoTab)
+		f.forMemo[e] = tab
+	}
+	return tab
+}
+
 func (f *frame) evalFor(e *Expr, i int, fc focus, b []xdm.Item) ([]xdm.Item, error) {
 	if i == len(e.Binds) {
 		r, err := f.eval(e.Args[0], fc)
@@ -937,9 +972,21 @@ func (f *frame) evalFor(e *Expr, i int, fc focus, b []xdm.Item) ([]xdm.Item, err
 		if f.scalar == nil {
 			f.scalar = new(ScalarEnv)
 		}
+		tab := f.forMemoOf(e)
 		for _, it := range s {
 			if err := f.tick(); err != nil {
 				return b, err
+			}
+			v, small := it.SmallInt()
+			small = small && v >= 0 && v < forMemoSize
+			if small {
+				switch tab.has[v] {
+				case forMemoItem:
+					b = append(b, tab.val[v])
+					continue
+				case forMemoEmpty:
+					continue
+				}
 			}
 			f.scalar.Val[0], f.scalar.Has[0] = it, true
 			r, ok, err := body(f.scalar)
@@ -952,6 +999,12 @@ func (f *frame) evalFor(e *Expr, i int, fc focus, b []xdm.Item) ([]xdm.Item, err
 			}
 			if ok {
 				b = append(b, r)
+			}
+			if small {
+				tab.val[v], tab.has[v] = r, forMemoEmpty
+				if ok {
+					tab.has[v] = forMemoItem
+				}
 			}
 		}
 		if !refused {

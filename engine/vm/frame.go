@@ -97,6 +97,9 @@ type frame struct {
 	// scalar: the registers of the for-expressions run as closures
 	// (scalar.go), made on first use.
 	scalar *ScalarEnv
+	// forMemo: the values of scalar for-bodies for the small integers
+	// their variable took (evalFor).
+	forMemo map[*Expr]*forMemoTab
 }
 
 type nameKey struct {

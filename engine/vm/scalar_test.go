@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/einvoice-dev/einvoice/engine/vm"
+	"github.com/einvoice-dev/einvoice/engine/xdm"
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
 	"github.com/einvoice-dev/einvoice/engine/xpath"
 )
@@ -123,14 +124,49 @@ var scalarForCases = []struct {
 	{`for $x in ('a', ()) return string-length(replace($x, 'a', ''))`, 1},
 	{`for $x in (1.5, 2) return string-length(replace($x, '\.', ''))`, 1},
 	{`for $x in ('aAa') return string-length(replace($x, 'a', '', 'i'))`, 0},
+	// The values kept per small integer (forMemoTab): repeated numbers,
+	// an empty body, the bounds of the table, numbers of other types.
+	{`for $x in (1, 1.0, 1e0, 1, 2, 1, xs:decimal('1')) return $x div 2`, 1},
+	{`for $x in (1, 2, 1, 2) return if ($x = 1) then () else $x * 3`, 1},
+	{`for $x in (200, 127, 128, 0, -1, 127, -1, 0, 128) return $x - 1`, 1},
 	{`for $x in (1, 2), $y in (3, 4) return $x + $y`, 0},
 	{`for $x in (1, 2) return $x + count(//v)`, 0},
+}
+
+// TestScalarForMemo: the values a scalar for-body gave for small integers
+// are kept across evaluations in one Env (forMemoTab); each evaluation with
+// another string still gives the interpreter's value or error.
+func TestScalarForMemo(t *testing.T) {
+	doc := parse(t, `<r/>`)
+	ctx := context.Background()
+	sc := &xpath.StaticContext{Variables: map[string]int{"s": 0}}
+	for _, expr := range []string{
+		`string-join(for $cp in string-to-codepoints($s) return (if ($cp > 64) then string($cp - 55) else string($cp - 48)), '')`,
+		`for $cp in string-to-codepoints($s) return if ($cp = 65) then () else $cp * 2`,
+		`for $cp in string-to-codepoints($s) return 100 idiv ($cp - 66)`,
+	} {
+		p := compile(t, expr, sc)
+		env := &vm.Env{Doc: doc, Vars: []xdm.Sequence{nil}}
+		for _, s := range []string{"DE75AB", "BA57ED", "AXA", "XAX", "A", "AB", "ÉA", "A"} {
+			env.Vars[0] = xdm.Sequence{xdm.String(s)}
+			got := evalEnvOrError(ctx, p, env)
+			want := evalEnvOrError(ctx, p.WithoutScalarFors(), &vm.Env{Doc: doc, Vars: env.Vars})
+			if got != want {
+				t.Errorf("%s with $s = %q: %s, the interpreter says %s", expr, s, got, want)
+			}
+		}
+	}
 }
 
 // evalOrError is the value of p at the document node as a string of its
 // items' types and values, or its error code.
 func evalOrError(ctx context.Context, p *vm.Program, doc *xmltree.Document) string {
-	s, err := p.Eval(ctx, &vm.Env{Doc: doc}, 0)
+	return evalEnvOrError(ctx, p, &vm.Env{Doc: doc})
+}
+
+// evalEnvOrError is evalOrError in env.
+func evalEnvOrError(ctx context.Context, p *vm.Program, env *vm.Env) string {
+	s, err := p.Eval(ctx, env, 0)
 	if err != nil {
 		return "error " + code(err)
 	}

@@ -126,6 +126,17 @@ func (it Item) Decimal() Decimal {
 	return Decimal{c: int64(it.n), b: it.big, s: it.Node, plain: it.B}
 }
 
+// SmallInt returns the value of an xs:integer item whose coefficient fits
+// in an int64 at scale 0, without the plain mark (Integer's items, such as
+// string-to-codepoints'): two such items with one value are the same item.
+// ok=false for any other item.
+func (it Item) SmallInt() (int64, bool) {
+	if it.T != TInteger || it.big != nil || it.Node != 0 || it.B {
+		return 0, false
+	}
+	return int64(it.n), true
+}
+
 // WithDecimal returns an xs:decimal or xs:integer item of it's type
 // holding d (e.g. the result of abs or round).
 func (it Item) WithDecimal(d Decimal) Item { return decItem(it.T, d) }
