@@ -89,6 +89,28 @@ type fastEnv struct {
 	// of the test being evaluated, valid while their gen is numGen.
 	nums           []numEntry
 	numGen, numSeq uint64
+	// locals: the variables of the quantified expressions being
+	// evaluated without a frame, by local slot (compileFastQuantified);
+	// qitems holds their binding sequences, one run per nesting level.
+	locals []fastLocal
+	qitems []xdm.Item
+}
+
+// fastLocal is a local variable's value in a frame-free evaluation: one
+// item, while bound is true.
+type fastLocal struct {
+	it    xdm.Item
+	bound bool
+}
+
+// local returns local slot's item; ok=false when no frame-free quantified
+// expression binds it now (the interpreter's own quantifier, whose test
+// ran a predicate's closure: the interpreter decides).
+func (fe *fastEnv) local(slot int) (xdm.Item, bool) {
+	if slot >= len(fe.locals) || !fe.locals[slot].bound {
+		return xdm.Item{}, false
+	}
+	return fe.locals[slot].it, true
 }
 
 // childCache remembers, for one document, the first two children of a
@@ -746,13 +768,27 @@ func (fe *fastEnv) atMostOne(p *fastPath, n xmltree.NodeID) (xmltree.NodeID, boo
 // every node they index, such as cac:TaxScheme/normalize-space(
 // upper-case(cbc:ID)) = 'VAT' on every tax category of the document.
 func (c *Catalog) prepareFastPred(p *Expr) {
-	if c == nil || p.fastIdx != 0 || len(c.fastPreds) >= 1<<16-1 {
+	if c == nil || p.fastIdx != 0 || len(c.fastPreds) >= 1<<16-1 || readsLocal(p) {
+		// A predicate that reads a quantified variable decides only
+		// within a frame-free quantified expression (fastEnv.local),
+		// never for the interpreter.
 		return
 	}
 	if fn := compileFast(p); fn != nil {
 		c.fastPreds = append(c.fastPreds, fn)
 		p.fastIdx = uint16(len(c.fastPreds))
 	}
+}
+
+// readsLocal reports whether e reads a local variable (a for, some or
+// every binding).
+func readsLocal(e *Expr) bool {
+	if e.Op == OpLocal {
+		return true
+	}
+	found := false
+	eachChild(e, func(c *Expr) { found = found || readsLocal(c) })
+	return found
 }
 
 // fastPred returns predicate p's closure: the one prepareFastPred made,
@@ -766,9 +802,11 @@ func (c *Catalog) fastPred(p *Expr) fastBool {
 
 // prepareFastKey gives the key of a key or step index its frame-free
 // evaluation when it has one (Expr.fastIdx). A predicate-free step, which
-// programs share (Catalog.shareStep), is left to the interpreter.
+// programs share (Catalog.shareStep), is left to the interpreter, and so is
+// an operand that reads a quantified variable (sum(../../../cac:InvoiceLine[…
+// = $rate]/…) in BR-S-08: see prepareFastPred).
 func (c *Catalog) prepareFastKey(k *Expr) {
-	if c == nil || k.fastIdx != 0 || len(c.fastOps) >= 1<<16-1 || (k.Op == OpStep && len(k.Preds) == 0) {
+	if c == nil || k.fastIdx != 0 || len(c.fastOps) >= 1<<16-1 || (k.Op == OpStep && len(k.Preds) == 0) || readsLocal(k) {
 		return
 	}
 	if o, ok := fastOperandOf(k); ok && !o.count {
@@ -1006,6 +1044,8 @@ func compileFastOne(ns *numShares, e *Expr) fastBool {
 		}
 	case OpCastable:
 		return compileFastCastable(e)
+	case OpSome, OpEvery:
+		return compileFastQuantified(ns, e)
 	case OpCall:
 		if fn := compileFastNameTest(e); fn != nil {
 			return fn
@@ -1988,6 +2028,65 @@ func compileFastCmp(e *Expr) fastBool {
 			return false, false
 		}
 		return v, true
+	}
+}
+
+// compileFastQuantified compiles some/every with one binding whose
+// sequence is a frame-free operand of atomic items (a cast or a string
+// function of a path: EN 16931's BR-S-08, every $rate in
+// ../ram:RateApplicablePercent/xs:decimal(.) satisfies ...) and whose
+// test is frame-free, the variable read by comparisons and numbers
+// (compileFastNumOne's OpLocal) and by nothing else. As the interpreter
+// (frame.quantified), the whole sequence is made first, then the test runs
+// item by item and the first item that decides ends it; a sequence or a
+// test that cannot be decided leaves the whole expression to the
+// interpreter, errors and all. Shared subexpressions (numShares) are
+// closed, so they do not read the variable and keep their values from one
+// item to the next.
+func compileFastQuantified(ns *numShares, e *Expr) fastBool {
+	if len(e.Binds) != 1 {
+		return nil
+	}
+	o, ok := fastOperandOf(e.Binds[0].In)
+	if !ok || (!o.cast && o.fn == nil && !o.count) {
+		return nil // a path's nodes: the test may read them as nodes
+	}
+	test := compileFastIn(ns, e.Args[0])
+	if test == nil {
+		return nil
+	}
+	slot, some := e.Binds[0].Slot, e.Op == OpSome
+	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+		start := len(fe.qitems)
+		if !o.items(fe, n, func(a xdm.Item) bool {
+			fe.qitems = append(fe.qitems, a)
+			return true
+		}) {
+			fe.qitems = fe.qitems[:start]
+			return false, false
+		}
+		// The test's own quantifiers append after these items and cut
+		// back to their start, so the run stays as it is.
+		items := fe.qitems[start:]
+		for len(fe.locals) <= slot {
+			fe.locals = append(fe.locals, fastLocal{})
+		}
+		res, decided := !some, true
+		for _, it := range items {
+			fe.locals[slot] = fastLocal{it: it, bound: true}
+			v, ok := test(fe, n)
+			if !ok {
+				res, decided = false, false
+				break
+			}
+			if v == some {
+				res = some
+				break
+			}
+		}
+		fe.locals[slot] = fastLocal{}
+		fe.qitems = fe.qitems[:start]
+		return res, decided
 	}
 }
 

@@ -266,6 +266,23 @@ func TestFastPaths(t *testing.T) {
 		// A string literal against an item of another type: XPTY0004.
 		{"xs:decimal(d/b) = '2'", true, true},
 		{"xs:decimal(d/b) != ('2', '3')", true, true},
+		// some and every over atomic items (compileFastQuantified): none,
+		// one, several, the first that decides ending the loop before an
+		// error of a later one, a sequence that raises XPTY0004, the
+		// variable in a path's predicate, in a sum's, nested.
+		{"every $v in xs:decimal(d/b) satisfies $v > 1", true, false},
+		{"some $v in b/string-length(.) satisfies $v = 1", true, false},
+		{"every $v in b/string-length(.) satisfies $v > 1", true, false},
+		{"some $v in b/string-length(.) satisfies ($v = 2 or xs:decimal(c) > 0)", true, false}, // 2 decides first
+		{"some $v in b/string-length(.) satisfies ($v = 1 or xs:decimal(c) > 0)", true, true},  // ' s ': FORG0001 before 1
+		{"some $v in t/string-length(normalize-space(id)) satisfies $v = 3", true, true},       // two id: XPTY0004
+		{"some $v in t/normalize-space(id) satisfies $v = 'VAT'", false, false},                // a string literal: the interpreter's
+		{"every $v in xs:decimal(d/b) satisfies exists(d/b[xs:decimal(.) = $v])", true, false},
+		{"every $v in xs:decimal(d/b) satisfies sum(d/b[xs:decimal(.) = $v]) = $v", true, false},
+		{"every $v in b/string-length(.) satisfies some $w in xs:decimal(d/b) satisfies $w > $v", true, false},
+		{"(every $v in b/string-length(.) satisfies $v > 0) and (some $w in b/string-length(.) satisfies $w = 2)", true, false},
+		{"some $v in b satisfies $v = 'x'", false, false},    // nodes: the interpreter's
+		{"some $v in (1, 2) satisfies $v = 1", false, false}, // a literal list: the interpreter's
 	} {
 		cat := vm.NewCatalog()
 		sc := &xpath.StaticContext{Catalog: cat, Variables: map[string]int{"v": 0}}

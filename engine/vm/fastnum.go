@@ -69,6 +69,14 @@ func compileFastNumOne(ns *numShares, e *Expr) fastNum {
 		}
 	}
 	switch e.Op {
+	case OpLocal:
+		// The variable of a frame-free quantified expression
+		// (compileFastQuantified): one atomic item while it runs.
+		slot := e.Slot
+		return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
+			it, ok := fe.local(slot)
+			return it, false, ok
+		}
 	case OpVar:
 		if ns == nil || !ns.vars {
 			return nil

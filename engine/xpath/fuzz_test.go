@@ -96,7 +96,9 @@ func FuzzFastAgrees(f *testing.F) {
 		"$v * 2 > 700", "(if (cbc:Note) then xs:decimal(cbc:Amount) else $v) + 1 > 1",
 		"contains(' 38 39 ', substring(cbc:InvoiceTypeCode, 1, 2))", "starts-with(normalize-space(cbc:ID), 'INV')",
 		"string(cbc:IssueDate) castable as xs:date", "ends-with(cbc:Note, $v)",
-		"contains(' IN INV ', concat(' ', substring(cbc:ID, 1, 3), ' '))"} {
+		"contains(' IN INV ', concat(' ', substring(cbc:ID, 1, 3), ' '))",
+		"every $r in cac:InvoiceLine/xs:decimal(cbc:LineExtensionAmount) satisfies $r > 0",
+		"some $r in xs:decimal(cac:AllowanceCharge/cbc:Amount) satisfies sum(cac:InvoiceLine[xs:decimal(cbc:LineExtensionAmount) > $r]/xs:decimal(cbc:LineExtensionAmount)) > $r"} {
 		f.Add(s)
 	}
 	d := parseDoc(f, testDoc)
