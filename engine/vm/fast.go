@@ -1730,6 +1730,12 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 		return o, false
 	}
 	o.arg = arg
+	if len(chain) == 1 && !strlen {
+		// One function (normalize-space(cbc:ID), most operands): no loop.
+		fn := chain[0]
+		o.fn = func(s string) xdm.Item { return xdm.String(fn(s)) }
+		return o, true
+	}
 	o.fn = func(s string) xdm.Item {
 		for i := len(chain) - 1; i >= 0; i-- {
 			s = chain[i](s)
