@@ -1458,6 +1458,45 @@ type fastOperand struct {
 	cast    bool
 	castTo  xdm.Type
 	castOpt bool
+	// argChild: the catalog slot of arg when arg is one named child
+	// step without predicates (cbc:ID, cbc:Percent): oneItem reads it
+	// from the child cache at once.
+	argChild int32
+}
+
+// argNode is fastEnv.atMostOne of o.arg from m.
+func (o *fastOperand) argNode(fe *fastEnv, m xmltree.NodeID) (xmltree.NodeID, bool) {
+	if o.argChild == 0 {
+		return fe.atMostOne(&o.arg, m)
+	}
+	id := fe.ids[o.argChild-1]
+	if id < 0 {
+		return xmltree.None, true
+	}
+	c, second := fe.kids.children(fe.doc, m, id)
+	return c, second == xmltree.None
+}
+
+// argString is fastEnv.single of o.arg from m: the string value of its
+// one node, "" for none; ok=false for several.
+func (o *fastOperand) argString(fe *fastEnv, m xmltree.NodeID) (string, bool) {
+	if len(o.arg.steps) == 0 {
+		return fe.doc.StringValue(m), true // a function of the node itself
+	}
+	a, ok := o.argNode(fe, m)
+	if !ok || a == xmltree.None {
+		return "", ok
+	}
+	return fe.doc.StringValue(a), true
+}
+
+// childSlot returns the catalog slot of p when p is one named child step
+// without predicates, or 0.
+func childSlot(p *fastPath) int32 {
+	if len(p.steps) == 1 && p.steps[0].kind == fsChild && !p.preds {
+		return p.steps[0].slot
+	}
+	return 0
 }
 
 // fastStringFn returns the one-argument string function name as a Go
@@ -1674,6 +1713,7 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 	if call.Op == OpCast && len(call.Args) == 1 {
 		arg, ok := fastPathOf(call.Args[0])
 		o.arg, o.cast, o.castTo, o.castOpt = arg, true, call.Type, call.Optional
+		o.argChild = childSlot(&arg)
 		return o, ok
 	}
 	if call.Op != OpCall {
@@ -1729,7 +1769,7 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 	if !ok {
 		return o, false
 	}
-	o.arg = arg
+	o.arg, o.argChild = arg, childSlot(&arg)
 	if len(chain) == 1 && !strlen {
 		// One function (normalize-space(cbc:ID), most operands): no loop.
 		fn := chain[0]
@@ -1825,7 +1865,7 @@ func (o *fastOperand) oneItem(fe *fastEnv, n xmltree.NodeID) (it xdm.Item, k int
 	}
 	switch {
 	case o.cast:
-		a, ok := fe.atMostOne(&o.arg, m)
+		a, ok := o.argNode(fe, m)
 		if !ok || (a == xmltree.None && !o.castOpt) {
 			return it, 0, false
 		}
@@ -1835,7 +1875,7 @@ func (o *fastOperand) oneItem(fe *fastEnv, n xmltree.NodeID) (it xdm.Item, k int
 		it, err := xdm.Cast(xdm.Untyped(fe.doc.StringValue(a)), o.castTo)
 		return it, 1, err == nil
 	case o.fn != nil:
-		s, ok := fe.single(&o.arg, m)
+		s, ok := o.argString(fe, m)
 		if !ok {
 			return it, 0, false
 		}
@@ -1849,7 +1889,7 @@ func (o *fastOperand) oneItem(fe *fastEnv, n xmltree.NodeID) (it xdm.Item, k int
 func (o *fastOperand) nodeItems(fe *fastEnv, m xmltree.NodeID, each func(xdm.Item) bool) bool {
 	switch {
 	case o.cast:
-		a, ok := fe.atMostOne(&o.arg, m)
+		a, ok := o.argNode(fe, m)
 		if !ok || (a == xmltree.None && !o.castOpt) {
 			return false // XPTY0004, or the path's own refusal
 		}
@@ -1859,7 +1899,7 @@ func (o *fastOperand) nodeItems(fe *fastEnv, m xmltree.NodeID, each func(xdm.Ite
 		it, err := xdm.Cast(xdm.Untyped(fe.doc.StringValue(a)), o.castTo)
 		return err == nil && each(it)
 	case o.fn != nil:
-		s, ok := fe.single(&o.arg, m)
+		s, ok := o.argString(fe, m)
 		return ok && each(o.fn(s))
 	}
 	return each(xdm.Untyped(fe.doc.StringValue(m)))
