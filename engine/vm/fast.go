@@ -854,14 +854,7 @@ func (f *frame) fastOp(k *Expr) *fastOperand {
 // callers' indexes ignore a repeated key) and the interpreter evaluates k.
 func (f *frame) fastKey(k *Expr, n xmltree.NodeID, each func(xdm.Item) bool) bool {
 	o := f.fastOp(k)
-	if o == nil {
-		return false
-	}
-	fe := f.fastFor(f.doc)
-	if a, c, ok := o.oneItem(fe, n); ok {
-		return c == 0 || each(a)
-	}
-	return o.items(fe, n, each)
+	return o != nil && o.items(f.fastFor(f.doc), n, each)
 }
 
 // tryFastPred runs p's frame-free evaluation when the focus is a node of
@@ -1459,7 +1452,7 @@ type fastOperand struct {
 	castTo  xdm.Type
 	castOpt bool
 	// argChild: the catalog slot of arg when arg is one named child
-	// step without predicates (cbc:ID, cbc:Percent): oneItem reads it
+	// step without predicates (cbc:ID, cbc:Percent): argNode reads it
 	// from the child cache at once.
 	argChild int32
 }
@@ -1832,58 +1825,6 @@ func (o *fastOperand) items(fe *fastEnv, n xmltree.NodeID, each func(xdm.Item) b
 	return ok
 }
 
-// oneItem is items for the common operand whose path is the context node
-// or named child steps without predicates, each reaching one node or none
-// (normalize-space(cbc:ID), cac:Item/cac:ClassifiedTaxCategory/
-// xs:decimal(cbc:Percent), cbc:Percent): its item, without the callback,
-// the path's buffer or the level below; k is 0 or 1 items. ok=false when
-// it cannot answer that way (another shape, a step with two nodes, an
-// argument or cast that would make items give up): the caller then calls
-// items, which answers as it always did.
-func (o *fastOperand) oneItem(fe *fastEnv, n xmltree.NodeID) (it xdm.Item, k int, ok bool) {
-	if o.count || o.path.preds {
-		return it, 0, false
-	}
-	m := n
-	switch {
-	case len(o.path.steps) == 0:
-	case o.path.chain:
-		c, one := fe.chainEnd(&o.path, n)
-		if !one {
-			return it, 0, false
-		}
-		m = c
-	default:
-		c, second, one := fe.oneChildStep(&o.path, n)
-		if !one || second != xmltree.None {
-			return it, 0, false
-		}
-		m = c
-	}
-	if m == xmltree.None {
-		return it, 0, true
-	}
-	switch {
-	case o.cast:
-		a, ok := o.argNode(fe, m)
-		if !ok || (a == xmltree.None && !o.castOpt) {
-			return it, 0, false
-		}
-		if a == xmltree.None {
-			return it, 0, true
-		}
-		it, err := xdm.Cast(xdm.Untyped(fe.doc.StringValue(a)), o.castTo)
-		return it, 1, err == nil
-	case o.fn != nil:
-		s, ok := o.argString(fe, m)
-		if !ok {
-			return it, 0, false
-		}
-		return o.fn(s), 1, true
-	}
-	return xdm.Untyped(fe.doc.StringValue(m)), 1, true
-}
-
 // nodeItems calls each with the operand's items on m, a node of its path:
 // the cast or the function of its argument there, or m's value.
 func (o *fastOperand) nodeItems(fe *fastEnv, m xmltree.NodeID, each func(xdm.Item) bool) bool {
@@ -1908,12 +1849,6 @@ func (o *fastOperand) nodeItems(fe *fastEnv, m xmltree.NodeID, each func(xdm.Ite
 // appendTo appends the operand's items on n to dst; ok=false, with dst as
 // it was, when it cannot decide.
 func (o *fastOperand) appendTo(fe *fastEnv, n xmltree.NodeID, dst []xdm.Item) ([]xdm.Item, bool) {
-	if a, k, ok := o.oneItem(fe, n); ok {
-		if k == 1 {
-			dst = append(dst, a)
-		}
-		return dst, true
-	}
 	start := len(dst)
 	if o.items(fe, n, func(x xdm.Item) bool {
 		dst = append(dst, x)
@@ -1981,15 +1916,6 @@ func compileFastCmp(e *Expr) fastBool {
 		// type (a cast's, string-length's) against a string raises
 		// XPTY0004: give up.
 		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
-			if a, k, ok := o.oneItem(fe, n); ok {
-				if k == 0 {
-					return false, true
-				}
-				if a.T != xdm.TString && a.T != xdm.TUntyped {
-					return false, false
-				}
-				return set.has(a.S), true
-			}
 			v := false
 			decided := o.items(fe, n, func(a xdm.Item) bool {
 				if a.T != xdm.TString && a.T != xdm.TUntyped {
@@ -2007,15 +1933,6 @@ func compileFastCmp(e *Expr) fastBool {
 		// untypedAtomic against a string raises XPTY0004 (give up).
 		lit := consts[0].S
 		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
-			if a, k, ok := o.oneItem(fe, n); ok {
-				if k == 0 {
-					return false, true
-				}
-				if a.T != xdm.TString && a.T != xdm.TUntyped {
-					return false, false
-				}
-				return (a.S == lit) == eq, true
-			}
 			v, other := false, false
 			decided := o.items(fe, n, func(a xdm.Item) bool {
 				if a.T != xdm.TString && a.T != xdm.TUntyped {
@@ -2028,46 +1945,30 @@ func compileFastCmp(e *Expr) fastBool {
 			return v, decided && !other
 		}
 	}
-	// test compares item a with every constant: whether a pair holds,
-	// ok=false when a comparison raises an error.
-	test := func(a xdm.Item) (v, ok bool) {
-		if strEq && (a.T == xdm.TString || a.T == xdm.TUntyped) {
-			for _, b := range consts {
-				v = v || (a.S == b.S) == eq
-			}
-			return v, true
-		}
-		for _, b := range consts {
-			l, r := a, b
-			if swap {
-				l, r = b, a
-			}
-			res, err := compare(op, l, r)
-			if err != nil {
-				return false, false
-			}
-			v = v || res
-		}
-		return v, true
-	}
 	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
-		if a, k, ok := o.oneItem(fe, n); ok {
-			if k == 0 {
-				return false, true
-			}
-			return test(a)
-		}
 		// Every pair is compared, and the answer is given only when none
 		// raises an error (see above).
 		v, items, failed := false, 0, false
 		decided := o.items(fe, n, func(a xdm.Item) bool {
 			items++
-			w, ok := test(a)
-			if !ok {
-				failed = true
-				return false
+			if strEq && (a.T == xdm.TString || a.T == xdm.TUntyped) {
+				for _, b := range consts {
+					v = v || (a.S == b.S) == eq
+				}
+				return true
 			}
-			v = v || w
+			for _, b := range consts {
+				l, r := a, b
+				if swap {
+					l, r = b, a
+				}
+				res, err := compare(op, l, r)
+				if err != nil {
+					failed = true
+					return false
+				}
+				v = v || res
+			}
 			return true
 		})
 		if failed || !decided || (!general && items > 1) {

@@ -93,8 +93,7 @@ func TestFastPaths(t *testing.T) {
 		{"count(a/b) eq 2", true, false},
 		{"b = '10'", true, false},
 		{"b != 'x'", true, false},
-		// The one-item operands (oneItem) give way to the whole walk where
-		// a step has two nodes: the match is the second's.
+		// Operands whose step has two nodes: the match is the second's.
 		{"b = 'x'", true, false}, {"a/b = 'x'", true, false}, {"t/id = 'z'", true, false},
 		{"d/normalize-space(b) = '2'", true, false}, {"a/c = (' s ', 'q')", true, false},
 		{"b > 5", true, true},             // 'x' does not cast to xs:double

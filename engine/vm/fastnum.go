@@ -55,9 +55,6 @@ func compileFastNumOne(ns *numShares, e *Expr) fastNum {
 	if o, ok := fastOperandOf(e); ok && !o.count && o.fn == nil {
 		// The items of a path (untypedAtomic) or of a cast of a path.
 		return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
-			if it, k, ok := o.oneItem(fe, n); ok {
-				return it, k == 0, true
-			}
 			var it xdm.Item
 			k := 0
 			decided := o.items(fe, n, func(a xdm.Item) bool {
