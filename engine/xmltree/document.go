@@ -48,11 +48,14 @@ const inBuf = 1 << 31
 // attributes; for other kinds off/n locate the value.
 type node struct {
 	parent, first, last, next, prev NodeID
-	name                            NameID
-	raw                             int32 // index into Document.raws (prefix as written); -1 if none
-	off, n                          uint32
-	line                            int32
-	kind                            Kind
+	// nextEl: for an element, its next sibling that is an element
+	// (nextNamed skips the text between them).
+	nextEl NodeID
+	name   NameID
+	raw    int32 // index into Document.raws (prefix as written); -1 if none
+	off, n uint32
+	line   int32
+	kind   Kind
 }
 
 type qname struct {
@@ -111,6 +114,9 @@ func (d *Document) FirstChildNamed(n NodeID, id NameID) NodeID {
 // name id, or None.
 func (d *Document) NextSiblingNamed(c NodeID, id NameID) NodeID {
 	nodes := d.nodes
+	if nd := &nodes[c]; nd.kind == KindElement {
+		return nextNamedEl(nodes, nd.nextEl, id)
+	}
 	return nextNamed(nodes, nodes[c].next, id)
 }
 
@@ -118,12 +124,21 @@ func (d *Document) NextSiblingNamed(c NodeID, id NameID) NodeID {
 // element named id, or None: the loop of a named child step, with the
 // siblings read from one slice.
 func nextNamed(nodes []node, c NodeID, id NameID) NodeID {
+	for c != None && nodes[c].kind != KindElement {
+		c = nodes[c].next
+	}
+	return nextNamedEl(nodes, c, id)
+}
+
+// nextNamedEl is nextNamed from c, an element or None, along the element
+// siblings alone (node.nextEl).
+func nextNamedEl(nodes []node, c NodeID, id NameID) NodeID {
 	for c != None {
 		nd := &nodes[c]
-		if nd.name == id && nd.kind == KindElement {
+		if nd.name == id {
 			return c
 		}
-		c = nd.next
+		c = nd.nextEl
 	}
 	return None
 }

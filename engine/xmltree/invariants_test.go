@@ -75,6 +75,16 @@ func checkInvariants(t testing.TB, d *Document) {
 		if d.PrevSibling(n) == None && d.FirstChild(p) != n {
 			t.Fatalf("node %d has no previous sibling but is not the first child of %d", n, p)
 		}
+		if d.Kind(n) == KindElement {
+			// nextEl: the next sibling that is an element.
+			want := d.NextSibling(n)
+			for want != None && d.Kind(want) != KindElement {
+				want = d.NextSibling(want)
+			}
+			if got := d.nodes[n].nextEl; got != want {
+				t.Fatalf("element %d: next element sibling %d, want %d", n, got, want)
+			}
+		}
 	}
 	if roots != 1 {
 		t.Fatalf("%d root elements", roots)

@@ -173,7 +173,7 @@ func newParser(src string, lim Limits, est int, r *Recycler) *parser {
 		hasCR: strings.IndexByte(src, '\r') >= 0,
 	}
 	p.binds[0] = binding{prefix: "xml", uri: nsXML}
-	p.d.nodes = append(p.d.nodes, node{kind: KindDocument, parent: None, first: None, last: None, next: None, prev: None, name: -1, raw: -1, line: 1})
+	p.d.nodes = append(p.d.nodes, node{kind: KindDocument, parent: None, first: None, last: None, next: None, prev: None, nextEl: None, name: -1, raw: -1, line: 1})
 	p.cur = 0
 	return p
 }
@@ -257,7 +257,7 @@ func (p *parser) newNode(kind Kind, line int32) (NodeID, error) {
 		return None, &LimitError{Limit: "MaxNodes", Max: int64(p.lim.MaxNodes), Line: int(line)}
 	}
 	id := NodeID(len(p.d.nodes))
-	p.d.nodes = append(p.d.nodes, node{kind: kind, parent: None, first: None, last: None, next: None, prev: None, name: -1, raw: -1, line: line})
+	p.d.nodes = append(p.d.nodes, node{kind: kind, parent: None, first: None, last: None, next: None, prev: None, nextEl: None, name: -1, raw: -1, line: line})
 	return id, nil
 }
 
@@ -275,6 +275,17 @@ func (p *parser) link(id NodeID) {
 		nodes[last].next = id
 	}
 	nodes[par].last = id
+	if nd.kind == KindElement {
+		// The element sibling before it, past the text, comments and
+		// processing instructions between them (each walked once: the
+		// next element's walk stops here).
+		for s := last; s != None; s = nodes[s].prev {
+			if nodes[s].kind == KindElement {
+				nodes[s].nextEl = id
+				break
+			}
+		}
+	}
 }
 
 // ---- start and end tags ----
@@ -798,7 +809,7 @@ func (p *parser) flushText() error {
 	if t.buffered {
 		n |= inBuf
 	}
-	p.d.nodes = append(p.d.nodes, node{kind: KindText, first: None, last: None, next: None, name: -1, raw: -1, off: uint32(t.off), n: n, line: t.line})
+	p.d.nodes = append(p.d.nodes, node{kind: KindText, first: None, last: None, next: None, nextEl: None, name: -1, raw: -1, off: uint32(t.off), n: n, line: t.line})
 	p.link(id)
 	return nil
 }
