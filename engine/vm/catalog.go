@@ -107,7 +107,7 @@ func (c *Catalog) Slot(q xdm.QName) int32 { return c.slot(q.Space, q.Local) }
 func (env *Env) CatalogIDs(cat *Catalog) []xmltree.NameID {
 	f := env.fr
 	if f == nil {
-		f = &frame{}
+		f = newFrame()
 		env.fr = f
 	}
 	f.resolveCatalog(cat, env.Doc)

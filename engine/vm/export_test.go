@@ -23,3 +23,19 @@ func (p *Program) WithoutScalarFors() *Program {
 	q.scalarFors = nil
 	return &q
 }
+
+// MemoCount is the number of memo slots the Env's frame holds a value in
+// for its document (for TestFastMemo).
+func (env *Env) MemoCount() int {
+	f := env.fr
+	if f == nil || f.memoDoc != env.Doc {
+		return 0
+	}
+	n := 0
+	for _, set := range f.memoSet {
+		if set {
+			n++
+		}
+	}
+	return n
+}

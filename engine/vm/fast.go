@@ -27,8 +27,9 @@ import (
 // last of which may be an attribute step, each with predicates of the
 // same kind; counts of such paths; string functions (normalize-space,
 // upper-case, lower-case, string-length) of their node, also as a path's
-// last step (cac:TaxScheme/normalize-space(cbc:ID)). Absolute paths are
-// left to the interpreter, which keeps their nodes per document. Such
+// last step (cac:TaxScheme/normalize-space(cbc:ID)). Absolute paths with
+// predicates are read from what the interpreter keeps of them per
+// document (fastmemo.go), never walked again. Such
 // tests cost little next to the interpreter's fixed costs: a frame taken
 // and handed back, a sequence per operand, an item per node. When a
 // program's whole test is of that kind, NewProgramIn compiles it into a
@@ -74,6 +75,9 @@ const fastMaxNodes = 1 << 12
 // and the scratch buffers of the paths being walked, one per nesting
 // level (a predicate walks its own paths while its step's are collected).
 type fastEnv struct {
+	// fr is the frame the fastEnv belongs to (newFrame), whose memo
+	// table (fastmemo.go) it reads.
+	fr    *frame
 	doc   *xmltree.Document
 	ids   []xmltree.NameID
 	bufs  [][]xmltree.NodeID
@@ -94,6 +98,8 @@ type fastEnv struct {
 	// qitems holds their binding sequences, one run per nesting level.
 	locals []fastLocal
 	qitems []xdm.Item
+	// memoItems: scratch for the nodes memoKeep stores.
+	memoItems []xdm.Item
 }
 
 // fastLocal is a local variable's value in a frame-free evaluation: one
@@ -211,6 +217,7 @@ const (
 	fsFirst                        // child::name[1] (ram:ActualAmount[1]): the first child with the name (walk only: no shortcut takes it)
 	fsDesc                         // descendant::name (//cac:TaxCategory): the document's name index below the node (paths without predicates only)
 	fsDescAlt                      // (descendant::a|descendant::b|...) (//(cac:InvoiceLine|cac:CreditNoteLine)): fsDesc of each name, merged in document order
+	fsMemo                         // an absolute path's nodes read from the memo (fastmemo.go): the path's only step
 )
 
 // fastStep is one step of a fastPath.
@@ -240,6 +247,9 @@ type fastPath struct {
 	// abs: the first step is fsRoot (chainEnd and up start from the
 	// document node).
 	abs bool
+	// memo: an absolute path read from the interpreter's memo table
+	// (fastmemo.go), its one step fsMemo.
+	memo *fastMemo
 	// desc: some step is fsDesc. Its nodes, each the root of a subtree,
 	// may nest (an element named T inside another), so the steps after
 	// it can reach a node twice or out of document order: collect gives
@@ -275,6 +285,9 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 			// node is 0), whatever the context node.
 			st, ok = fastStep{kind: fsRoot}, true
 		}
+		if !ok && e.Op == OpPath {
+			return memoPath(e) // a step the walk cannot take
+		}
 		k := len(p.steps)
 		switch {
 		case !ok,
@@ -293,8 +306,8 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 		// //cac:TaxCategory[…VAT…]/cbc:ID[normalize-space(.) = 'AE'] and
 		// its kind are shared by many tests through the interpreter's
 		// memo points and key indexes, which are cheaper than walking
-		// them again for each.
-		return fastPath{}, false
+		// them again for each: the fast path reads what they hold.
+		return memoPath(e)
 	}
 	p.up = !p.preds && len(p.steps) >= 2
 	p.chain = p.up
@@ -491,6 +504,8 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 	switch st.kind {
 	case fsRoot:
 		return fe.walk(p, i+1, 0, buf, limit)
+	case fsMemo:
+		return fe.memoCollect(p.memo, buf, limit)
 	case fsFirst:
 		id := fe.ids[st.slot-1]
 		if id < 0 {

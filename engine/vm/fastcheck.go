@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/einvoice-dev/einvoice/engine/xdm"
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
@@ -41,8 +42,12 @@ func (p *Program) FastAgrees(ctx context.Context, env *Env, node xmltree.NodeID)
 	if fe == nil {
 		return false, errors.New("FastAgrees: the Env's catalog is not resolved for its document")
 	}
+	// The frame-free answer as the engine would get it now: reading the
+	// memo the evaluations before this one left (fastmemo.go); compared
+	// with the interpreter's below, as bothWays starts afresh.
+	var early bool
 	if p.fast != nil {
-		_, decided = p.fast(fe, node)
+		early, decided = p.fast(fe, node)
 	}
 	if p.fastVars != nil {
 		// FastVarTest, which EvalBool does not run: its answer against
@@ -59,7 +64,19 @@ func (p *Program) FastAgrees(ctx context.Context, env *Env, node xmltree.NodeID)
 			decided = true
 		}
 	}
-	return decided, bothWays(env, p.src, node, func() (bool, error) { return p.EvalBool(ctx, env, node) })
+	if err := bothWays(env, p.src, node, func() (bool, error) { return p.EvalBool(ctx, env, node) }); err != nil {
+		return decided, err
+	}
+	if p.fast != nil && decided {
+		env.noFast = true
+		env.forgetDocument()
+		want, err := p.EvalBool(ctx, env, node)
+		env.noFast = false
+		if err != nil || want != early {
+			return true, fmt.Errorf("%s on node %d: %v without a frame after earlier evaluations; the interpreter alone: %v, %v", p.src, node, early, want, err)
+		}
+	}
+	return decided, nil
 }
 
 // FastValueAgrees evaluates the program's value on node as Eval does and
@@ -71,10 +88,26 @@ func (p *Program) FastValueAgrees(ctx context.Context, env *Env, node xmltree.No
 	if fe == nil {
 		return false, errors.New("FastValueAgrees: the Env's catalog is not resolved for its document")
 	}
+	var early xdm.Sequence
 	if p.fastVal != nil {
-		_, decided = p.fastVal(fe, node, nil)
+		early, decided = p.fastVal(fe, node, nil)
+		early = slices.Clone(early)
 	}
-	return decided, bothWaysBy(env, p.src, node, func() (xdm.Sequence, error) { return p.Eval(ctx, env, node) }, sameItems)
+	eval := func() (xdm.Sequence, error) { return p.Eval(ctx, env, node) }
+	if err := bothWaysBy(env, p.src, node, eval, sameItems); err != nil {
+		return decided, err
+	}
+	if decided {
+		// As FastAgrees: the value read after earlier evaluations.
+		env.noFast = true
+		env.forgetDocument()
+		want, err := eval()
+		env.noFast = false
+		if err != nil || !sameItems(early, want) {
+			return true, fmt.Errorf("%s on node %d: %v without a frame after earlier evaluations; the interpreter alone: %v, %v", p.src, node, early, want, err)
+		}
+	}
+	return decided, nil
 }
 
 // sameItems reports whether two sequences hold the same items: the same

@@ -297,3 +297,10 @@ func (f *frame) ebv(s xdm.Sequence) (bool, error) {
 	}
 	return xdm.EBVAtomic(s[0])
 }
+
+// newFrame returns an empty frame whose fastEnv knows it.
+func newFrame() *frame {
+	f := &frame{}
+	f.fast.fr = f
+	return f
+}

@@ -175,7 +175,7 @@ type Env struct {
 func (env *Env) acquire(ctx context.Context, p *Program) *frame {
 	f := env.fr
 	if f == nil || f.busy {
-		f = &frame{}
+		f = newFrame()
 		if env.fr == nil {
 			env.fr = f
 		}

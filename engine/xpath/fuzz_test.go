@@ -98,7 +98,11 @@ func FuzzFastAgrees(f *testing.F) {
 		"string(cbc:IssueDate) castable as xs:date", "ends-with(cbc:Note, $v)",
 		"contains(' IN INV ', concat(' ', substring(cbc:ID, 1, 3), ' '))",
 		"every $r in cac:InvoiceLine/xs:decimal(cbc:LineExtensionAmount) satisfies $r > 0",
-		"some $r in xs:decimal(cac:AllowanceCharge/cbc:Amount) satisfies sum(cac:InvoiceLine[xs:decimal(cbc:LineExtensionAmount) > $r]/xs:decimal(cbc:LineExtensionAmount)) > $r"} {
+		"some $r in xs:decimal(cac:AllowanceCharge/cbc:Amount) satisfies sum(cac:InvoiceLine[xs:decimal(cbc:LineExtensionAmount) > $r]/xs:decimal(cbc:LineExtensionAmount)) > $r",
+		// Absolute paths read from the memo and key indexes (fastmemo.go).
+		"exists(//cac:InvoiceLine[cbc:ID = '1']) and count(//cac:InvoiceLine[cbc:ID = '2'][cbc:Note]) = 0",
+		"not(//cac:TaxCategory[normalize-space(cbc:ID) = 'Z']) or exists(//cac:Missing[cbc:ID = 'S'])",
+		"count(//cac:AllowanceCharge[cbc:ChargeIndicator = false()]/cac:TaxCategory[normalize-space(cbc:ID) = 'S']) = 1"} {
 		f.Add(s)
 	}
 	d := parseDoc(f, testDoc)
