@@ -218,11 +218,16 @@ const (
 	fsDesc                         // descendant::name (//cac:TaxCategory): the document's name index below the node (paths without predicates only)
 	fsDescAlt                      // (descendant::a|descendant::b|...) (//(cac:InvoiceLine|cac:CreditNoteLine)): fsDesc of each name, merged in document order
 	fsMemo                         // an absolute path's nodes read from the memo (fastmemo.go): the path's only step
+	fsFirstOf                      // (P)[1]: the first node of the steps after it, P's (first step only)
 )
 
 // fastStep is one step of a fastPath.
 type fastStep struct {
-	kind  fastStepKind
+	kind fastStepKind
+	// whole: an fsFirstOf whose path is collected whole, since a later
+	// node could raise an error (a predicate) or come first (a
+	// descendant step), as the interpreter evaluates it.
+	whole bool
 	slot  int32   // catalog slot of the name (child, attribute, first child)
 	alts  []int32 // catalog slots of the names (fsChildAlt)
 	preds []fastBool
@@ -264,7 +269,21 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 	switch e.Op {
 	case OpContext:
 		return p, true
-	case OpStep, OpFilter, OpUnion:
+	case OpFilter:
+		if len(e.Args) == 1 && e.Args[0].Op != OpContext && len(e.Preds) == 1 && e.Preds[0].PosConst == 1 {
+			// (/rsm:…/ram:GrandTotalAmount)[1] (CII's BR-CO-15): the
+			// first node of a path (firstOf).
+			p, ok := fastPathOf(e.Args[0])
+			if !ok || p.memo != nil || len(p.steps) == 0 {
+				return fastPath{}, false
+			}
+			// preds set: no shortcut of the walk applies (oneChildStep,
+			// chainEnd, up), so every reading goes through walk.
+			first := fastStep{kind: fsFirstOf, whole: p.preds || p.desc}
+			return fastPath{steps: append([]fastStep{first}, p.steps...), preds: true}, true
+		}
+		parts = []*Expr{e}
+	case OpStep, OpUnion:
 		parts = []*Expr{e}
 	case OpPath:
 		parts = e.Args
@@ -506,6 +525,8 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 		return fe.walk(p, i+1, 0, buf, limit)
 	case fsMemo:
 		return fe.memoCollect(p.memo, buf, limit)
+	case fsFirstOf:
+		return fe.firstOf(p, i, n, buf, limit)
 	case fsFirst:
 		id := fe.ids[st.slot-1]
 		if id < 0 {
@@ -625,6 +646,36 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 		if buf, ok = fe.into(st, p, i, c, buf, limit); !ok {
 			return buf, false
 		}
+	}
+	return buf, true
+}
+
+// firstOf appends to buf the first node of the steps of p after i, an
+// fsFirstOf, from n: walked into a buffer of the next level, up to that
+// node, or whole (fastStep.whole).
+func (fe *fastEnv) firstOf(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.NodeID, limit int) ([]xmltree.NodeID, bool) {
+	all := 1
+	if p.steps[i].whole {
+		all = fastMaxNodes + 1
+	}
+	d := fe.depth
+	for d >= len(fe.bufs) {
+		fe.bufs = append(fe.bufs, nil)
+	}
+	fe.depth++
+	tmp, ok := fe.walk(p, i+1, n, fe.bufs[d][:0], all)
+	fe.depth--
+	fe.bufs[d] = tmp
+	if !ok || len(tmp) > fastMaxNodes {
+		return buf, false
+	}
+	for k := 1; k < len(tmp); k++ {
+		if tmp[k] <= tmp[k-1] {
+			return buf, false // nested subtrees (see fastPath.desc)
+		}
+	}
+	if len(tmp) > 0 && len(buf) < limit {
+		buf = append(buf, tmp[0])
 	}
 	return buf, true
 }
@@ -1459,8 +1510,12 @@ func compileFastLastExpr(e *Expr) fastBool {
 type fastOperand struct {
 	path  fastPath
 	count bool
-	fn    func(string) xdm.Item
-	arg   fastPath // the argument of fn or of the cast, from each node of path
+	// countOf: count() of the items of a cast or function of a path
+	// (BR-CO-15's count(cac:TaxTotal/xs:decimal(cbc:TaxAmount[…]))),
+	// rather than of path's nodes.
+	countOf *fastOperand
+	fn      func(string) xdm.Item
+	arg     fastPath // the argument of fn or of the cast, from each node of path
 	// cast: xs:decimal(X) and the like, of the one node of arg (none:
 	// no item when the cast is optional, else an error).
 	cast    bool
@@ -1706,6 +1761,9 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 	if e.Op == OpCount {
 		p, ok := fastPathOf(e.Args[0])
 		o.path, o.count = p, true
+		if in, isOp := fastOperandOf(e.Args[0]); !ok && isOp && !in.count && (in.cast || in.fn != nil) {
+			return fastOperand{count: true, countOf: &in}, true
+		}
 		return o, ok
 	}
 	call := e
@@ -1799,6 +1857,13 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 // items calls each with the operand's items on n; ok=false when the
 // operand could not be decided or each returned false.
 func (o *fastOperand) items(fe *fastEnv, n xmltree.NodeID, each func(xdm.Item) bool) bool {
+	if o.countOf != nil {
+		k := int64(0)
+		if !o.countOf.items(fe, n, func(xdm.Item) bool { k++; return true }) {
+			return false
+		}
+		return each(xdm.Integer(k))
+	}
 	if o.count && o.path.chain {
 		if c, one := fe.chainEnd(&o.path, n); one {
 			cnt := int64(0)
@@ -1994,9 +2059,10 @@ func compileFastCmp(e *Expr) fastBool {
 }
 
 // compileFastQuantified compiles some/every with one binding whose
-// sequence is a frame-free operand of atomic items (a cast or a string
-// function of a path: EN 16931's BR-S-08, every $rate in
-// ../ram:RateApplicablePercent/xs:decimal(.) satisfies ...) and whose
+// sequence is a frame-free operand (a cast or a string function of a
+// path: EN 16931's BR-S-08, every $rate in
+// ../ram:RateApplicablePercent/xs:decimal(.) satisfies ...; or a path:
+// BR-CO-15's every $Currency in cbc:DocumentCurrencyCode) and whose
 // test is frame-free, the variable read by comparisons and numbers
 // (compileFastNumOne's OpLocal) and by nothing else. As the interpreter
 // (frame.quantified), the whole sequence is made first, then the test runs
@@ -2010,9 +2076,14 @@ func compileFastQuantified(ns *numShares, e *Expr) fastBool {
 		return nil
 	}
 	o, ok := fastOperandOf(e.Binds[0].In)
-	if !ok || (!o.cast && o.fn == nil && !o.count) {
-		return nil // a path's nodes: the test may read them as nodes
+	if !ok {
+		return nil
 	}
+	// A path's nodes are bound as their atomized values (untypedAtomic,
+	// o.items): the frame-free test reads the variable only as an item
+	// (compileFastNumOne's OpLocal), in comparisons, arithmetic and
+	// casts, which atomize a node to just that; no frame-free path starts
+	// at a variable, so nothing reads it as a node.
 	test := compileFastIn(ns, e.Args[0])
 	if test == nil {
 		return nil

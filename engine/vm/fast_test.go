@@ -280,7 +280,24 @@ func TestFastPaths(t *testing.T) {
 		{"every $v in xs:decimal(d/b) satisfies sum(d/b[xs:decimal(.) = $v]) = $v", true, false},
 		{"every $v in b/string-length(.) satisfies some $w in xs:decimal(d/b) satisfies $w > $v", true, false},
 		{"(every $v in b/string-length(.) satisfies $v > 0) and (some $w in b/string-length(.) satisfies $w = 2)", true, false},
-		{"some $v in b satisfies $v = 'x'", false, false},    // nodes: the interpreter's
+		{"some $v in b satisfies $v = 'x'", false, false}, // a string literal: the interpreter's
+		// Nodes bound as their atomized values (BR-CO-15's $Currency).
+		{"every $v in d/b satisfies $v = 2", true, false},
+		{"every $v in @x satisfies xs:decimal($v) = 1 and count(d[b = $v]) = 0", true, false},
+		{"some $v in t/id satisfies count(../t[id = $v]) = 2", true, false},
+		{"every $v in d/b satisfies count(d/xs:decimal(b[. = $v])) eq 1", true, false},
+		// count of a cast or function of a path: its items.
+		{"count(d/xs:decimal(b)) = 1", true, false}, {"count(t/upper-case(id[1])) = 2", true, false},
+		{"count(a/xs:decimal(b)) = 2", true, true}, // 'x' does not cast
+		// (P)[1]: the first node of a path (the second b, 'x', is never
+		// cast); a path with predicates or a descendant step is
+		// collected whole (an error in a later node's predicate).
+		{"xs:decimal((b)[1]) = 10", true, false}, {"(t/id)[1] = 'vat' and exists((/r/a/b)[1])", true, false},
+		{"xs:decimal((d/b)[1]) = 2 or (a/t/id)[1] = 'VAT'", true, false},
+		{"count((//b)[1]) = 1", true, false}, {"(b[. = 'x'])[1] = 'x'", true, false},
+		{"(b[. > 5])[1] = '10'", true, true}, // 'x' > 5: FORG0001
+		{"(b[. != 'y'])[1] = '10' and (t/id[. != 'q'])[1] = 'vat'", true, false},
+		{"every $v in b satisfies $v > 5", true, true},       // 'x': FORG0001 after '10'
 		{"some $v in (1, 2) satisfies $v = 1", false, false}, // a literal list: the interpreter's
 	} {
 		cat := vm.NewCatalog()
