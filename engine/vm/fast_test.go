@@ -286,6 +286,9 @@ func TestFastPaths(t *testing.T) {
 		{"every $v in @x satisfies xs:decimal($v) = 1 and count(d[b = $v]) = 0", true, false},
 		{"some $v in t/id satisfies count(../t[id = $v]) = 2", true, false},
 		{"every $v in d/b satisfies count(d/xs:decimal(b[. = $v])) eq 1", true, false},
+		// count() in arithmetic.
+		{"count(b) + count(d/b) = 3", true, false}, {"count(t/id) * 2 - count(e) > 3", true, false},
+		{"count(b) + count(d/xs:decimal(b)) > 0", true, false},
 		// count of a cast or function of a path: its items.
 		{"count(d/xs:decimal(b)) = 1", true, false}, {"count(t/upper-case(id[1])) = 2", true, false},
 		{"count(a/xs:decimal(b)) = 2", true, true}, // 'x' does not cast

@@ -52,7 +52,20 @@ func compileFastNumOne(ns *numShares, e *Expr) fastNum {
 		it := c[0]
 		return func(*fastEnv, xmltree.NodeID) (xdm.Item, bool, bool) { return it, false, true }
 	}
-	if o, ok := fastOperandOf(e); ok && !o.count && o.fn == nil {
+	o, isOp := fastOperandOf(e)
+	if isOp && o.count {
+		// count(P), one xs:integer, in arithmetic (BR-AF-01:
+		// count(//cac:AllowanceCharge/…) + count(//cac:ClassifiedTaxCategory…) > 0).
+		return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
+			var it xdm.Item
+			decided := o.items(fe, n, func(a xdm.Item) bool {
+				it = a
+				return true
+			})
+			return it, false, decided
+		}
+	}
+	if isOp && o.fn == nil {
 		// The items of a path (untypedAtomic) or of a cast of a path.
 		return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
 			var it xdm.Item
