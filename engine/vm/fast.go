@@ -1047,6 +1047,22 @@ func compileFastOne(ns *numShares, e *Expr) fastBool {
 		}
 	case OpExtCall:
 		return compileFastExt(ns, e)
+	case OpVar:
+		if ns == nil || !ns.vars {
+			return nil
+		}
+		// A let's effective boolean value (Peppol's
+		// $supplierCountryIsDE and $customerCountryIsDE), in a test
+		// reading variables (Program.FastVarTest).
+		slot := e.Slot
+		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+			v, ok := fe.varValue(slot)
+			if !ok {
+				return false, false
+			}
+			b, err := seqEBV(v)
+			return b, err == nil
+		}
 	case OpGenCmp, OpValCmp:
 		if fn := compileFastCmp(e); fn != nil {
 			return fn
@@ -2084,11 +2100,22 @@ func compileFastQuantified(ns *numShares, e *Expr) fastBool {
 	// (compileFastNumOne's OpLocal), in comparisons, arithmetic and
 	// casts, which atomize a node to just that; no frame-free path starts
 	// at a variable, so nothing reads it as a node.
+	some := e.Op == OpSome
 	test := compileFastIn(ns, e.Args[0])
 	if test == nil {
-		return nil
+		// Decided only when nothing is bound (BR-53: every
+		// $taxcurrency in cbc:TaxCurrencyCode satisfies …, on an invoice
+		// without one): some is false, every true, the test never runs.
+		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+			found := false
+			decided := o.items(fe, n, func(xdm.Item) bool {
+				found = true
+				return false
+			})
+			return !some, decided && !found
+		}
 	}
-	slot, some := e.Binds[0].Slot, e.Op == OpSome
+	slot := e.Binds[0].Slot
 	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 		start := len(fe.qitems)
 		if !o.items(fe, n, func(a xdm.Item) bool {

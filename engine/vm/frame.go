@@ -285,7 +285,10 @@ func (f *frame) single(s xdm.Sequence, what string) (xdm.Item, bool, error) {
 }
 
 // ebv returns the effective boolean value of a sequence.
-func (f *frame) ebv(s xdm.Sequence) (bool, error) {
+func (f *frame) ebv(s xdm.Sequence) (bool, error) { return seqEBV(s) }
+
+// seqEBV returns the effective boolean value of a sequence.
+func seqEBV(s xdm.Sequence) (bool, error) {
 	if len(s) == 0 {
 		return false, nil
 	}
