@@ -1046,7 +1046,18 @@ func compileFastOne(ns *numShares, e *Expr) fastBool {
 			return false, true
 		}
 	case OpExtCall:
+		if fn := compileFastMemoCall(e); fn != nil {
+			return fn
+		}
 		return compileFastExt(ns, e)
+	case OpConst:
+		if len(e.Seq) != 1 || e.Seq[0].T != xdm.TBoolean {
+			return nil
+		}
+		// A test the compiler folded to true() or false() (BR-FR's
+		// copy of BR-CO-05).
+		v := e.Seq[0].B
+		return func(*fastEnv, xmltree.NodeID) (bool, bool) { return v, true }
 	case OpVar:
 		if ns == nil || !ns.vars {
 			return nil
@@ -1122,6 +1133,10 @@ func compileFastOne(ns *numShares, e *Expr) fastBool {
 	case OpSome, OpEvery:
 		return compileFastQuantified(ns, e)
 	case OpCall:
+		if c, ok := fastConsts(e); ok && c[0].T == xdm.TBoolean {
+			v := c[0].B // true(), false()
+			return func(*fastEnv, xmltree.NodeID) (bool, bool) { return v, true }
+		}
 		if fn := compileFastNameTest(e); fn != nil {
 			return fn
 		}

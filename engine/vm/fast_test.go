@@ -287,6 +287,8 @@ func TestFastPaths(t *testing.T) {
 		{"every $v in @x satisfies xs:decimal($v) = 1 and count(d[b = $v]) = 0", true, false},
 		{"some $v in t/id satisfies count(../t[id = $v]) = 2", true, false},
 		{"every $v in d/b satisfies count(d/xs:decimal(b[. = $v])) eq 1", true, false},
+		// Constant tests (a test the compiler folded).
+		{"true()", true, false}, {"false() or exists(b)", true, false},
 		// count() in arithmetic.
 		{"count(b) + count(d/b) = 3", true, false}, {"count(t/id) * 2 - count(e) > 3", true, false},
 		{"count(b) + count(d/xs:decimal(b)) > 0", true, false},

@@ -191,3 +191,25 @@ func nodesOf(v xdm.Sequence, buf []xmltree.NodeID, limit int) ([]xmltree.NodeID,
 	}
 	return buf, true
 }
+
+// compileFastMemoCall compiles a call of an extension function with one
+// value per document (Catalog.prepare gives it a memo slot: BR-FR's
+// custom:isSpecialContractBD(/ubl:Invoice|/cn:CreditNote)) as the
+// effective boolean value of the value the interpreter stored in the
+// memo for this document; nil for other calls. Until the interpreter
+// made it, it does not decide.
+func compileFastMemoCall(e *Expr) fastBool {
+	mp := e.memoPoints()
+	if len(mp) != 1 {
+		return nil
+	}
+	s := int(mp[0].Slot) - 1
+	return func(fe *fastEnv, _ xmltree.NodeID) (bool, bool) {
+		f := fe.fr
+		if f == nil || f.memoDoc != fe.doc || f.memoCat != f.cat || f.cat == nil || s >= len(f.memoSet) || !f.memoSet[s] {
+			return false, false
+		}
+		v, err := seqEBV(f.memo[s])
+		return v, err == nil
+	}
+}

@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/vm"
+	"github.com/einvoice-dev/einvoice/engine/xdm"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
+	"github.com/einvoice-dev/einvoice/engine/xpath"
 )
 
 // TestFastMemo: absolute paths with predicates are decided without a frame
@@ -78,5 +81,58 @@ func TestFastMemo(t *testing.T) {
 	}
 	if v, ok := absent.TryFast(env, other.Root()); !ok || !v {
 		t.Errorf("%s: %v, %v without a frame, want true, true", absent.Source(), v, ok)
+	}
+}
+
+// TestFastMemoCall: a call with one value per document (a pure extension
+// function of the root) is decided without a frame from the value the
+// interpreter stored for the document, and only then; a value whose
+// effective boolean value is an error is the interpreter's.
+func TestFastMemoCall(t *testing.T) {
+	fs := vm.NewFunctions()
+	calls := 0
+	fs.RegisterPure("urn:f", "special", 1, func(_ context.Context, _ *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, error) {
+		calls++
+		return xdm.Sequence{xdm.Bool(len(args[0]) == 1)}, nil
+	})
+	fs.RegisterPure("urn:f", "two", 1, func(_ context.Context, _ *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, error) {
+		return xdm.Sequence{xdm.Integer(1), xdm.Integer(2)}, nil
+	})
+	cat := vm.NewCatalog()
+	sc := &xpath.StaticContext{Namespaces: map[string]string{"f": "urn:f"}, Functions: fs, Catalog: cat}
+	special := compile(t, "f:special(/inv | /cn) and exists(line)", sc)
+	two := compile(t, "f:two(/inv | /cn) or exists(line)", sc)
+	const src = `<inv><line/><line/></inv>`
+	doc, other := parse(t, src), parse(t, src)
+	env := &vm.Env{Doc: doc}
+	env.CatalogIDs(cat)
+	root := doc.Root()
+	for _, p := range []*vm.Program{special, two} {
+		if !p.FastRoot() {
+			t.Fatalf("%s: no frame-free test", p.Source())
+		}
+		if _, ok := p.TryFast(env, root); ok {
+			t.Errorf("%s: decided before the interpreter made the memo", p.Source())
+		}
+		if _, err := p.EvalBool(context.Background(), env, root); err != nil && p == special {
+			t.Fatal(err)
+		}
+	}
+	if v, ok := special.TryFast(env, root); !ok || !v {
+		t.Errorf("%s: %v, %v without a frame, want true, true", special.Source(), v, ok)
+	}
+	if v, ok := special.TryFast(env, doc.FirstChild(root)); !ok || v {
+		t.Errorf("%s on a line: %v, %v without a frame, want false, true", special.Source(), v, ok)
+	}
+	if _, ok := two.TryFast(env, root); ok {
+		t.Errorf("%s: decided without a frame, though its value has no effective boolean value", two.Source())
+	}
+	if calls != 1 {
+		t.Errorf("f:special ran %d times, want 1", calls)
+	}
+	env.Doc = other
+	env.CatalogIDs(cat)
+	if _, ok := special.TryFast(env, other.Root()); ok {
+		t.Errorf("%s: decided on another document from this one's memo", special.Source())
 	}
 }
