@@ -54,10 +54,7 @@ func (p *Program) FastAgrees(ctx context.Context, env *Env, node xmltree.NodeID)
 		// the interpreter's alone.
 		v, ok := p.fastVars(fe, node)
 		if ok {
-			env.noFast = true
-			env.forgetDocument()
-			want, err := p.EvalBool(ctx, env, node)
-			env.noFast = false
+			want, err := alone(env, func() (bool, error) { return p.EvalBool(ctx, env, node) })
 			if err != nil || want != v {
 				return true, fmt.Errorf("%s on node %d: %v without a frame (reading variables); the interpreter alone: %v, %v", p.src, node, v, want, err)
 			}
@@ -68,10 +65,7 @@ func (p *Program) FastAgrees(ctx context.Context, env *Env, node xmltree.NodeID)
 		return decided, err
 	}
 	if p.fast != nil && decided {
-		env.noFast = true
-		env.forgetDocument()
-		want, err := p.EvalBool(ctx, env, node)
-		env.noFast = false
+		want, err := alone(env, func() (bool, error) { return p.EvalBool(ctx, env, node) })
 		if err != nil || want != early {
 			return true, fmt.Errorf("%s on node %d: %v without a frame after earlier evaluations; the interpreter alone: %v, %v", p.src, node, early, want, err)
 		}
@@ -99,10 +93,7 @@ func (p *Program) FastValueAgrees(ctx context.Context, env *Env, node xmltree.No
 	}
 	if decided {
 		// As FastAgrees: the value read after earlier evaluations.
-		env.noFast = true
-		env.forgetDocument()
-		want, err := eval()
-		env.noFast = false
+		want, err := alone(env, eval)
 		if err != nil || !sameItems(early, want) {
 			return true, fmt.Errorf("%s on node %d: %v without a frame after earlier evaluations; the interpreter alone: %v, %v", p.src, node, early, want, err)
 		}
@@ -178,10 +169,7 @@ func bothWays(env *Env, src string, node xmltree.NodeID, eval func() (bool, erro
 func bothWaysBy[T any](env *Env, src string, node xmltree.NodeID, eval func() (T, error), same func(a, b T) bool) error {
 	env.forgetDocument()
 	got, gerr := eval()
-	env.noFast = true
-	env.forgetDocument()
-	want, werr := eval()
-	env.noFast = false
+	want, werr := alone(env, eval)
 	switch {
 	case (gerr != nil) != (werr != nil):
 		return fmt.Errorf("%s on node %d: %v, %v; the interpreter alone: %v, %v", src, node, got, gerr, want, werr)
@@ -189,6 +177,15 @@ func bothWaysBy[T any](env *Env, src string, node xmltree.NodeID, eval func() (T
 		return fmt.Errorf("%s on node %d: %v; the interpreter alone: %v", src, node, got, want)
 	}
 	return nil
+}
+
+// alone runs eval by the interpreter alone (Env.noFast), from an empty
+// memo.
+func alone[T any](env *Env, eval func() (T, error)) (T, error) {
+	env.noFast = true
+	env.forgetDocument()
+	defer func() { env.noFast = false }()
+	return eval()
 }
 
 // forgetDocument drops the frame's memos and indexes of the current
