@@ -1545,8 +1545,12 @@ type fastOperand struct {
 	// (BR-CO-15's count(cac:TaxTotal/xs:decimal(cbc:TaxAmount[…]))),
 	// rather than of path's nodes.
 	countOf *fastOperand
-	fn      func(string) xdm.Item
-	arg     fastPath // the argument of fn or of the cast, from each node of path
+	// distinct: countOf counts distinct-values() of its items (strings
+	// and untypedAtomic, compared as strings: BR-FR-CO-10's
+	// count(distinct-values(cac:PartyIdentification/cbc:ID/@schemeID))).
+	distinct bool
+	fn       func(string) xdm.Item
+	arg      fastPath // the argument of fn or of the cast, from each node of path
 	// cast: xs:decimal(X) and the like, of the one node of arg (none:
 	// no item when the cast is optional, else an error).
 	cast    bool
@@ -1795,6 +1799,11 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 		if in, isOp := fastOperandOf(e.Args[0]); !ok && isOp && !in.count && (in.cast || in.fn != nil) {
 			return fastOperand{count: true, countOf: &in}, true
 		}
+		if a := e.Args[0]; !ok && a.Op == OpCall && a.Builtin != nil && a.Builtin.Name == "distinct-values" && len(a.Args) == 1 {
+			if in, isOp := fastOperandOf(a.Args[0]); isOp && !in.count && !in.cast {
+				return fastOperand{count: true, countOf: &in, distinct: true}, true
+			}
+		}
 		return o, ok
 	}
 	call := e
@@ -1885,12 +1894,36 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 	return o, true
 }
 
+// maxDistinct bounds the distinct values a frame-free count of
+// distinct-values() compares pair by pair.
+const maxDistinct = 64
+
 // items calls each with the operand's items on n; ok=false when the
 // operand could not be decided or each returned false.
 func (o *fastOperand) items(fe *fastEnv, n xmltree.NodeID, each func(xdm.Item) bool) bool {
 	if o.countOf != nil {
 		k := int64(0)
-		if !o.countOf.items(fe, n, func(xdm.Item) bool { k++; return true }) {
+		start := len(fe.qitems) // scratch: the distinct values so far
+		ok := o.countOf.items(fe, n, func(it xdm.Item) bool {
+			if o.distinct {
+				if it.T != xdm.TString && it.T != xdm.TUntyped {
+					return false // another type: the interpreter's
+				}
+				for _, seen := range fe.qitems[start:] {
+					if seen.S == it.S {
+						return true
+					}
+				}
+				if len(fe.qitems)-start == maxDistinct {
+					return false // the interpreter's map
+				}
+				fe.qitems = append(fe.qitems, it)
+			}
+			k++
+			return true
+		})
+		fe.qitems = fe.qitems[:start]
+		if !ok {
 			return false
 		}
 		return each(xdm.Integer(k))

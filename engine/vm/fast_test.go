@@ -287,6 +287,12 @@ func TestFastPaths(t *testing.T) {
 		{"every $v in @x satisfies xs:decimal($v) = 1 and count(d[b = $v]) = 0", true, false},
 		{"some $v in t/id satisfies count(../t[id = $v]) = 2", true, false},
 		{"every $v in d/b satisfies count(d/xs:decimal(b[. = $v])) eq 1", true, false},
+		// count(distinct-values(P)) of strings; count(tokenize(X, 'lit')).
+		{"count(distinct-values(t/id)) = 3", true, false}, {"count(distinct-values(//b)) - count(//b) = 0", true, false},
+		{"count(distinct-values(xs:decimal(b))) = 1", false, false}, {"count(distinct-values(//e)) = 2", true, false},
+		{"count(tokenize(c, ' ')) = 3 and count(tokenize(@y, 'U')) = 2", true, false},
+		{"count(tokenize(c, '.')) = 1", false, false}, // a regular expression: the interpreter's
+		{"count(tokenize(b, '1')) = 2", true, true},   // two b: XPTY0004
 		// Constant tests (a test the compiler folded).
 		{"true()", true, false}, {"false() or exists(b)", true, false},
 		// count() in arithmetic.
@@ -755,6 +761,11 @@ func TestFastVarCmp(t *testing.T) {
 		{"not($v) or c != ''", xdm.Sequence{xdm.Bool(false)}, false},
 		{"$v or exists(e)", bs, false}, {"$v", nil, false}, {"$v", xdm.Sequence{xdm.String("")}, false},
 		{"exists(e) or $v", xdm.Sequence{xdm.String("a"), xdm.String("b")}, true},
+		// count(tokenize($v, 'lit')) (BR-FR-06): a string, nothing, a
+		// leading separator, nodes (two: XPTY0004).
+		{"count(tokenize($v, '#A#')) - 1 le 1", xdm.Sequence{xdm.String("x#A#y#A#z")}, false},
+		{"count(tokenize($v, '#A#')) = 0", nil, false}, {"count(tokenize($v, '#A#')) = 2", xdm.Sequence{xdm.String("#A#")}, false},
+		{"exists(e) or count(tokenize($v, '1')) = 2", bs, true},
 	} {
 		sc := &xpath.StaticContext{Catalog: vm.NewCatalog(), Variables: map[string]int{"v": 0}}
 		decided, gaveUp, ok := fastVarRun(t, doc, c.expr, sc, c.v)

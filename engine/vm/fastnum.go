@@ -3,6 +3,7 @@ package vm
 import (
 	"errors"
 	"math"
+	"strings"
 
 	"github.com/einvoice-dev/einvoice/engine/xdm"
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
@@ -51,6 +52,9 @@ func compileFastNumOne(ns *numShares, e *Expr) fastNum {
 		}
 		it := c[0]
 		return func(*fastEnv, xmltree.NodeID) (xdm.Item, bool, bool) { return it, false, true }
+	}
+	if fn := compileFastCountTokens(ns, e); fn != nil {
+		return fn
 	}
 	o, isOp := fastOperandOf(e)
 	if isOp && o.count {
@@ -438,5 +442,43 @@ func shareTest(ns *numShares, test fastBool) fastBool {
 		v, ok := test(fe, n)
 		fe.numGen = outer
 		return v, ok
+	}
+}
+
+// compileFastCountTokens compiles count(tokenize(X, 'lit')) with a literal
+// pattern free of regular-expression syntax (BR-FR-06's
+// count(tokenize($allNotes, '#PMT#'))): X one string, untypedAtomic or
+// node, or nothing (a fastNum, a let in the form reading variables); the
+// tokens are the pieces between non-overlapping occurrences, leftmost
+// first, as the regular expression finds them: none for "", else one more
+// than the occurrences. nil for anything else.
+func compileFastCountTokens(ns *numShares, e *Expr) fastNum {
+	if e.Op != OpCount || len(e.Args) != 1 {
+		return nil
+	}
+	t := e.Args[0]
+	if t.Op != OpCall || t.Builtin == nil || t.Builtin.Name != "tokenize" || len(t.Args) != 2 ||
+		t.Args[1].Op != OpConst || len(t.Args[1].Seq) != 1 || t.Args[1].Seq[0].T != xdm.TString {
+		return nil
+	}
+	lit := t.Args[1].Seq[0].S
+	if lit == "" || strings.ContainsAny(lit, `\.^$|?*+()[]{}`) {
+		return nil
+	}
+	arg := compileFastNumIn(ns, t.Args[0])
+	if arg == nil {
+		return nil
+	}
+	return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
+		it, empty, ok := arg(fe, n)
+		switch {
+		case !ok:
+			return xdm.Item{}, false, false
+		case empty || (it.T == xdm.TString || it.T == xdm.TUntyped) && it.S == "":
+			return xdm.Integer(0), false, true
+		case it.T != xdm.TString && it.T != xdm.TUntyped:
+			return xdm.Item{}, false, false // XPTY0004: the interpreter's
+		}
+		return xdm.Integer(int64(strings.Count(it.S, lit) + 1)), false, true
 	}
 }
