@@ -1796,15 +1796,16 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 	if e.Op == OpCount {
 		p, ok := fastPathOf(e.Args[0])
 		o.path, o.count = p, true
-		if in, isOp := fastOperandOf(e.Args[0]); !ok && isOp && !in.count && (in.cast || in.fn != nil) {
-			return fastOperand{count: true, countOf: &in}, true
+		if ok {
+			return o, true
 		}
-		if a := e.Args[0]; !ok && a.Op == OpCall && a.Builtin != nil && a.Builtin.Name == "distinct-values" && len(a.Args) == 1 {
-			if in, isOp := fastOperandOf(a.Args[0]); isOp && !in.count && !in.cast {
-				return fastOperand{count: true, countOf: &in, distinct: true}, true
-			}
+		a := e.Args[0]
+		if a.Op == OpCall && a.Builtin != nil && a.Builtin.Name == "distinct-values" && len(a.Args) == 1 {
+			in, isOp := fastOperandOf(a.Args[0])
+			return fastOperand{count: true, countOf: &in, distinct: true}, isOp && !in.count && !in.cast
 		}
-		return o, ok
+		in, isOp := fastOperandOf(a)
+		return fastOperand{count: true, countOf: &in}, isOp && !in.count && (in.cast || in.fn != nil)
 	}
 	call := e
 	if last := e.Args; e.Op == OpPath && len(last) >= 2 && (last[len(last)-1].Op == OpCall || last[len(last)-1].Op == OpCast) {
