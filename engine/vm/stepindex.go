@@ -102,6 +102,19 @@ func varKeyCmp(p *Expr) (q, v *Expr) {
 	return a, b
 }
 
+// keyVar returns the variable reference of p, a key predicate that
+// varKeyPred split ("Q = $v" either way round, or "A and Q = $v"), without
+// its tests of closedness, which a lookup need not repeat.
+func keyVar(p *Expr) *Expr {
+	if p.Op == OpAnd {
+		p = p.Args[1]
+	}
+	if a := p.Args[0]; a.Op == OpVar || a.Op == OpLocal {
+		return a
+	}
+	return p.Args[1]
+}
+
 // prepareStepKey marks a step that a step index applies to.
 func prepareStepKey(e *Expr) {
 	if j := stepKeyPred(e); j >= 0 && j < 255 {
@@ -221,7 +234,7 @@ func (f *frame) lookupStepIndex(ix *keyIndex, e *Expr) (_ xdm.Sequence, ok bool,
 		return nil, false, nil
 	}
 	j := int(e.KeyPred) - 1
-	_, _, ve := varKeyPred(e.Preds[j])
+	ve := keyVar(e.Preds[j])
 	if len(ix.nodes) == 0 {
 		return nil, true, nil // the predicate is never evaluated
 	}
@@ -272,12 +285,12 @@ func (f *frame) buildStepIndex(e *Expr, ctx xdm.Sequence) (*keyIndex, error) {
 func (f *frame) fillStepIndex(ix *keyIndex, e *Expr, nodes []xdm.Item) error {
 	j := int(e.KeyPred) - 1
 	pre, q, _ := varKeyPred(e.Preds[j])
-	s, err := f.filter(nodes, e.Preds[:j])
+	s, err := f.keyPrefilter(nodes, e.Preds[:j])
 	if err != nil {
 		ix.unusable = true
 		return nil
 	}
-	ix.nodes = f.memoCopy(s) // filter's result lives in the evaluation's arena
+	ix.nodes = f.memoCopy(s) // the result lives in the evaluation's arena
 	mark := f.posMark()
 	defer f.posDrop(mark) // on the error returns; a no-op after posFlush
 	strs, decs := false, false
@@ -297,6 +310,40 @@ func (f *frame) fillStepIndex(ix *keyIndex, e *Expr, nodes []xdm.Item) error {
 	ix.pos = f.indexMap(len(ix.nodes))
 	f.posFlush(mark, ix.pos)
 	return nil
+}
+
+// keyPrefilter returns the nodes that pass preds, the predicates before a
+// step index's key: boolean, closed and blind to the position
+// (stepKeyPred), so each node is tested on its own, the predicates in
+// their order, as filter's answer would be. A predicate is tried
+// frame-free first and without the predicate memo: an index is built once
+// per step class and document, and nothing else reads those predicates
+// on those nodes. Any error makes the index unusable (the step raises it).
+func (f *frame) keyPrefilter(nodes []xdm.Item, preds []*Expr) (xdm.Sequence, error) {
+	if len(preds) == 0 {
+		return nodes, nil
+	}
+	b := f.buf()
+	for i, it := range nodes {
+		if err := f.tick(); err != nil {
+			return nil, err
+		}
+		pd, pi := f.enter(it)
+		keep, err := true, error(nil)
+		for _, p := range preds {
+			if keep, err = f.predBool(p, focus{item: it, pos: i + 1, size: len(nodes)}); err != nil || !keep {
+				break
+			}
+		}
+		f.doc, f.docIdx = pd, pi
+		if err != nil {
+			return nil, err
+		}
+		if keep {
+			b = append(b, it)
+		}
+	}
+	return f.done(b), nil
 }
 
 // indexKey adds node i of the index under its keys (Q on fc, when the

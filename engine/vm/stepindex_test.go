@@ -22,6 +22,9 @@ func TestStepIndex(t *testing.T) {
 		"[normalize-space(c) = $s]",
 		"[p = $r]",
 		"[c = 'S' and xs:decimal(p) = $r]",
+		"[c = 'S' and $r = xs:decimal(p)]", // the variable first (keyVar)
+		"[c = 'S'][$r = xs:decimal(p)][xs:decimal(a) > 1]",
+		"[c = 'S'][xs:decimal(a) > 1][xs:decimal(p) = $r]", // a predicate before the key that can raise an error
 		"[c = 'S'][xs:decimal(p) = $r][xs:decimal(a) > 1]",
 		"[xs:decimal(p) = $v]",
 		"[p = $v]",
