@@ -244,8 +244,86 @@ func (a Decimal) Cmp(b Decimal) int {
 		}
 		return 0
 	}
+	if c, ok := cmpApprox(a, b); ok {
+		return c
+	}
 	x, y, _ := alignBig(a, b)
 	return x.Cmp(y)
+}
+
+// bigApprox returns x within a relative 2^-52, without allocating
+// (big.Int.Float64 goes through a big.Float): the top 64 bits of its
+// magnitude (the rest truncated: under 2^-63), rounded to a float64
+// (2^-53) and scaled by the bits left out.
+func bigApprox(x *big.Int) float64 {
+	n := x.BitLen()
+	if n <= 63 {
+		return float64(x.Int64())
+	}
+	ws := x.Bits()
+	var m uint64
+	got := 0
+	for i := len(ws) - 1; i >= 0 && got < 64; i-- {
+		w, wb := uint64(ws[i]), bits.UintSize
+		if i == len(ws)-1 {
+			wb = bits.Len64(w)
+		}
+		take := min(wb, 64-got)
+		m = m<<take | w>>(wb-take)
+		got += take
+	}
+	f := math.Ldexp(float64(m), n-got)
+	if x.Sign() < 0 {
+		f = -f
+	}
+	return f
+}
+
+// cmpApprox orders a and b by float64 approximations when they are far
+// enough apart for the order to be certain, without the big.Int products
+// of alignBig: an xs:decimal cast from an xs:double (BR-S-08's
+// xs:decimal(cbc:TaxableAmount - 1)) holds its binary value exactly, some
+// fifty digits, and is compared with sums of amounts. Each approximation
+// is within a relative 2^-50 of its value (approx), so two values whose
+// approximations differ by more than 2^-40 of the larger are in that
+// order; ok=false otherwise, and where approx cannot say.
+func cmpApprox(a, b Decimal) (int, bool) {
+	fa, ok := a.approx()
+	if !ok {
+		return 0, false
+	}
+	fb, ok := b.approx()
+	if !ok {
+		return 0, false
+	}
+	d := fa - fb
+	if math.Abs(d) <= max(math.Abs(fa), math.Abs(fb))*0x1p-40 {
+		return 0, false
+	}
+	if d < 0 {
+		return -1, true
+	}
+	return 1, true
+}
+
+// approx returns a float64 within a relative 2^-50 of d: the coefficient
+// within 2^-52 (bigApprox), divided by math.Pow10 of the scale (at most
+// four more roundings of 2^-53: the power's two table factors, their
+// product, and the quotient). ok=false when the coefficient or the
+// value leaves the normal range of float64, where that bound fails.
+func (d Decimal) approx() (float64, bool) {
+	c := float64(d.c)
+	if d.b != nil {
+		c = bigApprox(d.b)
+	}
+	if d.s > 300 || math.IsInf(c, 0) {
+		return 0, false
+	}
+	v := c / math.Pow10(int(d.s))
+	if c != 0 && !(math.Abs(v) >= 0x1p-1000) {
+		return 0, false // near underflow: the relative bound fails
+	}
+	return v, true
 }
 
 // Div divides two xs:decimal values (see DivScaled).
@@ -482,22 +560,25 @@ func DecimalFromFloat(f float64) (Decimal, error) {
 		frac |= 1 << 52
 	}
 	e := exp - 1075 // f = ±frac × 2^e
-	coef := new(big.Int).SetUint64(frac)
+	coef := new(big.Int)
 	var scale int32
 	if e >= 0 {
-		coef.Lsh(coef, uint(e))
+		coef.Lsh(coef.SetUint64(frac), uint(e))
 	} else {
 		k := -e
 		for k > 0 && frac&1 == 0 {
 			frac >>= 1
 			k--
 		}
-		coef.SetUint64(frac)
-		// frac / 2^k = frac × 5^k / 10^k
+		// frac / 2^k = frac × 5^k / 10^k; frac read from the stack
+		// (words), so that the product is the one allocation.
+		var words [2]big.Word
+		var x big.Int
+		x.SetBits(uint64Words(frac, words[:0]))
 		if k < len(powersOf5) {
-			coef.Mul(coef, powersOf5[k])
+			coef.Mul(&x, powersOf5[k])
 		} else {
-			coef.Mul(coef, new(big.Int).Exp(big.NewInt(5), big.NewInt(int64(k)), nil))
+			coef.Mul(&x, new(big.Int).Exp(big.NewInt(5), big.NewInt(int64(k)), nil))
 		}
 		scale = int32(k)
 		if neg {
@@ -514,6 +595,15 @@ func DecimalFromFloat(f float64) (Decimal, error) {
 		coef.Neg(coef)
 	}
 	return normBig(coef, scale), nil
+}
+
+// uint64Words appends the words of v, least significant first, to dst
+// (big.Int.SetBits' order).
+func uint64Words(v uint64, dst []big.Word) []big.Word {
+	if bits.UintSize == 32 {
+		return append(dst, big.Word(v&0xffffffff), big.Word(v>>32))
+	}
+	return append(dst, big.Word(v))
 }
 
 // powersOf5[k] is 5^k, for the exact decimal value of a double whose

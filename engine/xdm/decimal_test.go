@@ -270,6 +270,60 @@ func TestDecimalFromFloatExact(t *testing.T) {
 // rational value of the double, printed with as many fractional digits as
 // its denominator 2^k needs, on doubles of every binary exponent range
 // (the table of powers of 5 and past it, coefficients in an int64 and not).
+// TestDecimalCmpApprox compares Cmp, which orders values far apart by
+// float64 approximations (cmpApprox), with the exact comparison of the
+// aligned big coefficients, on decimals cast from doubles (BR-S-08's
+// xs:decimal(cbc:TaxableAmount - 1)) against sums of amounts, nearly equal
+// pairs (a few units of the last of 15 to 60 digits apart), equal values
+// in two forms, zeros and both signs. Deciding pairs closer than the
+// approximations' error (a tolerance of 0) fails it.
+func TestDecimalCmpApprox(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	exact := func(a, b Decimal) int {
+		x, y, _ := alignBig(a, b)
+		return x.Cmp(y)
+	}
+	random := func() Decimal {
+		switch rnd.IntN(4) {
+		case 0:
+			d, _ := DecimalFromFloat(math.Ldexp(float64(rnd.Int64N(1<<53)), -rnd.IntN(80)) * float64(1-2*rnd.IntN(2)))
+			return d
+		case 1:
+			return normInt(rnd.Int64N(1e12)-5e11, int32(rnd.IntN(20)))
+		case 2:
+			c := make([]byte, 8+rnd.IntN(24))
+			for i := range c {
+				c[i] = byte(rnd.Uint32())
+			}
+			x := new(big.Int).SetBytes(c)
+			if rnd.IntN(2) == 0 {
+				x.Neg(x)
+			}
+			return normBig(x, int32(rnd.IntN(70)))
+		}
+		return Decimal{}
+	}
+	decided := 0
+	for range 200000 {
+		a := random()
+		b := random()
+		if rnd.IntN(2) == 0 {
+			// b a few units of a's last digits away from a, or a itself
+			k := int32(15 + rnd.IntN(46))
+			b = a.Add(normInt(rnd.Int64N(7)-3, k+a.s))
+		}
+		if _, ok := cmpApprox(a, b); ok {
+			decided++
+		}
+		if got, want := a.Cmp(b), exact(a, b); got != want {
+			t.Fatalf("cmp(%s, %s) = %d, want %d", a, b, got, want)
+		}
+	}
+	if decided == 0 {
+		t.Fatal("cmpApprox decided no pair")
+	}
+}
+
 func TestDecimalFromFloatRat(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	fs := []float64{0.5, -0.75, 2.25, 1233.56, -0.01, 1e-10, 3.0000001, 1.5e-20, 7e-30, 123456789.123}
