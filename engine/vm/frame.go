@@ -64,6 +64,10 @@ type frame struct {
 	memo      []xdm.Sequence
 	memoSet   []bool
 	memoArena []xdm.Item
+	// ixArena and posArena hold memoDoc's key and step indexes and their
+	// positions (newKeyIndex, posInts), reused like memoArena.
+	ixArena  []keyIndex
+	posArena []int32
 	// usedMaps are the maps of memoDoc's key and step indexes, spareMaps
 	// cleared ones for the next document (indexMap).
 	usedMaps, spareMaps []map[string][]int32

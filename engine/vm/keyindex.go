@@ -253,7 +253,7 @@ func (f *frame) stepNodes(st *Expr, ctx xdm.Sequence) (_ []xdm.Item, ok bool, er
 // that is not a string or untypedAtomic, or the nodes exceed the memo
 // budget.
 func (f *frame) buildKeyIndex(st, key *Expr, cur xdm.Sequence) (*keyIndex, error) {
-	ix := &keyIndex{untyped: true}
+	ix := f.newKeyIndex()
 	nodes, ok, err := f.stepNodes(st, cur)
 	if err != nil || !ok {
 		ix.unusable = true

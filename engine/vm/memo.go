@@ -298,6 +298,8 @@ func (f *frame) memoReady(fc focus) bool {
 		// leave the vm as copies), so its chunk and its indexes' maps are
 		// reused; the step indexes, which hold both, go with them.
 		f.memoArena = f.memoArena[:0]
+		clear(f.ixArena) // the maps and sequences of the previous document's indexes
+		f.ixArena, f.posArena = f.ixArena[:0], f.posArena[:0]
 		f.stepIdxDoc = nil
 		clear(f.stepIdx)
 		f.recycleIndexMaps()
@@ -347,9 +349,8 @@ func (f *frame) posAdd(key string, i int) { f.kps = append(f.kps, keyPos{key: ke
 // every tax scheme).
 func (f *frame) posFlush(mark int, m map[string][]int32) {
 	ps := f.kps[mark:]
-	if len(ps) > 0 && !posGroupFew(ps, m) {
+	if all := f.posInts(len(ps)); len(ps) > 0 && !posGroupFew(ps, m, all) {
 		slices.SortStableFunc(ps, func(a, b keyPos) int { return strings.Compare(a.key, b.key) })
-		all := make([]int32, 0, len(ps))
 		for j := 0; j < len(ps); {
 			start, key := len(all), ps[j].key
 			for ; j < len(ps) && ps[j].key == key; j++ {
@@ -370,8 +371,9 @@ const posFewKeys = 4
 // distinct keys (a code on every line, two VAT rates): one pass over the
 // pairs per key instead of sorting them, with the same result (each key's
 // positions in the order they were added, repeats dropped). false, with
-// m unchanged, when there are more keys.
-func posGroupFew(ps []keyPos, m map[string][]int32) bool {
+// m unchanged, when there are more keys. all has room for len(ps)
+// positions.
+func posGroupFew(ps []keyPos, m map[string][]int32, all []int32) bool {
 	var keys [posFewKeys]string
 	d, k := 0, 0
 	for j := range ps {
@@ -389,7 +391,6 @@ func posGroupFew(ps []keyPos, m map[string][]int32) bool {
 		}
 		ps[j].k = uint8(k)
 	}
-	all := make([]int32, 0, len(ps))
 	for k, key := range keys[:d] {
 		start := len(all)
 		for _, p := range ps {
@@ -439,6 +440,33 @@ func (f *frame) memoCopy(s []xdm.Item) xdm.Sequence {
 	c := f.memoArena[l : l+n : l+n]
 	copy(c, s)
 	return c
+}
+
+// newKeyIndex returns an empty key or step index (untyped until a string
+// key is added) from the frame's arena of the memo document's indexes,
+// which the next document reuses (memoReady): the indexes a document
+// builds are allocated once per chunk, not one by one.
+func (f *frame) newKeyIndex() *keyIndex {
+	if len(f.ixArena) == cap(f.ixArena) {
+		// A new chunk; indexes handed out earlier keep the old one.
+		f.ixArena = make([]keyIndex, 0, max(2*cap(f.ixArena), 16))
+	}
+	f.ixArena = f.ixArena[:len(f.ixArena)+1]
+	ix := &f.ixArena[len(f.ixArena)-1]
+	*ix = keyIndex{untyped: true}
+	return ix
+}
+
+// posInts returns an empty slice with room for n positions, from the
+// frame's arena of index positions (see newKeyIndex).
+func (f *frame) posInts(n int) []int32 {
+	l := len(f.posArena)
+	if l+n > cap(f.posArena) {
+		f.posArena = make([]int32, 0, max(2*cap(f.posArena), n, 256))
+		l = 0
+	}
+	f.posArena = f.posArena[:l+n]
+	return f.posArena[l : l : l+n]
 }
 
 // memoStore keeps a copy of s in slot (1-based), within the item budget.

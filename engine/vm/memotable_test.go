@@ -71,7 +71,7 @@ func TestPosGroupFew(t *testing.T) {
 			}
 		}
 		few := map[string][]int32{}
-		ok := posGroupFew(slices.Clone(ps), few)
+		ok := posGroupFew(slices.Clone(ps), few, make([]int32, 0, len(ps)))
 		if ok != (len(distinctKeys(ps)) <= posFewKeys) {
 			t.Fatalf("round %d: posGroupFew = %v with %d keys", round, ok, len(distinctKeys(ps)))
 		}

@@ -249,7 +249,7 @@ func (f *frame) lookupStepIndex(ix *keyIndex, e *Expr) (_ xdm.Sequence, ok bool,
 // document order) that pass the predicates before the key predicate, and
 // the key of each.
 func (f *frame) buildStepIndex(e *Expr, ctx xdm.Sequence) (*keyIndex, error) {
-	ix := &keyIndex{untyped: true}
+	ix := f.newKeyIndex()
 	nodes, ok, err := f.stepNodes(e, ctx)
 	if err != nil || !ok {
 		ix.unusable = true
