@@ -150,7 +150,17 @@ func castInteger(s string) (int64, error) {
 // xmod is the XPath integer mod (the sign of the dividend; Go's % agrees).
 func xmod(a, b int64) int64 { return a % b }
 
-func boolSeq(b bool) xdm.Sequence { return xdm.Sequence{xdm.Bool(b)} }
+// seqTrue and seqFalse are the functions' boolean results, shared: the
+// evaluator never modifies a sequence it is given (it returns its
+// literals' sequences the same way).
+var seqTrue, seqFalse = xdm.Sequence{xdm.Bool(true)}, xdm.Sequence{xdm.Bool(false)}
+
+func boolSeq(b bool) xdm.Sequence {
+	if b {
+		return seqTrue
+	}
+	return seqFalse
+}
 
 func intSeq(v int64) xdm.Sequence { return xdm.Sequence{xdm.Integer(v)} }
 
