@@ -535,9 +535,20 @@ func (d Decimal) Float64() float64 {
 	if d.b == nil && d.s == 0 {
 		return float64(d.c)
 	}
+	if d.b == nil && d.s < int32(len(exactPow10)) && -1<<53 <= d.c && d.c <= 1<<53 {
+		// The coefficient and the power of ten are exact float64
+		// values, so one IEEE division gives the nearest double, as
+		// ParseFloat of the digits does (without building them: a
+		// decimal compared with a double, CII's BR-S-08 and kin).
+		return float64(d.c) / exactPow10[d.s]
+	}
 	f, _ := strconv.ParseFloat(d.String(), 64)
 	return f
 }
+
+// exactPow10 are the powers of ten a float64 holds exactly.
+var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // DecimalFromFloat converts a finite double to the exact decimal value of
 // its binary representation, as Saxon does (new BigDecimal(double)): 0.1e0

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -321,6 +322,33 @@ func TestDecimalCmpApprox(t *testing.T) {
 	}
 	if decided == 0 {
 		t.Fatal("cmpApprox decided no pair")
+	}
+}
+
+// TestDecimalFloat64 compares Float64, which divides small coefficients by
+// an exact power of ten, with ParseFloat of the decimal's digits (the
+// nearest double): coefficients up to and just past 2^53, every scale up
+// to 30 (a power of ten beyond 1e22 is not exact, and using one fails it).
+func TestDecimalFloat64(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	for i := range 300000 {
+		var c int64
+		switch i % 3 {
+		case 0:
+			c = rnd.Int64N(1 << 54)
+		case 1:
+			c = 1<<53 - 4 + rnd.Int64N(8)
+		default:
+			c = rnd.Int64N(1e6)
+		}
+		if rnd.IntN(2) == 0 {
+			c = -c
+		}
+		d := normInt(c, int32(rnd.IntN(31)))
+		want, _ := strconv.ParseFloat(d.String(), 64)
+		if got := d.Float64(); got != want {
+			t.Fatalf("Float64(%s) = %v, want %v", d, got, want)
+		}
 	}
 }
 
