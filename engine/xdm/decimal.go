@@ -571,41 +571,51 @@ func DecimalFromFloat(f float64) (Decimal, error) {
 		frac |= 1 << 52
 	}
 	e := exp - 1075 // f = ±frac × 2^e
-	coef := new(big.Int)
-	var scale int32
 	if e >= 0 {
-		coef.Lsh(coef.SetUint64(frac), uint(e))
-	} else {
-		k := -e
-		for k > 0 && frac&1 == 0 {
-			frac >>= 1
-			k--
-		}
-		// frac / 2^k = frac × 5^k / 10^k; frac read from the stack
-		// (words), so that the product is the one allocation.
-		var words [2]big.Word
-		var x big.Int
-		x.SetBits(uint64Words(frac, words[:0]))
-		if k < len(powersOf5) {
-			coef.Mul(&x, powersOf5[k])
-		} else {
-			coef.Mul(&x, new(big.Int).Exp(big.NewInt(5), big.NewInt(int64(k)), nil))
-		}
-		scale = int32(k)
+		coef := new(big.Int).SetUint64(frac)
+		coef.Lsh(coef, uint(e))
 		if neg {
 			coef.Neg(coef)
 		}
-		// frac is odd here, so frac × 5^k ends in 5: no trailing zero
-		// for normBig to remove.
-		if coef.IsInt64() {
-			return normInt(coef.Int64(), scale), nil
-		}
-		return Decimal{b: coef, s: scale}, nil
+		return normBig(coef, 0), nil
 	}
+	k := -e
+	for k > 0 && frac&1 == 0 {
+		frac >>= 1
+		k--
+	}
+	// frac / 2^k = frac × 5^k / 10^k, in one allocation for the
+	// usual amounts: the coefficient's header, frac's words and
+	// room for the product (a 53-bit fraction times 5^k, k up to
+	// 87, fits in 256 bits), which Mul then fills.
+	m := new(fromFloat)
+	coef := &m.coef
+	coef.SetBits(m.prod[:0])
+	var x big.Int
+	x.SetBits(uint64Words(frac, m.frac[:0]))
+	if k < len(powersOf5) {
+		coef.Mul(&x, powersOf5[k])
+	} else {
+		coef.Mul(&x, new(big.Int).Exp(big.NewInt(5), big.NewInt(int64(k)), nil))
+	}
+	scale := int32(k)
 	if neg {
 		coef.Neg(coef)
 	}
-	return normBig(coef, scale), nil
+	// frac is odd here, so frac × 5^k ends in 5: no trailing zero
+	// for normBig to remove.
+	if coef.IsInt64() {
+		return normInt(coef.Int64(), scale), nil
+	}
+	return Decimal{b: coef, s: scale}, nil
+}
+
+// fromFloat is the one allocation of DecimalFromFloat: a coefficient
+// and the words it and its factor are read from.
+type fromFloat struct {
+	coef big.Int
+	frac [2]big.Word
+	prod [8 * 32 / bits.UintSize]big.Word
 }
 
 // uint64Words appends the words of v, least significant first, to dst

@@ -64,4 +64,25 @@ func BenchmarkDecimal(b *testing.B) {
 			big1.Add(small2)
 		}
 	})
+	// BR-S-08's xs:decimal(cbc:TaxableAmount - 1): a double's exact
+	// binary value, compared with a sum of amounts.
+	b.Run("from-double", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_, _ = DecimalFromFloat(1233.56)
+		}
+	})
+	fromDouble, _ := DecimalFromFloat(1233.56)
+	b.Run("cmp-from-double", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			fromDouble.Cmp(small1)
+		}
+	})
+	b.Run("float64", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			small1.Float64()
+		}
+	})
 }
