@@ -264,8 +264,14 @@ func (f *frame) buildKeyIndex(st, key *Expr, cur xdm.Sequence) (*keyIndex, error
 	defer f.posDrop(mark) // on the error returns; a no-op after posFlush
 	add := f.posAdd
 	var keys []xdm.Item
+	if key.Op == OpChildEq {
+		keys = f.buf() // the key nodes of one node at a time
+	}
 	for i, it := range ix.nodes {
 		if err := f.tick(); err != nil {
+			if key.Op == OpChildEq {
+				f.drop(keys)
+			}
 			return nil, err
 		}
 		pd, pi := f.enter(it)
@@ -276,6 +282,7 @@ func (f *frame) buildKeyIndex(st, key *Expr, cur xdm.Sequence) (*keyIndex, error
 			if !km.never {
 				if keys, err = f.axisWith(&km, key.Axis, xmltree.NodeID(it.Node), keys, false); err != nil {
 					f.doc, f.docIdx = pd, pi
+					f.drop(keys)
 					return nil, err
 				}
 			}
@@ -312,6 +319,9 @@ func (f *frame) buildKeyIndex(st, key *Expr, cur xdm.Sequence) (*keyIndex, error
 			ix.unusable, ix.nodes = true, nil
 			return ix, nil
 		}
+	}
+	if key.Op == OpChildEq {
+		f.drop(keys)
 	}
 	ix.pos = f.indexMap(len(ix.nodes))
 	f.posFlush(mark, ix.pos)
