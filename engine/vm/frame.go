@@ -68,6 +68,8 @@ type frame struct {
 	// positions (newKeyIndex, posInts), reused like memoArena.
 	ixArena  []keyIndex
 	posArena []int32
+	// strs is string-join's scratch list of parts.
+	strs []string
 	// usedMaps are the maps of memoDoc's key and step indexes, spareMaps
 	// cleared ones for the next document (indexMap).
 	usedMaps, spareMaps []map[string][]int32
