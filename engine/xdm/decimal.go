@@ -70,15 +70,15 @@ func normInt(c int64, s int32) Decimal {
 	return Decimal{c: c, s: s}
 }
 
+// normBig returns b × 10^-s without trailing fractional zeros. b is a
+// value its caller has just made (every caller's is), divided in place,
+// and only when a trailing zero is there (mod10): a double's exact value
+// ends in 5, and most products and sums do not end in 0.
 func normBig(b *big.Int, s int32) Decimal {
-	if s > 0 {
-		var q, r big.Int
-		for s > 0 {
-			q.QuoRem(b, bigTen, &r)
-			if r.Sign() != 0 {
-				break
-			}
-			b = new(big.Int).Set(&q)
+	if s > 0 && mod10(b) == 0 {
+		var r big.Int
+		for s > 0 && mod10(b) == 0 {
+			b.QuoRem(b, bigTen, &r)
 			s--
 		}
 	}
@@ -86,6 +86,20 @@ func normBig(b *big.Int, s int32) Decimal {
 		return normInt(b.Int64(), s)
 	}
 	return Decimal{b: b, s: s}
+}
+
+// mod10 returns |b| mod 10 without allocating: a word's weight, 2^64 or
+// 2^32 to a positive power, is 6 mod 10 (6 × 6 = 36).
+func mod10(b *big.Int) uint {
+	ws := b.Bits()
+	if len(ws) == 0 {
+		return 0
+	}
+	hi := uint(0)
+	for _, w := range ws[1:] {
+		hi += uint(w % 10)
+	}
+	return (uint(ws[0]%10) + 6*(hi%10)) % 10
 }
 
 func (d Decimal) coef() *big.Int {

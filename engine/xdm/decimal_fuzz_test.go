@@ -1,7 +1,9 @@
 package xdm
 
 import (
+	"math"
 	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -65,4 +67,47 @@ func decimalLexical(s string) bool {
 		}
 	}
 	return true
+}
+
+// FuzzDecimalCmpFloat: a double's exact decimal value (DecimalFromFloat,
+// checked against math/big), compared with a decimal or with another
+// double's, orders as the exact comparison of the aligned coefficients
+// (Cmp's float64 shortcut, cmpApprox, may only decide what that decides);
+// a decimal's Float64 is the nearest double to its digits.
+func FuzzDecimalCmpFloat(f *testing.F) {
+	f.Add(math.Float64bits(1233.56), int64(123456), uint8(2), math.Float64bits(0.1))
+	f.Add(math.Float64bits(-1233.56), int64(-123356), uint8(2), uint64(0))
+	f.Add(uint64(0x0000000000000001), int64(1), uint8(200), uint64(0x7FEFFFFFFFFFFFFF))
+	f.Add(uint64(0x4340000000000001), int64(9007199254740993), uint8(0), uint64(0x3FF0000000000000))
+	f.Fuzz(func(t *testing.T, fbits uint64, c int64, scale uint8, gbits uint64) {
+		d := normInt(c, int32(scale%40))
+		if want, _ := strconv.ParseFloat(d.String(), 64); d.Float64() != want {
+			t.Fatalf("Float64(%s) = %v, want %v", d, d.Float64(), want)
+		}
+		x := math.Float64frombits(fbits)
+		a, err := DecimalFromFloat(x)
+		if err != nil {
+			if !math.IsNaN(x) && !math.IsInf(x, 0) {
+				t.Fatalf("DecimalFromFloat(%v): %v", x, err)
+			}
+			return
+		}
+		if r, _ := new(big.Rat).SetString(a.String()); r.Cmp(new(big.Rat).SetFloat64(x)) != 0 {
+			t.Fatalf("DecimalFromFloat(%v) = %s", x, a)
+		}
+		others := []Decimal{d, a.Add(d), a.Sub(normInt(1, int32(scale%60)))}
+		if y := math.Float64frombits(gbits); !math.IsNaN(y) && !math.IsInf(y, 0) {
+			b, _ := DecimalFromFloat(y)
+			others = append(others, b)
+		}
+		for _, b := range others {
+			x, y, _ := alignBig(a, b)
+			if got, want := a.Cmp(b), x.Cmp(y); got != want {
+				t.Fatalf("cmp(%s, %s) = %d, want %d", a, b, got, want)
+			}
+			if got, want := b.Cmp(a), y.Cmp(x); got != want {
+				t.Fatalf("cmp(%s, %s) = %d, want %d", b, a, got, want)
+			}
+		}
+	})
 }

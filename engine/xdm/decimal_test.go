@@ -352,6 +352,30 @@ func TestDecimalFloat64(t *testing.T) {
 	}
 }
 
+// TestMod10 compares mod10 with math/big on values of one to sixty words,
+// both signs, multiples of ten among them.
+func TestMod10(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	ten := big.NewInt(10)
+	for i := range 20000 {
+		c := make([]byte, 1+rnd.IntN(480))
+		for j := range c {
+			c[j] = byte(rnd.Uint32())
+		}
+		x := new(big.Int).SetBytes(c)
+		if i%3 == 0 {
+			x.Mul(x, ten)
+		}
+		if rnd.IntN(2) == 0 {
+			x.Neg(x)
+		}
+		want := new(big.Int).Mod(new(big.Int).Abs(x), ten).Uint64()
+		if got := mod10(x); uint64(got) != want {
+			t.Fatalf("mod10(%s) = %d, want %d", x, got, want)
+		}
+	}
+}
+
 func TestDecimalFromFloatRat(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	fs := []float64{0.5, -0.75, 2.25, 1233.56, -0.01, 1e-10, 3.0000001, 1.5e-20, 7e-30, 123456789.123}
