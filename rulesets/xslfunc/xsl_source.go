@@ -211,9 +211,6 @@ type compiled struct {
 	// fresh vm.Env would allocate its frame and scratch arena again
 	// (~20 KB; BR-FR makes about a hundred calls per document).
 	envs sync.Pool // of *callEnv
-	// yes and no are the results of an as="xs:boolean" function: read
-	// only, as every sequence an evaluation returns.
-	yes, no xdm.Sequence
 }
 
 // callEnv is the evaluation context of one call, with one item slot per
@@ -239,7 +236,7 @@ func (c *compiled) env(doc *xmltree.Document) *callEnv {
 func (env *callEnv) slot(i int) xdm.Sequence { return env.slots[i : i : i+1] }
 
 // done hands env back. Nothing a call returns points into it (the
-// result is yes, no or a copy); its variables are dropped, the scalar
+// result is a shared boolean sequence, boolSeq's, or a copy); its variables are dropped, the scalar
 // closures' registers too (strings of the document: a pooled env must
 // not keep the document's text alive).
 func (c *compiled) done(env *callEnv) {
@@ -271,8 +268,7 @@ func compileAll(fs *vm.Functions, defs []XSLFunction, ns map[string]string) ([]*
 		if def.As != "xs:boolean" && def.As != "" {
 			return nil, fmt.Errorf("%w: %s as %q", ErrXSLFunction, def.Local, def.As)
 		}
-		c := &compiled{def: def, nSlots: len(def.Params) + len(def.Vars),
-			yes: xdm.Sequence{xdm.Bool(true)}, no: xdm.Sequence{xdm.Bool(false)}}
+		c := &compiled{def: def, nSlots: len(def.Params) + len(def.Vars)}
 		cs[i] = c
 		fs.RegisterPure(def.Space, def.Local, len(def.Params), c.call) // no context item, no state: pure
 	}
@@ -387,10 +383,7 @@ func (c *compiled) callScalar(doc *xmltree.Document, env *callEnv, args []xdm.Se
 	if err != nil || !has || v.T != xdm.TBoolean {
 		return nil, false
 	}
-	if v.B {
-		return c.yes, true
-	}
-	return c.no, true
+	return boolSeq(v.B), true
 }
 
 func supportedParamType(as string) bool {
@@ -470,10 +463,7 @@ func (c *compiled) interpret(ctx context.Context, doc *xmltree.Document, env *ca
 			return nil, err
 		}
 	}
-	if b.B {
-		return c.yes, nil
-	}
-	return c.no, nil
+	return boolSeq(b.B), nil
 }
 
 // convertParam converts the argument s to the param type as; a string
