@@ -414,6 +414,7 @@ func defineBuiltins(def func(name string, min, max int, fn builtinFn)) {
 		size := len(sep) * max(len(a[0])-1, 0)
 		for _, it := range a[0] {
 			if it.T != xdm.TNode && it.T != xdm.TString && it.T != xdm.TUntyped {
+				clear(parts)
 				return nil, xdm.Errorf(xdm.ErrType, "string-join: item is %s, xs:string expected", it.T)
 			}
 			parts = append(parts, f.itemString(it))
