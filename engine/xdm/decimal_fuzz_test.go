@@ -95,7 +95,10 @@ func FuzzDecimalCmpFloat(f *testing.F) {
 		if r, _ := new(big.Rat).SetString(a.String()); r.Cmp(new(big.Rat).SetFloat64(x)) != 0 {
 			t.Fatalf("DecimalFromFloat(%v) = %s", x, a)
 		}
-		others := []Decimal{d, a.Add(d), a.Sub(normInt(1, int32(scale%60)))}
+		// d, a's sum with it, a less one unit of its last digit (the
+		// closest pair: the shortcut must leave it to the exact path)
+		// and less 10^-scale.
+		others := []Decimal{d, a.Add(d), a.Sub(normInt(1, a.Scale())), a.Sub(normInt(1, int32(scale%60)))}
 		if y := math.Float64frombits(gbits); !math.IsNaN(y) && !math.IsInf(y, 0) {
 			b, _ := DecimalFromFloat(y)
 			others = append(others, b)
