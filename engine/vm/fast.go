@@ -67,6 +67,11 @@ import (
 // the EN 16931 examples, FuzzValidateEN16931 on its inputs, and the oracle
 // runs of the conformance suite on a sample of their mutants.
 
+// descPredMax bounds the nodes of a descendant step with predicates that a
+// fast path tests one by one (fastPathOf): past it the interpreter, whose
+// step indexes find them by key, evaluates the test.
+const descPredMax = 8
+
 // fastMaxNodes bounds the nodes a fast path collects: past it the
 // interpreter evaluates the test, with its budgets and cancellation.
 const fastMaxNodes = 1 << 12
@@ -93,6 +98,10 @@ type fastEnv struct {
 	// of the test being evaluated, valid while their gen is numGen.
 	nums           []numEntry
 	numGen, numSeq uint64
+	// locGen is the generation of the current binding of the frame-free
+	// quantified expressions' variables (compileFastQuantified): the
+	// shared values that read them (numShares.local) hold for it only.
+	locGen uint64
 	// locals: the variables of the quantified expressions being
 	// evaluated without a frame, by local slot (compileFastQuantified);
 	// qitems holds their binding sequences, one run per nesting level.
@@ -215,7 +224,7 @@ const (
 	fsChildAlt                     // (a|b|...): child::a, child::b... in document order
 	fsRoot                         // / (first step only): the document node
 	fsFirst                        // child::name[1] (ram:ActualAmount[1]): the first child with the name (walk only: no shortcut takes it)
-	fsDesc                         // descendant::name (//cac:TaxCategory): the document's name index below the node (paths without predicates only)
+	fsDesc                         // descendant::name (//cac:TaxCategory): the document's name index below the node (with predicates only when they read a quantified variable, up to descPredMax nodes)
 	fsDescAlt                      // (descendant::a|descendant::b|...) (//(cac:InvoiceLine|cac:CreditNoteLine)): fsDesc of each name, merged in document order
 	fsMemo                         // an absolute path's nodes read from the memo (fastmemo.go): the path's only step
 	fsFirstOf                      // (P)[1]: the first node of the steps after it, P's (first step only)
@@ -326,7 +335,14 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 		// its kind are shared by many tests through the interpreter's
 		// memo points and key indexes, which are cheaper than walking
 		// them again for each: the fast path reads what they hold.
-		return memoPath(e)
+		if m, ok := memoPath(e); ok || !readsLocal(e) {
+			return m, ok
+		}
+		// Unless a predicate reads a quantified variable (BR-S-08:
+		// every $rate in … satisfies exists(//cac:InvoiceLine[…'S']
+		// [… xs:decimal(cbc:Percent) = $rate])): no memo holds such a
+		// path, and the walk tests each node of the name by the step's
+		// predicates, up to descPredMax of them (walk).
 	}
 	p.up = !p.preds && len(p.steps) >= 2
 	p.chain = p.up
@@ -546,7 +562,23 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 		if id < 0 || (n != 0 && d.Kind(n) != xmltree.KindElement) {
 			return buf, true // an attribute or text node has no descendants
 		}
-		for _, c := range d.NamedIn(n, id, false) {
+		l := d.NamedIn(n, id, false)
+		if len(st.preds) > 0 {
+			if len(l) > descPredMax {
+				return buf, false
+			}
+			for _, c := range l {
+				if len(buf) >= limit {
+					break
+				}
+				var ok bool
+				if buf, ok = fe.into(st, p, i, c, buf, limit); !ok {
+					return buf, false
+				}
+			}
+			return buf, true
+		}
+		for _, c := range l {
 			if len(buf) >= limit {
 				break
 			}
@@ -572,6 +604,15 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 				}
 			}
 		}
+		if len(st.preds) > 0 {
+			total := 0
+			for _, l := range lists[:k] {
+				total += len(l)
+			}
+			if total > descPredMax {
+				return buf, false
+			}
+		}
 		for len(buf) < limit {
 			m := -1
 			for j := 0; j < k; j++ {
@@ -585,7 +626,12 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 			c := lists[m][0]
 			lists[m] = lists[m][1:]
 			var ok bool
-			if buf, ok = fe.walk(p, i+1, c, buf, limit); !ok {
+			if len(st.preds) == 0 {
+				buf, ok = fe.walk(p, i+1, c, buf, limit)
+			} else {
+				buf, ok = fe.into(st, p, i, c, buf, limit)
+			}
+			if !ok {
 				return buf, false
 			}
 		}
@@ -950,8 +996,8 @@ func compileFast(e *Expr) fastBool { return compileFastIn(nil, e) }
 // (fastnum.go) within the test.
 func compileFastIn(ns *numShares, e *Expr) fastBool {
 	fn := compileFastOne(ns, e)
-	if slot, ok := ns.slot(e, fn != nil); ok {
-		return shareBool(slot, fn)
+	if slot, local, ok := ns.slot(e, fn != nil); ok {
+		return shareBool(slot, local, fn)
 	}
 	return fn
 }
@@ -2181,8 +2227,11 @@ func compileFastQuantified(ns *numShares, e *Expr) fastBool {
 			fe.locals = append(fe.locals, fastLocal{})
 		}
 		res, decided := !some, true
+		outer := fe.locGen
 		for _, it := range items {
 			fe.locals[slot] = fastLocal{it: it, bound: true}
+			fe.numSeq++
+			fe.locGen = fe.numSeq
 			v, ok := test(fe, n)
 			if !ok {
 				res, decided = false, false
@@ -2194,6 +2243,7 @@ func compileFastQuantified(ns *numShares, e *Expr) fastBool {
 			}
 		}
 		fe.locals[slot] = fastLocal{}
+		fe.locGen = outer
 		fe.qitems = fe.qitems[:start]
 		return res, decided
 	}
@@ -2207,7 +2257,7 @@ func compileFastVars(root *Expr, fns *Functions) fastBool {
 	ns := numSharesOf(root)
 	vs := &numShares{vars: true, fns: fns}
 	if ns != nil {
-		vs.slots = ns.slots
+		vs.slots, vs.local = ns.slots, ns.local
 	}
 	fn := compileFastIn(vs, root)
 	if ns == nil {

@@ -309,7 +309,24 @@ func TestFastPaths(t *testing.T) {
 		{"count((//b)[1]) = 1", true, false}, {"(b[. = 'x'])[1] = 'x'", true, false},
 		{"(b[. > 5])[1] = '10'", true, true}, // 'x' > 5: FORG0001
 		{"(b[. != 'y'])[1] = '10' and (t/id[. != 'q'])[1] = 'vat'", true, false},
-		{"every $v in b satisfies $v > 5", true, true},       // 'x': FORG0001 after '10'
+		{"every $v in b satisfies $v > 5", true, true}, // 'x': FORG0001 after '10'
+		// A path whose last part is arithmetic or a cast of it (UBL's
+		// BR-S-08: ../xs:decimal(cbc:TaxableAmount - 1)): on the path's
+		// one node, none, or two (a sequence: the interpreter's).
+		{"d/xs:decimal(b - 1) = 1 or ../xs:decimal(@x + 1) = 2", true, false},
+		{"q/xs:decimal(b - 1) = 1 or ../d/(b * 2) = 4", true, false},
+		{"*/xs:decimal(b - 1) > 0", true, true}, // a and d under r: two items
+		// A descendant step whose predicate reads the quantified
+		// variable (exists(//cac:InvoiceLine[… = $rate])): walked, each
+		// node tested.
+		{"some $v in d/b satisfies exists(//d[b = $v])", true, false},
+		{"every $v in d/b satisfies count(//b[. = $v]) = 1", true, false},
+		{"some $v in b satisfies exists(//b[xs:decimal(.) = $v])", true, true}, // 'x' is no decimal
+		// A shared subexpression that reads the variable (BR-S-08's sums,
+		// each compared twice) holds for one binding: one id sorts before
+		// 'vat', none before 'VAT', two before 'z' (the same count, not
+		// shared, on the right).
+		{"every $v in t/id satisfies (count(//id[. < $v]) + 0 = count(//id[$v > .]) and count(//id[. < $v]) + 0 < 3)", true, false},
 		{"some $v in (1, 2) satisfies $v = 1", false, false}, // a literal list: the interpreter's
 	} {
 		cat := vm.NewCatalog()

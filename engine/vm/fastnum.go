@@ -38,8 +38,8 @@ func compileFastNum(e *Expr) fastNum { return compileFastNumIn(nil, e) }
 // are computed once per evaluation of the test.
 func compileFastNumIn(ns *numShares, e *Expr) fastNum {
 	fn := compileFastNumOne(ns, e)
-	if slot, ok := ns.slot(e, fn != nil); ok {
-		return shareNum(slot, fn)
+	if slot, local, ok := ns.slot(e, fn != nil); ok {
+		return shareNum(slot, local, fn)
 	}
 	return fn
 }
@@ -81,6 +81,9 @@ func compileFastNumOne(ns *numShares, e *Expr) fastNum {
 			})
 			return it, k == 0, decided
 		}
+	}
+	if fn := compileFastNumStep(ns, e); fn != nil {
+		return fn
 	}
 	switch e.Op {
 	case OpLocal:
@@ -185,6 +188,42 @@ func compileFastNumOne(ns *numShares, e *Expr) fastNum {
 		}
 	}
 	return nil
+}
+
+// compileFastNumStep compiles P/E, a path whose last part E is
+// arithmetic, a cast or a call that compileFastNum computes (UBL's BR-S-08
+// and its siblings: ../xs:decimal(cbc:TaxableAmount - 1)): E on P's node
+// when P selects one, the empty sequence when it selects none; with two
+// or more the path's value is a sequence of items, which a fastNum does
+// not hold, and it gives up. nil when e is not of that form.
+func compileFastNumStep(ns *numShares, e *Expr) fastNum {
+	if e.Op != OpPath || len(e.Args) < 2 {
+		return nil
+	}
+	last := e.Args[len(e.Args)-1]
+	switch last.Op {
+	case OpStep, OpPath, OpUnion, OpFilter, OpContext, OpRoot:
+		return nil // a step: the path selects nodes (fastOperandOf's)
+	}
+	prefix := e.Args[0]
+	if len(e.Args) > 2 {
+		prefix = &Expr{Op: OpPath, Args: e.Args[:len(e.Args)-1]}
+	}
+	p, ok := fastPathOf(prefix)
+	tail := compileFastNumIn(ns, last)
+	if !ok || tail == nil {
+		return nil
+	}
+	return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
+		nodes, ok := fe.collect(&p, n, 2)
+		switch {
+		case !ok || len(nodes) > 1:
+			return xdm.Item{}, false, false
+		case len(nodes) == 0:
+			return xdm.Item{}, true, true
+		}
+		return tail(fe, nodes[0])
+	}
 }
 
 // fastNumFnName reports whether e calls one of the numeric functions of
@@ -316,6 +355,10 @@ func compileFastNumCmp(ns *numShares, e *Expr) fastBool {
 // numShares numbers the repeated subexpressions of one test.
 type numShares struct {
 	slots map[string]int32
+	// local[s]: slot s's subexpression reads the variable of a
+	// frame-free quantified expression (localExpr), so its value holds
+	// for one binding of it only (fastEnv.locGen).
+	local []bool
 	fp    []byte
 	// vars: the test may compare with variables and call fns's
 	// ExtScalars (compileFastVars).
@@ -353,11 +396,15 @@ func numSharesOf(root *Expr) *numShares {
 		return nil // most tests: nothing to share
 	}
 	count := map[string]int{}
+	local := map[string]bool{}
 	var fp []byte
 	for _, e := range cands {
 		if sharedNumCandidate(e) {
 			fp = fingerprint(fp[:0], e)
 			count[string(fp)]++
+			if localExpr(e) {
+				local[string(fp)] = true
+			}
 		}
 	}
 	var ns *numShares
@@ -369,6 +416,7 @@ func numSharesOf(root *Expr) *numShares {
 			ns = &numShares{slots: map[string]int32{}}
 		}
 		ns.slots[k] = int32(len(ns.slots))
+		ns.local = append(ns.local, local[k])
 	}
 	return ns
 }
@@ -377,7 +425,46 @@ func numSharesOf(root *Expr) *numShares {
 // operator, not a literal or a plain path) that depends on its node only
 // (closedExpr: no variable, no extension function; the only kind whose
 // fingerprint is taken).
-func sharedNumCandidate(e *Expr) bool { return sharedOp(e) && closedExpr(e) }
+// Or one that also reads the variables of the frame-free quantified
+// expressions around it (localExpr: BR-S-08's sums of the lines at
+// $rate, each compared twice), whose value holds for one binding of them.
+func sharedNumCandidate(e *Expr) bool { return sharedOp(e) && (closedExpr(e) || localExpr(e)) }
+
+// localExpr reports whether e would be closedExpr but for reading local
+// variables, and reads one.
+func localExpr(e *Expr) bool {
+	found := false
+	var walk func(e *Expr) bool
+	walk = func(e *Expr) bool {
+		switch e.Op {
+		case OpLocal:
+			found = true
+			return true
+		case OpVar, OpFor, OpSome, OpEvery:
+			return false
+		case OpExtCall:
+			if !e.Pure {
+				return false
+			}
+		case OpCall:
+			if e.Builtin == nil || e.Builtin.Name == "current-date" {
+				return false
+			}
+		}
+		for _, a := range e.Args {
+			if !walk(a) {
+				return false
+			}
+		}
+		for _, p := range e.Preds {
+			if !walk(p) {
+				return false
+			}
+		}
+		return len(e.Binds) == 0
+	}
+	return walk(e) && found
+}
 
 // sharedOp: e's operator is one a slot can hold.
 func sharedOp(e *Expr) bool {
@@ -390,37 +477,47 @@ func sharedOp(e *Expr) bool {
 
 // slot returns the slot of e, whose closure was compiled when compiled
 // is true, if it has one (ns may be nil: none).
-func (ns *numShares) slot(e *Expr, compiled bool) (int32, bool) {
+// Whether the slot's value holds for one binding of the quantified
+// variables only is local.
+func (ns *numShares) slot(e *Expr, compiled bool) (slot int32, local, ok bool) {
 	if ns == nil || !compiled || !sharedNumCandidate(e) {
-		return 0, false
+		return 0, false, false
 	}
 	ns.fp = fingerprint(ns.fp[:0], e)
 	s, ok := ns.slots[string(ns.fp)]
-	return s, ok
+	return s, ok && ns.local[s], ok
 }
 
 // shareNum is fn reading and filling slot.
-func shareNum(slot int32, fn fastNum) fastNum {
+func shareNum(slot int32, local bool, fn fastNum) fastNum {
 	return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
-		e := &fe.nums[slot]
-		if e.gen == fe.numGen && e.node == n {
+		// The generation the value is valid in: the test's evaluation,
+		// or for a local slot the binding of the quantified variables.
+		e, gen := &fe.nums[slot], fe.numGen
+		if local {
+			gen = fe.locGen
+		}
+		if e.gen == gen && e.node == n {
 			return e.it, e.empty, e.ok
 		}
 		it, empty, ok := fn(fe, n)
-		fe.nums[slot] = numEntry{gen: fe.numGen, node: n, it: it, empty: empty, ok: ok}
+		fe.nums[slot] = numEntry{gen: gen, node: n, it: it, empty: empty, ok: ok}
 		return it, empty, ok
 	}
 }
 
 // shareBool is shareNum for a boolean subexpression (the value in empty).
-func shareBool(slot int32, fn fastBool) fastBool {
+func shareBool(slot int32, local bool, fn fastBool) fastBool {
 	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
-		e := &fe.nums[slot]
-		if e.gen == fe.numGen && e.node == n {
+		e, gen := &fe.nums[slot], fe.numGen
+		if local {
+			gen = fe.locGen
+		}
+		if e.gen == gen && e.node == n {
 			return e.empty, e.ok
 		}
 		v, ok := fn(fe, n)
-		fe.nums[slot] = numEntry{gen: fe.numGen, node: n, empty: v, ok: ok}
+		fe.nums[slot] = numEntry{gen: gen, node: n, empty: v, ok: ok}
 		return v, ok
 	}
 }
@@ -436,11 +533,11 @@ func shareTest(ns *numShares, test fastBool) fastBool {
 		if len(fe.nums) < k {
 			fe.nums = append(fe.nums, make([]numEntry, k-len(fe.nums))...)
 		}
-		outer := fe.numGen
+		outer, outerLoc := fe.numGen, fe.locGen
 		fe.numSeq++
-		fe.numGen = fe.numSeq
+		fe.numGen, fe.locGen = fe.numSeq, fe.numSeq
 		v, ok := test(fe, n)
-		fe.numGen = outer
+		fe.numGen, fe.locGen = outer, outerLoc
 		return v, ok
 	}
 }

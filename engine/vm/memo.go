@@ -235,6 +235,10 @@ func fingerprint(b []byte, e *Expr) []byte {
 		if e.Re != nil {
 			b = appendStr(b, e.Re.String())
 		}
+	case OpLocal:
+		// Only in the fingerprints of localExpr's expressions.
+		b = append(b, '$')
+		b = appendInt(b, int64(e.Slot))
 	}
 	// Fields any op may carry.
 	b = appendStr(b, e.Str)
