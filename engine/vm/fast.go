@@ -107,6 +107,14 @@ type fastEnv struct {
 	// qitems holds their binding sequences, one run per nesting level.
 	locals []fastLocal
 	qitems []xdm.Item
+	// keyIxs[:keyN]: the step indexes of keyDoc (fastkey.go), reused
+	// by the next document; keyUses: which step uses which from which
+	// node; keyCands: scratch for a step's nodes.
+	keyDoc   *xmltree.Document
+	keyN     int
+	keyIxs   []*fastKeyIndex
+	keyUses  []keyUse
+	keyCands []xmltree.NodeID
 	// memoItems: scratch for the nodes memoKeep stores.
 	memoItems []xdm.Item
 }
@@ -240,6 +248,10 @@ type fastStep struct {
 	slot  int32   // catalog slot of the name (child, attribute, first child)
 	alts  []int32 // catalog slots of the names (fsChildAlt)
 	preds []fastBool
+	// key: the predicate comparing a key of the node with a quantified
+	// variable, through which the step may be indexed (fastkey.go);
+	// fsChild and fsDesc only, nil when none.
+	key *fastKey
 }
 
 // fastPath is a relative path from the context node (see above); no
@@ -344,6 +356,18 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 		// path, and the walk tests each node of the name by the step's
 		// predicates, up to descPredMax of them (walk).
 	}
+	if p.abs {
+		// A step below the document element from the root: no index
+		// (keyContext) could serve it.
+		for i := 3; i < len(p.steps); i++ {
+			switch p.steps[i-1].kind {
+			case fsChild, fsFirst, fsChildAlt, fsAnyChild:
+				p.steps[i].key = nil
+				continue
+			}
+			break
+		}
+	}
 	p.up = !p.preds && len(p.steps) >= 2
 	p.chain = p.up
 	for i, st := range p.steps {
@@ -410,6 +434,9 @@ func fastStepOf(e *Expr) (fastStep, bool) {
 			return st, false
 		}
 		st.preds = append(st.preds, fn)
+	}
+	if st.kind == fsChild || st.kind == fsDesc {
+		st.key = compileFastKey(e, st.preds)
 	}
 	return st, true
 }
@@ -564,6 +591,11 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 		}
 		l := d.NamedIn(n, id, false)
 		if len(st.preds) > 0 {
+			if st.key != nil {
+				if buf, ok, handled := fe.keyWalk(p, i, n, id, buf, limit); handled {
+					return buf, ok
+				}
+			}
 			if len(l) > descPredMax {
 				return buf, false
 			}
@@ -678,6 +710,11 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 			}
 		}
 		return buf, true
+	}
+	if st.key != nil && keyContext(d, n) {
+		if buf, ok, handled := fe.keyWalk(p, i, n, id, buf, limit); handled {
+			return buf, ok
+		}
 	}
 	first, second := fe.kids.children(d, n, id)
 	if i == len(p.steps)-1 && len(st.preds) == 0 {

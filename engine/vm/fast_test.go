@@ -322,6 +322,16 @@ func TestFastPaths(t *testing.T) {
 		{"some $v in d/b satisfies exists(//d[b = $v])", true, false},
 		{"every $v in d/b satisfies count(//b[. = $v]) = 1", true, false},
 		{"some $v in b satisfies exists(//b[xs:decimal(.) = $v])", true, true}, // 'x' is no decimal
+		// From the document node or element, through an index of the
+		// step's nodes by key (fastkey.go): strings (the second t has
+		// two ids, a key each), decimals, a decimal against untypedAtomic
+		// keys (compared as doubles: the interpreter's), and two steps of
+		// one class from other nodes (the root r alone, and both r).
+		{"every $v in t/id satisfies exists(//t[id = $v])", true, false},
+		{"every $v in t/id satisfies count(//t[id = $v]) = 1", true, false},
+		{"some $v in xs:decimal(d/b) satisfies count(/r/d[xs:decimal(b) = $v]) = 1", true, false},
+		{"some $v in xs:decimal(d/b) satisfies exists(//b[. = $v])", true, true},
+		{"some $v in d/r satisfies (count(//r[. = $v]) = 1 and count(/r[. = $v]) = 0)", true, false},
 		// A shared subexpression that reads the variable (BR-S-08's sums,
 		// each compared twice) holds for one binding: one id sorts before
 		// 'vat', none before 'VAT', two before 'z' (the same count, not

@@ -106,7 +106,11 @@ func (c *Catalog) varKeyPoint(prefix []byte, st *Expr, arg int) MemoPoint {
 // before the key predicate and the key predicate's closed conjunct and key
 // (not the variable, which only the lookup reads).
 func appendKeyPreds(fp []byte, st *Expr) []byte {
-	j := int(st.KeyPred) - 1
+	return appendKeyPredsAt(fp, st, int(st.KeyPred)-1)
+}
+
+// appendKeyPredsAt is appendKeyPreds for key predicate j (stepKeyPred).
+func appendKeyPredsAt(fp []byte, st *Expr, j int) []byte {
 	for _, p := range st.Preds[:j] {
 		fp = fingerprint(fp, p)
 	}

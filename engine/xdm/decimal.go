@@ -109,6 +109,11 @@ func (d Decimal) coef() *big.Int {
 	return big.NewInt(d.c)
 }
 
+// Small returns d's coefficient and scale when the coefficient fits in an
+// int64 (ok=false otherwise). A Decimal has no trailing fractional zeros,
+// so two values are equal exactly when their pairs are.
+func (d Decimal) Small() (c int64, s int32, ok bool) { return d.c, d.s, d.b == nil }
+
 // Scale returns the number of fractional digits of the normalised value.
 func (d Decimal) Scale() int32 { return d.s }
 

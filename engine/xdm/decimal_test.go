@@ -496,3 +496,50 @@ func TestParseDecimalPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestDecimalSmall: equal values have equal Small pairs, whatever their
+// lexical forms and origins (trailing zeros, integers, doubles, sums), and
+// values that differ have different ones; a coefficient beyond int64 has
+// none.
+func TestDecimalSmall(t *testing.T) {
+	parse := func(s string) Decimal { return dec(t, s) }
+	fromFloat := func(f float64) Decimal {
+		d, err := DecimalFromFloat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	groups := [][]Decimal{
+		{parse("6"), parse("6.0"), parse("06.000"), DecimalFromInt(6), fromFloat(6), parse("5.5").Add(parse("0.50"))},
+		{parse("6.5"), parse("6.50"), fromFloat(6.5), NewDecimal(650, 2)},
+		{parse("0"), parse("-0.00"), DecimalFromInt(0), parse("1.25").Sub(parse("1.250"))},
+		{parse("-21"), parse("-21.000"), DecimalFromInt(-21)},
+		{parse("0.1"), parse("0.10"), NewDecimal(1, 1)},
+		{parse("12345678901234567.8"), parse("12345678901234567.80")},
+	}
+	type pair struct {
+		c int64
+		s int32
+	}
+	seen := map[pair]int{}
+	for g, ds := range groups {
+		for _, d := range ds {
+			c, s, ok := d.Small()
+			if !ok {
+				t.Fatalf("group %d: %s has no Small pair", g, d)
+			}
+			p := pair{c, s}
+			if h, dup := seen[p]; dup && h != g {
+				t.Errorf("%s (group %d) has the pair of group %d", d, g, h)
+			}
+			seen[p] = g
+		}
+	}
+	if len(seen) != len(groups) {
+		t.Errorf("%d pairs for %d values: %v", len(seen), len(groups), seen)
+	}
+	if _, _, ok := parse("123456789012345678901234567890").Small(); ok {
+		t.Error("a 30-digit coefficient has a Small pair")
+	}
+}
