@@ -39,3 +39,13 @@ func (env *Env) MemoCount() int {
 	}
 	return n
 }
+
+// FastKeyIndexes is the number of frame-free step indexes the Env's
+// frame built for its current document (for TestFastKeyIndexes).
+func (env *Env) FastKeyIndexes() int {
+	f := env.fr
+	if f == nil || f.fast.keyDoc != env.Doc {
+		return 0
+	}
+	return f.fast.keyN
+}

@@ -276,6 +276,10 @@ type fastPath struct {
 	// memo: an absolute path read from the interpreter's memo table
 	// (fastmemo.go), its one step fsMemo.
 	memo *fastMemo
+	// chainKey, when > 0, is the step with a key of an absolute path
+	// that keyChainWalk walks (its steps before are named child steps
+	// without predicates).
+	chainKey int
 	// desc: some step is fsDesc. Its nodes, each the root of a subtree,
 	// may nest (an element named T inside another), so the steps after
 	// it can reach a node twice or out of document order: collect gives
@@ -358,14 +362,18 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 	}
 	if p.abs {
 		// A step below the document element from the root: no index
-		// (keyContext) could serve it.
+		// from its context node (keyContext) could serve it; after
+		// named child steps without predicates, one index of its nodes
+		// from all of theirs (keyChainWalk).
+		plain := len(p.steps) > 1 && p.steps[1].kind == fsChild && len(p.steps[1].preds) == 0
 		for i := 3; i < len(p.steps); i++ {
-			switch p.steps[i-1].kind {
-			case fsChild, fsFirst, fsChildAlt, fsAnyChild:
-				p.steps[i].key = nil
+			prev := &p.steps[i-1]
+			plain = plain && prev.kind == fsChild && len(prev.preds) == 0
+			if plain && p.steps[i].key != nil && p.chainKey == 0 {
+				p.chainKey = i
 				continue
 			}
-			break
+			p.steps[i].key = nil
 		}
 	}
 	p.up = !p.preds && len(p.steps) >= 2
@@ -565,6 +573,11 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 	d := fe.doc
 	switch st.kind {
 	case fsRoot:
+		if p.chainKey > 0 {
+			if buf, ok, handled := fe.keyChainWalk(p, buf, limit); handled {
+				return buf, ok
+			}
+		}
 		return fe.walk(p, i+1, 0, buf, limit)
 	case fsMemo:
 		return fe.memoCollect(p.memo, buf, limit)

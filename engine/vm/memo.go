@@ -111,10 +111,16 @@ func appendKeyPreds(fp []byte, st *Expr) []byte {
 
 // appendKeyPredsAt is appendKeyPreds for key predicate j (stepKeyPred).
 func appendKeyPredsAt(fp []byte, st *Expr, j int) []byte {
-	for _, p := range st.Preds[:j] {
+	pre, q, _ := varKeyPred(st.Preds[j])
+	return appendKeyClass(fp, st.Preds[:j], pre, q)
+}
+
+// appendKeyClass appends the fingerprint of the predicates before a key,
+// the key predicate's closed conjunct pre (nil when none) and its key q.
+func appendKeyClass(fp []byte, before []*Expr, pre, q *Expr) []byte {
+	for _, p := range before {
 		fp = fingerprint(fp, p)
 	}
-	pre, q, _ := varKeyPred(st.Preds[j])
 	fp = append(fp, '|')
 	if pre != nil {
 		fp = fingerprint(fp, pre)
