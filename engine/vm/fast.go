@@ -249,8 +249,8 @@ type fastStep struct {
 	alts  []int32 // catalog slots of the names (fsChildAlt)
 	preds []fastBool
 	// key: the predicate comparing a key of the node with a quantified
-	// variable, through which the step may be indexed (fastkey.go);
-	// fsChild and fsDesc only, nil when none.
+	// variable or a string literal, through which the step may be
+	// indexed (fastkey.go); fsChild and fsDesc only, nil when none.
 	key *fastKey
 }
 
@@ -369,7 +369,7 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 		for i := 3; i < len(p.steps); i++ {
 			prev := &p.steps[i-1]
 			plain = plain && prev.kind == fsChild && len(prev.preds) == 0
-			if plain && p.steps[i].key != nil && p.chainKey == 0 {
+			if plain && p.steps[i].kind == fsChild && p.steps[i].key != nil && p.chainKey == 0 {
 				p.chainKey = i
 				continue
 			}

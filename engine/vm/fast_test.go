@@ -369,10 +369,10 @@ func TestFastPaths(t *testing.T) {
 }
 
 // keyDoc has four a under r, five t under them and one under d, a t with
-// one id twice, and amounts under d: enough nodes for the frame-free step
-// indexes (minKeyCands).
+// one id twice, ids under an a, and amounts under d: enough nodes for the
+// frame-free step indexes (minKeyCands).
 const keyDoc = `<r><a><t><id>vat</id></t><t><id>VAT</id><id>z</id></t><t><id>q</id></t><t><id>vat</id><id>vat</id></t><c> s </c></a>` +
-	`<a><t><id>w</id></t><c>x</c></a><a><c> s </c></a><a/><d><b>2</b><b>3.0</b><b>2.00</b><b>4</b><t><id>z</id></t><r/></d></r>`
+	`<a><t><id>w</id></t><c>x</c></a><a><c> s </c></a><a><id>z</id><id>z</id><id>q</id><id>w</id></a><d><b>2</b><b>3.0</b><b>2.00</b><b>4</b><t><id>z</id></t><r/></d></r>`
 
 // TestFastKeyIndexes: steps keyed by a quantified variable or a string
 // literal, from the document node or element or after named child steps
@@ -395,6 +395,7 @@ func TestFastKeyIndexes(t *testing.T) {
 		{"exists(/r/a/t[id = 'q']) and count(/r/a/t[id = 'vat']) = 2", 1, false}, // sorted by then
 		{"every $v in a/t/id satisfies exists(//a[t/id = $v]) and exists(/r/a[t/id = $v])", 1, false},
 		{"every $v in d/t/id satisfies (count(//t[id = $v]) = 2 and count(/r/a/t[id = $v]) = 1)", 2, false},
+		{"every $v in d/t/id satisfies count(/r/a//id[. = $v]) = 3", 0, false}, // a descendant step: no chain
 		{"some $v in d/b/xs:decimal(.) satisfies count(/r/d/b[xs:decimal(.) = $v]) = 2", 1, false},
 		{"every $v in d/b/xs:decimal(.) satisfies exists(/r/d/b[xs:decimal(.) = $v])", 1, false},
 		{"some $v in d/b/xs:decimal(.) satisfies exists(/r/d/b[. = $v])", 1, true},
