@@ -739,7 +739,12 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 	}
 	for c := first; c != xmltree.None && len(buf) < limit; c = nextNamed(d, c, first, second, id) {
 		var ok bool
-		if buf, ok = fe.into(st, p, i, c, buf, limit); !ok {
+		if len(st.preds) == 0 {
+			buf, ok = fe.walk(p, i+1, c, buf, limit)
+		} else {
+			buf, ok = fe.into(st, p, i, c, buf, limit)
+		}
+		if !ok {
 			return buf, false
 		}
 	}

@@ -62,7 +62,7 @@ type fastKey struct {
 	// lit: the string literal of "Q = 'lit'" (slot -1).
 	lit xdm.Item
 	// class: the fingerprint of the predicates up to the key
-	// (appendKeyPredsAt). Two steps of one class from the same nodes
+	// (appendKeyClass). Two steps of one class from the same nodes
 	// (//cac:InvoiceLine[…] and ../../../cac:InvoiceLine[…] from the
 	// invoice) share one index.
 	class string
@@ -175,7 +175,7 @@ type fastKeyIndex struct {
 	ok     bool // usable (see above)
 	dec    bool // the keys are numbers (Decimal.Small pairs), else strings
 	nodes  []xmltree.NodeID
-	ents   []keyEnt // sorted by key, then position
+	ents   []keyEnt // in node order, or by key, then node, once sorted
 }
 
 // keyUse is the index a step uses from a node.
@@ -226,7 +226,7 @@ func (fe *fastEnv) keyUse(st *fastStep, from xmltree.NodeID) (ix *fastKeyIndex, 
 }
 
 // minKeyCands is the fewest nodes a step is indexed for: below it,
-// testing each node costs less than sorting their keys.
+// testing each node costs less than gathering and keeping their keys.
 const minKeyCands = 4
 
 // addKeyUse gives step st from node from the index of its class built
