@@ -432,39 +432,7 @@ func sharedNumCandidate(e *Expr) bool { return sharedOp(e) && (closedExpr(e) || 
 
 // localExpr reports whether e would be closedExpr but for reading local
 // variables, and reads one.
-func localExpr(e *Expr) bool {
-	found := false
-	var walk func(e *Expr) bool
-	walk = func(e *Expr) bool {
-		switch e.Op {
-		case OpLocal:
-			found = true
-			return true
-		case OpVar, OpFor, OpSome, OpEvery:
-			return false
-		case OpExtCall:
-			if !e.Pure {
-				return false
-			}
-		case OpCall:
-			if e.Builtin == nil || e.Builtin.Name == "current-date" {
-				return false
-			}
-		}
-		for _, a := range e.Args {
-			if !walk(a) {
-				return false
-			}
-		}
-		for _, p := range e.Preds {
-			if !walk(p) {
-				return false
-			}
-		}
-		return len(e.Binds) == 0
-	}
-	return walk(e) && found
-}
+func localExpr(e *Expr) bool { return closedBut(e, true) && readsLocal(e) }
 
 // sharedOp: e's operator is one a slot can hold.
 func sharedOp(e *Expr) bool {
@@ -476,9 +444,8 @@ func sharedOp(e *Expr) bool {
 }
 
 // slot returns the slot of e, whose closure was compiled when compiled
-// is true, if it has one (ns may be nil: none).
-// Whether the slot's value holds for one binding of the quantified
-// variables only is local.
+// is true, if it has one (ns may be nil: none); local reports that the
+// slot's value holds for one binding of the quantified variables only.
 func (ns *numShares) slot(e *Expr, compiled bool) (slot int32, local, ok bool) {
 	if ns == nil || !compiled || !sharedNumCandidate(e) {
 		return 0, false, false

@@ -106,11 +106,7 @@ func (c *Catalog) varKeyPoint(prefix []byte, st *Expr, arg int) MemoPoint {
 // before the key predicate and the key predicate's closed conjunct and key
 // (not the variable, which only the lookup reads).
 func appendKeyPreds(fp []byte, st *Expr) []byte {
-	return appendKeyPredsAt(fp, st, int(st.KeyPred)-1)
-}
-
-// appendKeyPredsAt is appendKeyPreds for key predicate j (stepKeyPred).
-func appendKeyPredsAt(fp []byte, st *Expr, j int) []byte {
+	j := int(st.KeyPred) - 1
 	pre, q, _ := varKeyPred(st.Preds[j])
 	return appendKeyClass(fp, st.Preds[:j], pre, q)
 }
@@ -170,9 +166,15 @@ func (c *Catalog) memoSlot(key []byte) int32 {
 // closedExpr reports whether e's value, for a given focus, depends on
 // nothing but the focus and the document: no variables, no local bindings,
 // no extension functions (their purity is not known), no current-date().
-func closedExpr(e *Expr) bool {
+func closedExpr(e *Expr) bool { return closedBut(e, false) }
+
+// closedBut is closedExpr, reading local variables allowed when locals is
+// set (localExpr).
+func closedBut(e *Expr, locals bool) bool {
 	switch e.Op {
-	case OpVar, OpLocal, OpFor, OpSome, OpEvery:
+	case OpLocal:
+		return locals
+	case OpVar, OpFor, OpSome, OpEvery:
 		return false
 	case OpExtCall:
 		if !e.Pure {
@@ -184,12 +186,12 @@ func closedExpr(e *Expr) bool {
 		}
 	}
 	for _, a := range e.Args {
-		if !closedExpr(a) {
+		if !closedBut(a, locals) {
 			return false
 		}
 	}
 	for _, p := range e.Preds {
-		if !closedExpr(p) {
+		if !closedBut(p, locals) {
 			return false
 		}
 	}
@@ -246,7 +248,8 @@ func fingerprint(b []byte, e *Expr) []byte {
 			b = appendStr(b, e.Re.String())
 		}
 	case OpLocal:
-		// Only in the fingerprints of localExpr's expressions.
+		// A local variable by its slot (localExpr's shared
+		// subexpressions; no closed expression has one).
 		b = append(b, '$')
 		b = appendInt(b, int64(e.Slot))
 	}

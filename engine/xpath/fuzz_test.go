@@ -102,17 +102,28 @@ func FuzzFastAgrees(f *testing.F) {
 		// Absolute paths read from the memo and key indexes (fastmemo.go).
 		"exists(//cac:InvoiceLine[cbc:ID = '1']) and count(//cac:InvoiceLine[cbc:ID = '2'][cbc:Note]) = 0",
 		"not(//cac:TaxCategory[normalize-space(cbc:ID) = 'Z']) or exists(//cac:Missing[cbc:ID = 'S'])",
-		"count(//cac:AllowanceCharge[cbc:ChargeIndicator = false()]/cac:TaxCategory[normalize-space(cbc:ID) = 'S']) = 1"} {
+		"count(//cac:AllowanceCharge[cbc:ChargeIndicator = false()]/cac:TaxCategory[normalize-space(cbc:ID) = 'S']) = 1",
+		// BR-S-08's shape: frame-free step indexes keyed by the quantified
+		// variable or a literal (fastkey.go), a path ending in arithmetic.
+		"every $r in cac:TaxCategory/xs:decimal(cbc:Percent) satisfies exists(//cac:InvoiceLine[cac:Item/cac:ClassifiedTaxCategory/normalize-space(cbc:ID) = 'S'][cac:Item/cac:ClassifiedTaxCategory/xs:decimal(cbc:Percent) = $r])",
+		"every $r in //cac:TaxSubtotal/cac:TaxCategory/xs:decimal(cbc:Percent) satisfies (../xs:decimal(cbc:TaxableAmount - 1) < sum(/*/cac:InvoiceLine[cac:Item/cac:ClassifiedTaxCategory/xs:decimal(cbc:Percent) = $r]/xs:decimal(cbc:LineExtensionAmount)) and ../xs:decimal(cbc:TaxableAmount + 1) > sum(/*/cac:InvoiceLine[cac:Item/cac:ClassifiedTaxCategory/xs:decimal(cbc:Percent) = $r]/xs:decimal(cbc:LineExtensionAmount)))",
+		"sum(/cac:Invoice/cac:InvoiceLine[cac:Item/cac:ClassifiedTaxCategory/normalize-space(cbc:ID) = 'E']/xs:decimal(cbc:LineExtensionAmount)) = 0 and exists(/*/cac:AllowanceCharge[cbc:ChargeIndicator = true()][cac:TaxCategory/cbc:ID = 'S'])",
+		"some $r in cac:InvoiceLine/cbc:ID satisfies count(/*/cac:InvoiceLine[cbc:ID = $r]) = 1"} {
 		f.Add(s)
 	}
-	d := parseDoc(f, testDoc)
-	var notes xdm.Sequence
-	for n := 0; n < d.Len(); n++ {
-		if d.Kind(nodeID(n)) == xmltree.KindElement && d.NameLocal(d.Name(nodeID(n))) == "Note" {
-			notes = append(notes, xdm.NodeItem(int32(n)))
+	// testDoc, and a document with enough lines and allowances for the
+	// step indexes (minKeyCands).
+	docs := []*xmltree.Document{parseDoc(f, testDoc), parseDoc(f, linesDoc)}
+	values := make([][]xdm.Sequence, len(docs))
+	for i, d := range docs {
+		var notes xdm.Sequence
+		for n := 0; n < d.Len(); n++ {
+			if d.Kind(nodeID(n)) == xmltree.KindElement && d.NameLocal(d.Name(nodeID(n))) == "Note" {
+				notes = append(notes, xdm.NodeItem(int32(n)))
+			}
 		}
+		values[i] = []xdm.Sequence{{xdm.String("INV-1")}, {xdm.Integer(380)}, notes, nil}
 	}
-	values := []xdm.Sequence{{xdm.String("INV-1")}, {xdm.Integer(380)}, notes, nil}
 	f.Fuzz(func(t *testing.T, src string) {
 		cat := vm.NewCatalog()
 		sc := ublContext()
@@ -123,17 +134,40 @@ func FuzzFastAgrees(f *testing.F) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		for _, v := range values {
-			env := &vm.Env{Doc: d, Vars: []xdm.Sequence{v}}
-			env.CatalogIDs(cat)
-			for n := 0; n < d.Len(); n++ {
-				if k := d.Kind(nodeID(n)); k != xmltree.KindElement && k != xmltree.KindAttribute {
-					continue
-				}
-				if _, err := p.FastAgrees(ctx, env, nodeID(n)); err != nil && ctx.Err() == nil {
-					t.Fatalf("%q with $v = %v: %v", src, v, err)
+		for i, d := range docs {
+			for _, v := range values[i] {
+				env := &vm.Env{Doc: d, Vars: []xdm.Sequence{v}}
+				env.CatalogIDs(cat)
+				for n := 0; n < d.Len(); n++ {
+					if k := d.Kind(nodeID(n)); k != xmltree.KindElement && k != xmltree.KindAttribute {
+						continue
+					}
+					if _, err := p.FastAgrees(ctx, env, nodeID(n)); err != nil && ctx.Err() == nil {
+						t.Fatalf("%q with $v = %v on document %d: %v", src, v, i, err)
+					}
 				}
 			}
 		}
 	})
 }
+
+// linesDoc has five lines of two VAT categories and three rates (one
+// written 19.0), four allowances and charges and a breakdown: BR-S-08's
+// material for FuzzFastAgrees.
+const linesDoc = `<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
+ xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"
+ xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2">
+ <cbc:ID>INV-2</cbc:ID><cbc:Note>n</cbc:Note>
+ <cac:AllowanceCharge><cbc:ChargeIndicator>true</cbc:ChargeIndicator><cbc:Amount>5</cbc:Amount><cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>19</cbc:Percent></cac:TaxCategory></cac:AllowanceCharge>
+ <cac:AllowanceCharge><cbc:ChargeIndicator>false</cbc:ChargeIndicator><cbc:Amount>1.5</cbc:Amount><cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>7</cbc:Percent></cac:TaxCategory></cac:AllowanceCharge>
+ <cac:AllowanceCharge><cbc:ChargeIndicator>false</cbc:ChargeIndicator><cbc:Amount>2</cbc:Amount><cac:TaxCategory><cbc:ID>E</cbc:ID><cbc:Percent>0</cbc:Percent></cac:TaxCategory></cac:AllowanceCharge>
+ <cac:AllowanceCharge><cbc:ChargeIndicator>true</cbc:ChargeIndicator><cbc:Amount>x</cbc:Amount><cac:TaxCategory><cbc:ID> S </cbc:ID><cbc:Percent>19.0</cbc:Percent></cac:TaxCategory></cac:AllowanceCharge>
+ <cac:TaxTotal><cac:TaxSubtotal><cbc:TaxableAmount>103.5</cbc:TaxableAmount><cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>19</cbc:Percent></cac:TaxCategory></cac:TaxSubtotal>
+ <cac:TaxSubtotal><cbc:TaxableAmount>20</cbc:TaxableAmount><cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>7</cbc:Percent></cac:TaxCategory></cac:TaxSubtotal>
+ <cac:TaxSubtotal><cbc:TaxableAmount>8</cbc:TaxableAmount><cac:TaxCategory><cbc:ID>E</cbc:ID><cbc:Percent>0</cbc:Percent></cac:TaxCategory></cac:TaxSubtotal></cac:TaxTotal>
+ <cac:InvoiceLine><cbc:ID>1</cbc:ID><cbc:LineExtensionAmount>50</cbc:LineExtensionAmount><cac:Item><cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>19</cbc:Percent></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine>
+ <cac:InvoiceLine><cbc:ID>2</cbc:ID><cbc:LineExtensionAmount>48.5</cbc:LineExtensionAmount><cac:Item><cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>19.0</cbc:Percent></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine>
+ <cac:InvoiceLine><cbc:ID>3</cbc:ID><cbc:LineExtensionAmount>21.5</cbc:LineExtensionAmount><cac:Item><cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>7</cbc:Percent></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine>
+ <cac:InvoiceLine><cbc:ID>4</cbc:ID><cbc:LineExtensionAmount>10</cbc:LineExtensionAmount><cac:Item><cac:ClassifiedTaxCategory><cbc:ID>E</cbc:ID><cbc:Percent>0</cbc:Percent></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine>
+ <cac:InvoiceLine><cbc:ID>2</cbc:ID><cbc:LineExtensionAmount>1</cbc:LineExtensionAmount><cac:Item><cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID><cbc:ID>E</cbc:ID><cbc:Percent>7</cbc:Percent></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine>
+</Invoice>`
