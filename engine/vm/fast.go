@@ -604,7 +604,7 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 		}
 		l := d.NamedIn(n, id, false)
 		if len(st.preds) > 0 {
-			if st.key != nil {
+			if st.key != nil && keyContext(d, n) {
 				if buf, ok, handled := fe.keyWalk(p, i, n, id, buf, limit); handled {
 					return buf, ok
 				}
