@@ -379,9 +379,10 @@ const keyDoc = `<r><a><t><id>vat</id></t><t><id>VAT</id><id>z</id></t><t><id>q</
 // from the root (fastkey.go), answer as the interpreter on every node of
 // keyDoc, through their indexes (built from the root element, counted):
 // strings, a node with two keys and one with a key twice (looked up
-// first, and once the keys are sorted), decimals, a
-// decimal against untypedAtomic keys (the interpreter's), two steps of
-// one class from the same nodes (one index) and from other nodes (two).
+// first, and once the keys are sorted), decimals, a decimal against
+// untypedAtomic keys (the interpreter's), two steps of one class from the
+// same nodes (one index) and from other nodes (two), and a descendant
+// step after child steps (no chain index).
 func TestFastKeyIndexes(t *testing.T) {
 	doc := parse(t, keyDoc)
 	root := doc.FirstChild(0)
