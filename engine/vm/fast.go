@@ -406,8 +406,10 @@ func fastStepOf(e *Expr) (fastStep, bool) {
 		// or named descendant steps only.
 		st.kind = fsChildAlt
 		if st.alts = unionSlots(e, AxisChild, nil); st.alts == nil {
+			// Without predicates (the parser puts a union's on a
+			// filter): the merged walk tests none.
 			st.kind = fsDescAlt
-			if st.alts = unionSlots(e, AxisDescendant, nil); st.alts == nil || len(st.alts) > maxDescAlts {
+			if st.alts = unionSlots(e, AxisDescendant, nil); st.alts == nil || len(st.alts) > maxDescAlts || len(preds) > 0 {
 				return st, false
 			}
 		}
@@ -612,23 +614,18 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 			if len(l) > descPredMax {
 				return buf, false
 			}
-			for _, c := range l {
-				if len(buf) >= limit {
-					break
-				}
-				var ok bool
-				if buf, ok = fe.into(st, p, i, c, buf, limit); !ok {
-					return buf, false
-				}
-			}
-			return buf, true
 		}
 		for _, c := range l {
 			if len(buf) >= limit {
 				break
 			}
 			var ok bool
-			if buf, ok = fe.walk(p, i+1, c, buf, limit); !ok {
+			if len(st.preds) == 0 {
+				buf, ok = fe.walk(p, i+1, c, buf, limit)
+			} else {
+				buf, ok = fe.into(st, p, i, c, buf, limit)
+			}
+			if !ok {
 				return buf, false
 			}
 		}
@@ -649,15 +646,6 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 				}
 			}
 		}
-		if len(st.preds) > 0 {
-			total := 0
-			for _, l := range lists[:k] {
-				total += len(l)
-			}
-			if total > descPredMax {
-				return buf, false
-			}
-		}
 		for len(buf) < limit {
 			m := -1
 			for j := 0; j < k; j++ {
@@ -671,12 +659,7 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 			c := lists[m][0]
 			lists[m] = lists[m][1:]
 			var ok bool
-			if len(st.preds) == 0 {
-				buf, ok = fe.walk(p, i+1, c, buf, limit)
-			} else {
-				buf, ok = fe.into(st, p, i, c, buf, limit)
-			}
-			if !ok {
+			if buf, ok = fe.walk(p, i+1, c, buf, limit); !ok {
 				return buf, false
 			}
 		}

@@ -236,9 +236,9 @@ func (c *compiled) env(doc *xmltree.Document) *callEnv {
 func (env *callEnv) slot(i int) xdm.Sequence { return env.slots[i : i : i+1] }
 
 // done hands env back. Nothing a call returns points into it (the
-// result is a shared boolean sequence, boolSeq's, or a copy); its variables are dropped, the scalar
-// closures' registers too (strings of the document: a pooled env must
-// not keep the document's text alive).
+// result is one of boolSeq's shared sequences, or a copy); its variables
+// are dropped, the scalar closures' registers too (strings of the
+// document: a pooled env must not keep the document's text alive).
 func (c *compiled) done(env *callEnv) {
 	clear(env.Vars)
 	clear(env.slots)
