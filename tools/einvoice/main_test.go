@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/einvoice-dev/einvoice/httpapi/ops/engineval"
 	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"io"
 	"net/http"
@@ -78,6 +79,19 @@ func TestParseServeEnvAndFlags(t *testing.T) {
 	cfg, err = parseServe([]string{"--gateway-secret", "flag", "--addr", "127.0.0.1:1"}, io.Discard, func(k string) string { return environ[k] })
 	if err != nil || cfg.gatewaySecret != "flag" || cfg.addr != "127.0.0.1:1" {
 		t.Fatalf("flags must win over env: %+v %v", cfg, err)
+	}
+	if cfg.xsdSpin != engineval.DefaultXSDSpin {
+		t.Fatalf("xsd spin %v by default, want %v", cfg.xsdSpin, engineval.DefaultXSDSpin)
+	}
+	environ["EINVOICE_XSD_SPIN"] = "0s"
+	if cfg, err = parseServe(nil, io.Discard, func(k string) string { return environ[k] }); err != nil || cfg.xsdSpin != 0 {
+		t.Fatalf("EINVOICE_XSD_SPIN=0s: %+v %v", cfg, err)
+	}
+	if cfg, err = parseServe([]string{"--xsd-spin", "250us"}, io.Discard, func(k string) string { return environ[k] }); err != nil || cfg.xsdSpin != 250*time.Microsecond {
+		t.Fatalf("--xsd-spin 250us: %+v %v", cfg, err)
+	}
+	if _, err = parseServe([]string{"--xsd-spin", "-1ms"}, io.Discard, func(k string) string { return environ[k] }); err == nil {
+		t.Fatal("--xsd-spin -1ms accepted")
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/einvoice-dev/einvoice/httpapi"
+	"github.com/einvoice-dev/einvoice/httpapi/ops/engineval"
 	"github.com/einvoice-dev/einvoice/pdf/pdfa"
 	"github.com/einvoice-dev/einvoice/pdf/pdfaconv"
 	"github.com/einvoice-dev/einvoice/pdf/verapdf"
@@ -23,7 +24,7 @@ type serveConfig struct {
 	maxBody                                                        int64
 	rateLimit                                                      float64
 	rateBurst                                                      int
-	requestTimeout, shutdownGrace                                  time.Duration
+	requestTimeout, shutdownGrace, xsdSpin                         time.Duration
 	verapdf                                                        verapdf.Options
 	iccProfile                                                     string
 }
@@ -41,6 +42,7 @@ func parseServe(args []string, stdout io.Writer, getenv env) (*serveConfig, erro
 	grace := f.Duration("shutdown-grace", "EINVOICE_SHUTDOWN_GRACE", 15*time.Second, "time to finish in-flight requests after SIGINT/SIGTERM")
 	shared := f.String("shared", "EINVOICE_SHARED", "../shared", "directory of the official rule sets and schemas")
 	logLevel := f.String("log-level", "EINVOICE_LOG_LEVEL", "info", "debug, info, warn or error")
+	spin := f.Duration("xsd-spin", "EINVOICE_XSD_SPIN", engineval.DefaultXSDSpin, "how long a worker that has run an XSD stage polls for the next one before it sleeps, while documents come back to back (0 = never)")
 	icc := f.String("icc-profile", "EINVOICE_ICC_PROFILE", pdfa.DefaultICCProfile, "sRGB ICC profile of the PDF/A output intent (Debian's icc-profiles-free)")
 	vf := addVeraPDFFlags(f, true)
 	pos, err := f.parse(args, stdout)
@@ -56,8 +58,8 @@ func parseServe(args []string, stdout io.Writer, getenv env) (*serveConfig, erro
 	if *rate < 0 || *burst < 0 {
 		return nil, usagef("serve: --rate-limit and --rate-burst must not be negative")
 	}
-	if *timeout <= 0 || *grace < 0 {
-		return nil, usagef("serve: --request-timeout must be positive and --shutdown-grace not negative")
+	if *timeout <= 0 || *grace < 0 || *spin < 0 {
+		return nil, usagef("serve: --request-timeout must be positive, --shutdown-grace and --xsd-spin not negative")
 	}
 	vopts, err := vf.options("serve")
 	if err != nil {
@@ -67,7 +69,7 @@ func parseServe(args []string, stdout io.Writer, getenv env) (*serveConfig, erro
 	vopts.Timeout = min(vopts.Timeout, *timeout)
 	return &serveConfig{addr: *addr, dataDir: *dataDir, databaseURL: *dbURL, gatewaySecret: *secret,
 		sharedDir: *shared, logLevel: *logLevel, maxBody: int64(*maxBody), rateLimit: *rate, rateBurst: *burst,
-		requestTimeout: *timeout, shutdownGrace: *grace, verapdf: vopts, iccProfile: *icc}, nil
+		requestTimeout: *timeout, shutdownGrace: *grace, xsdSpin: *spin, verapdf: vopts, iccProfile: *icc}, nil
 }
 
 func parseLevel(s string) (slog.Level, error) {
@@ -99,7 +101,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 			err = fmt.Errorf("serve: close store: %w", cerr)
 		}
 	}()
-	svc, warmed, rulesetsErr := newServerService(ctx, cfg.sharedDir, logger)
+	svc, warmed, rulesetsErr := newServerService(ctx, cfg.sharedDir, cfg.xsdSpin, logger)
 	if rulesetsErr != nil {
 		logger.Warn("validation not available", "error", rulesetsErr)
 	}

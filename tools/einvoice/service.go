@@ -36,9 +36,9 @@ func newService(sharedDir string, opts ...engineval.Option) (*ops.Service, error
 // failed), or at once when there is no validator: serve starts the veraPDF
 // workers only then, so that two JVMs starting up do not take the cores the
 // rule sets compile on (docs/PERFORMANCE.md, "Start-up and memory").
-func newServerService(ctx context.Context, sharedDir string, logger *slog.Logger) (*ops.Service, <-chan struct{}, error) {
+func newServerService(ctx context.Context, sharedDir string, xsdSpin time.Duration, logger *slog.Logger) (*ops.Service, <-chan struct{}, error) {
 	warmed := make(chan struct{})
-	svc, err := newService(sharedDir, engineval.ShareSchemas()) // everything is compiled: see engineval.ShareSchemas
+	svc, err := newService(sharedDir, engineval.ShareSchemas(), engineval.XSDSpin(xsdSpin)) // everything is compiled: see engineval.ShareSchemas
 	if err != nil {
 		close(warmed)
 		return svc, warmed, err

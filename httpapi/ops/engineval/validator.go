@@ -58,6 +58,9 @@ type Validator struct {
 	// or another one than the parse's, so that the stage ran again after
 	// the parse: never, for a document the parse accepts (TestEarlyXSD).
 	lateXSD atomic.Int64
+
+	// xsd runs the XSD stages beside the rule sets (see lane).
+	xsd *lane
 }
 
 // acquire waits for a validation slot. Validation is CPU-bound (parse,
@@ -155,7 +158,10 @@ var _ ops.Validator = (*Validator)(nil)
 // Option configures New.
 type Option func(*config)
 
-type config struct{ lazy, shareSchemas, schemaPerDocument bool }
+type config struct {
+	lazy, shareSchemas, schemaPerDocument bool
+	spin                                  time.Duration
+}
 
 // Lazy defers compiling rule sets and schemas to their first use: a
 // one-document CLI run then compiles only the profile and schema that
@@ -177,6 +183,11 @@ func SchemaPerDocument() Option { return func(c *config) { c.schemaPerDocument =
 // process that needs only one of them. New without Lazy implies it.
 func ShareSchemas() Option { return func(c *config) { c.shareSchemas = true } }
 
+// XSDSpin sets how long a worker that has run an XSD stage keeps polling
+// for the next one before it sleeps (see lane; DefaultXSDSpin without
+// this option, 0: never). Negative durations count as 0.
+func XSDSpin(d time.Duration) Option { return func(c *config) { c.spin = d } }
+
 // New loads the rule-set catalog (with the shared directory, so that the
 // profiles reading official data at load are available) and, unless Lazy is
 // given, compiles every rule set and every XSD the UBL, CII and Order-X
@@ -188,7 +199,7 @@ func New(sharedDir string, opts ...Option) (_ *Validator, err error) {
 			err = fmt.Errorf("engineval.New(%s): %w", sharedDir, err)
 		}
 	}()
-	var cfg config
+	cfg := config{spin: DefaultXSDSpin}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -201,7 +212,7 @@ func New(sharedDir string, opts ...Option) (_ *Validator, err error) {
 		return nil, err
 	}
 	v := &Validator{catalog: cat, shared: sharedDir, schemas: map[string]*schemaEntry{}, roots: cat.XSDRoots(), limits: xmltree.DefaultLimits(),
-		slots: make(chan struct{}, validationSlots()), schemaPerDocument: cfg.schemaPerDocument, earlyXSD: earlyXSDMax}
+		slots: make(chan struct{}, validationSlots()), schemaPerDocument: cfg.schemaPerDocument, earlyXSD: earlyXSDMax, xsd: newLane(cfg.spin)}
 	for _, d := range rulesets.Schemas() {
 		if d.Name == ops.SyntaxFatturaPA {
 			v.fpaDef = d
@@ -697,7 +708,7 @@ type xsdRun struct {
 	err      error
 }
 
-// startXSD starts the XSD stage of req on another goroutine: against
+// startXSD starts the XSD stage of req on another goroutine (v.xsd): against
 // schema (at schemaPath) when given, else against the schema that
 // req.Profile has for the root element of req.Body, read with
 // xmltree.RootName before the parse. A run that finds no schema that way
@@ -706,7 +717,7 @@ type xsdRun struct {
 // validates itself.
 func (v *Validator) startXSD(ctx context.Context, req ops.ValidateRequest, schemaPath string, schema *xsd.Schema) *xsdRun {
 	r := &xsdRun{done: make(chan struct{})}
-	go func() {
+	v.xsd.run(func() {
 		defer close(r.done)
 		if schema == nil {
 			p, err := v.profile(req)
@@ -726,7 +737,7 @@ func (v *Validator) startXSD(ctx context.Context, req ops.ValidateRequest, schem
 		}
 		r.findings, r.err = xsdFindings(ctx, schema, req.Body)
 		r.path = schemaPath
-	}()
+	})
 	return r
 }
 

@@ -242,8 +242,32 @@ func TestValidationSlots(t *testing.T) {
 // documents, startXSD reading the root with xmltree.RootName) validates
 // against the schema the parse would choose and gives the same reports and
 // errors as the stage started after the parse.
+// Validate runs its XSD stage on the validator's lane: validations one
+// after the other share one polling worker.
+func TestXSDStageOnLane(t *testing.T) {
+	v, err := New(shared(), Lazy(), XSDSpin(200*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	req := ops.ValidateRequest{Syntax: "ubl", Profile: "en16931", Body: corpus(t, "en16931/ubl/examples/ubl-tc434-example1.xml")}
+	for i := range 3 {
+		rep, err := v.Validate(context.Background(), req)
+		if err != nil || !rep.Valid || rep.Counts.Fatal != 0 {
+			t.Fatalf("validation %d: %v %+v", i, err, rep)
+		}
+		waitPolling(t, v.xsd, i)
+	}
+	if n := v.xsd.started.Load(); n != 1 {
+		t.Fatalf("%d goroutines started for three validations in a row, want 1", n)
+	}
+}
+
+// The early start gives the reports of the start after the parse; the
+// later validator also starts a goroutine per stage (no spin), so the
+// comparison covers both ways a stage reaches its goroutine.
 func TestEarlyXSD(t *testing.T) {
-	late, err := New(shared())
+	late, err := New(shared(), XSDSpin(0))
 	if err != nil {
 		t.Fatal(err)
 	}
