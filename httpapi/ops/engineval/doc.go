@@ -13,11 +13,13 @@
 // XSD findings come first with rule_id "XSD" and source "xsd", then the
 // Schematron findings of each rule set in catalog order.
 //
-// The XSD stage (libxml2 on the request's bytes) runs on its own goroutine
+// The XSD stage (libxml2 on the request's bytes) runs on another goroutine
 // beside the rule sets (on the parse). For a document up to 2 MiB it
-// starts before the parse, choosing its schema from xmltree.RootName, so
-// the time another core takes to pick it up (~90 µs on our VMs) passes
-// during the parse; a larger document starts it after the parse. The parse
+// starts before the parse, choosing its schema from xmltree.RootName; a
+// larger document starts it after the parse. The goroutine is a lane
+// worker (lane.go) that polls for the next stage for a while after one
+// ends, so that back-to-back validations do not wait for an idle core to
+// wake up (~100 µs on our VMs) before their stage starts. The parse
 // tree's node array is recycled from validation to validation
 // (xmltree.Recycler) once the report, which holds only strings, is built. A rule set that
 // raises a dynamic XPath error makes the request fail (422 evaluation_error
