@@ -57,6 +57,63 @@ func TestPatternGuards(t *testing.T) {
 	}
 }
 
+// TestGuardGroups: rules whose contexts carry the same guards (in any
+// order, over any number of alternatives) share one evaluation of them per
+// document; rules guarded by other variables or other conditions do not;
+// the findings are those of matching every node.
+func TestGuardGroups(t *testing.T) {
+	lets := []Let{
+		{Name: "de", Expr: "/r/@c = 'DE'", Scope: ScopeSchema},
+		{Name: "fr", Expr: "/r/@c = 'FR'", Scope: ScopeSchema},
+		{Name: "bad", Expr: "xs:integer(/r/@bad)", Scope: ScopeSchema},
+	}
+	contexts := []string{
+		"r[$de]/i", "j[$de]", "k[@k and $de] | j[$de]", // $de
+		"i[@k and $de and $fr]", "k[@k and $fr and $de]", // $de, $fr
+		"j[$fr]", "j[not($de)]", "k[not($de)]", "i[$bad = 1]", "j[$bad = 1]", // $fr; not($de); $bad = 1
+		"k[$fr and $de]", // one guard, the conjunction
+	}
+	tables := &Tables{Name: "Groups", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"g.sch"}, Lets: lets}
+	for i, c := range contexts {
+		id := string(rune('A' + i))
+		tables.Patterns = append(tables.Patterns, Pattern{ID: id, FirstRule: int32(i), NumRules: 1, FirstLet: 3})
+		tables.Rules = append(tables.Rules, Rule{Context: c, Pattern: int32(i), FirstCheck: int32(i), NumChecks: 1, FirstLet: 3})
+		tables.Checks = append(tables.Checks, report(id))
+	}
+	grouped := mustLoad(t, tables)
+	same := [][]int{{0, 1, 2}, {3, 4}, {5}, {6, 7}, {8, 9}, {10}}
+	if grouped.nGuardGroups != len(same) {
+		t.Errorf("%d guard groups, want %d", grouped.nGuardGroups, len(same))
+	}
+	for k, rules := range same {
+		for _, ri := range rules {
+			if !grouped.guarded[ri] {
+				t.Fatalf("rule %d (%s) not guarded", ri, contexts[ri])
+			}
+			if g, g0 := grouped.guardGroup[ri], grouped.guardGroup[rules[0]]; g != g0 {
+				t.Errorf("rule %d (%s) in group %d, rule %d (%s) in %d", ri, contexts[ri], g, rules[0], contexts[rules[0]], g0)
+			}
+			if k > 0 && grouped.guardGroup[ri] == grouped.guardGroup[same[k-1][0]] {
+				t.Errorf("rule %d (%s) shares the group of %s", ri, contexts[ri], contexts[same[k-1][0]])
+			}
+		}
+	}
+	plain := mustLoad(t, tables)
+	clear(plain.guarded)
+	for round := range 2 {
+		for i, src := range []string{
+			`<r c="DE" bad="1"><i k="1"/><j/><k k="1"/><i/></r>`,
+			`<r c="FR" bad="1"><i k="1"/><j/><k/></r>`,
+			`<r c="IT" bad="2"><i/><j/><k k="2"/></r>`,
+			`<r c="DE" bad="x"><j/><k/></r>`,
+		} {
+			if got, want := guardRun(t, grouped, src), guardRun(t, plain, src); got != want {
+				t.Errorf("round %d doc %d: with guard groups %q, without guards %q", round, i, got, want)
+			}
+		}
+	}
+}
+
 // guardRun validates src and returns its findings, or its error.
 func guardRun(t *testing.T, rs *Ruleset, src string) string {
 	t.Helper()

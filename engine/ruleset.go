@@ -83,6 +83,11 @@ type Ruleset struct {
 	// (vm.Pattern.Guarded): conditions on global variables that can rule
 	// it out for a whole document (validation.guardFails).
 	guarded []bool
+	// guardGroup[ri] numbers the distinct guards of the guarded rules
+	// (vm.Pattern.GuardKey): rules of one group share one evaluation of
+	// them per document. nGuardGroups counts the groups.
+	guardGroup   []int32
+	nGuardGroups int
 	// sure[q][p][k] is set when rule byName[q][p][k] matches every element
 	// named names[q] that has a parent (vm.Pattern.MatchesEveryElement):
 	// its context is then not evaluated for such an element.
@@ -765,8 +770,21 @@ func (r *Ruleset) buildIndex() {
 		r.gatedAny[pi] = named
 	}
 	r.guarded = make([]bool, len(r.rules))
+	r.guardGroup = make([]int32, len(r.rules))
+	groups := map[string]int32{}
 	for ri, pt := range r.rules {
 		r.guarded[ri] = pt.Guarded()
+		if !r.guarded[ri] {
+			continue
+		}
+		key := pt.GuardKey()
+		g, ok := groups[key]
+		if !ok {
+			g = int32(r.nGuardGroups)
+			r.nGuardGroups++
+			groups[key] = g
+		}
+		r.guardGroup[ri] = g
 	}
 	r.leafOnly = everyRule(t, r.rules, (*vm.Pattern).EmptyLeafOnly)
 	r.rootOnly = everyRule(t, r.rules, (*vm.Pattern).RootChildOnly)

@@ -68,8 +68,9 @@ type state struct {
 	// (compiledCheck.docConst) in the current document: 0 not evaluated,
 	// 1 false, 2 true.
 	constRes []uint8
-	// guard[ri] is rule ri's document guard verdict (vm.Pattern.GuardsFail)
-	// for the current document: 0 not evaluated, 1 holds, 2 fails.
+	// guard[g] is the document guard verdict (vm.Pattern.GuardsFail) of
+	// guard group g (Ruleset.guardGroup) for the current document: 0 not
+	// evaluated, 1 holds, 2 fails.
 	guard []uint8
 	// plans[ri] is rule ri's plan for the document (validation.plan), nil
 	// until it fires; planned lists the rules that have one.
@@ -181,10 +182,10 @@ func (st *state) reset(r *Ruleset, doc *xmltree.Document) {
 	}
 	st.constRes = st.constRes[:len(r.checks)]
 	clear(st.constRes)
-	if cap(st.guard) < len(r.rules) {
-		st.guard = make([]uint8, len(r.rules))
+	if cap(st.guard) < r.nGuardGroups {
+		st.guard = make([]uint8, r.nGuardGroups)
 	}
-	st.guard = st.guard[:len(r.rules)]
+	st.guard = st.guard[:r.nGuardGroups]
 	clear(st.guard)
 	st.env.Doc = doc
 	st.env.Vars = st.vars
@@ -774,21 +775,27 @@ func (v *validation) anyMay(ctx context.Context, pi int, node xmltree.NodeID) bo
 }
 
 // guardFails reports whether rule ri's context cannot match any node of
-// the document by its guards (vm.Pattern.GuardsFail), evaluated on the
-// rule's first candidate node and kept for the document. A guard that
-// reads a let that failed is not used: matching then meets that let's
-// error as it would without guards (probe).
+// the document by its guards (vm.Pattern.GuardsFail), evaluated once per
+// document for all the rules of its guard group (Ruleset.guardGroup). A
+// guard that reads a let that failed is not used: matching then meets
+// that let's error as it would without guards (probe). The lets a context
+// can read are global, bound before any rule is matched, so that answer
+// too holds for the whole document.
 func (v *validation) guardFails(ctx context.Context, ri int32) bool {
-	switch v.st.guard[ri] {
+	if v.failedRef(v.r.ruleRefs[ri]) != nil {
+		return false
+	}
+	g := v.r.guardGroup[ri]
+	switch v.st.guard[g] {
 	case 1:
 		return false
 	case 2:
 		return true
 	}
-	fails := v.failedRef(v.r.ruleRefs[ri]) == nil && v.r.rules[ri].GuardsFail(ctx, &v.st.env)
-	v.st.guard[ri] = 1
+	fails := v.r.rules[ri].GuardsFail(ctx, &v.st.env)
+	v.st.guard[g] = 1
 	if fails {
-		v.st.guard[ri] = 2
+		v.st.guard[g] = 2
 	}
 	return fails
 }

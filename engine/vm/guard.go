@@ -2,6 +2,8 @@ package vm
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
 )
@@ -97,6 +99,33 @@ func appendGuards(dst []*Expr, p *Expr) []*Expr {
 		dst = appendGuards(dst, p.Args[1])
 	}
 	return dst
+}
+
+// GuardKey is a canonical form of the pattern's guards: patterns with the
+// same key fail their guards in the same documents (GuardsFail is a
+// conjunction over the alternatives of disjunctions over their guards,
+// so the order and repetition of either do not matter). Peppol's country
+// rules repeat one guard over many rules ($supplierCountryIsNL nine
+// times, [$supplierCountryIsDE and $customerCountryIsDE] eleven). A
+// guard binds no variable (docConstant) and reads global variables by
+// name, one slot per name in every rule context (engine Tables.VarScope),
+// so its fingerprint is the whole of it. "" when the pattern has no
+// guards.
+func (pt *Pattern) GuardKey() string {
+	if pt.guards == nil {
+		return ""
+	}
+	alts := make([]string, 0, len(pt.guards))
+	for _, gs := range pt.guards {
+		fps := make([]string, 0, len(gs))
+		for _, g := range gs {
+			fps = append(fps, string(fingerprint(nil, g)))
+		}
+		slices.Sort(fps)
+		alts = append(alts, strings.Join(slices.Compact(fps), ";"))
+	}
+	slices.Sort(alts)
+	return strings.Join(slices.Compact(alts), "|")
 }
 
 // Guarded reports whether every alternative of the pattern has a guard
