@@ -449,7 +449,8 @@ func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error
 		}
 	}
 	ds := dispatchState{key: -1}
-	for k, ri := range cands {
+	for k := 0; k < len(cands); k++ {
+		ri := cands[k]
 		if sure != nil && sure[k] {
 			return v.fire(ctx, ri, node)
 		}
@@ -466,8 +467,15 @@ func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error
 			}
 		}
 		dispatched := false
-		if r.dispatch[ri] >= 0 {
+		if d := r.dispatch[ri]; d >= 0 {
 			if v.dispatchSkips(ctx, &ds, ri, node) {
+				// The rules after it with the same key whose literals
+				// are not among its values either (Peppol's sixteen
+				// @schemeID rules, EN 16931's VAT categories) are
+				// skipped here, whatever their other gates say.
+				for k+1 < len(cands) && r.dispatch[cands[k+1]] == d && r.dispatchBit[cands[k+1]]&ds.bits == 0 {
+					k++
+				}
 				continue
 			}
 			dispatched = ds.ok
