@@ -9,9 +9,10 @@ import (
 )
 
 // DefaultXSDSpin is how long a worker that has run an XSD stage keeps
-// polling for the next one (see lane, XSDSpin). 100 µs covers the gap between two validations
-// of a client that sends its documents one after the other (15-30 µs on
-// the service path) with room to spare; longer windows gained nothing in
+// polling for the next one (see lane, XSDSpin). 100 µs covers the gap
+// between two validations of a client that sends its documents one after
+// the other (15-30 µs on the service path, more when the rule sets end
+// after the stage) with room to spare; longer windows gained nothing in
 // BenchmarkValidateUBL (docs/PERFORMANCE.md, "Thirty-third pass").
 const DefaultXSDSpin = 100 * time.Microsecond
 
@@ -37,7 +38,7 @@ const DefaultXSDSpin = 100 * time.Microsecond
 // server's workers find the next stage at once.
 type lane struct {
 	spin  time.Duration
-	epoch time.Time    // lastEnd's origin
+	epoch time.Time    // last's origin
 	poll  atomic.Bool  // workers poll after a stage (see run)
 	last  atomic.Int64 // when the last stage ended, ns since epoch; 0: none yet
 	// misses counts the stages in a row that came too late for a poll.
