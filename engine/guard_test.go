@@ -23,13 +23,7 @@ func TestPatternGuards(t *testing.T) {
 		{Name: "bad", Expr: "xs:integer(/r/@bad)", Scope: ScopeSchema},
 	}
 	contexts := []string{"r[$de]/i", "i[@k and $de]", "i[$n]", "i[$bad = 1] | j", "i[$bad = 1]", "i[$de or @k]", "i[not($de)][@k]"}
-	tables := &Tables{Name: "Guards", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"g.sch"}, Lets: lets}
-	for i, c := range contexts {
-		id := string(rune('A' + i))
-		tables.Patterns = append(tables.Patterns, Pattern{ID: id, FirstRule: int32(i), NumRules: 1, FirstLet: 3})
-		tables.Rules = append(tables.Rules, Rule{Context: c, Pattern: int32(i), FirstCheck: int32(i), NumChecks: 1, FirstLet: 3})
-		tables.Checks = append(tables.Checks, report(id))
-	}
+	tables := guardTables("Guards", lets, contexts)
 	guarded := mustLoad(t, tables)
 	if want := []bool{true, true, true, false, true, false, true}; !slices.Equal(guarded.guarded, want) {
 		t.Fatalf("guarded = %v, want %v", guarded.guarded, want)
@@ -73,13 +67,7 @@ func TestGuardGroups(t *testing.T) {
 		"j[$fr]", "j[not($de)]", "k[not($de)]", "i[$bad = 1]", "j[$bad = 1]", // $fr; not($de); $bad = 1
 		"k[$fr and $de]", // one guard, the conjunction
 	}
-	tables := &Tables{Name: "Groups", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"g.sch"}, Lets: lets}
-	for i, c := range contexts {
-		id := string(rune('A' + i))
-		tables.Patterns = append(tables.Patterns, Pattern{ID: id, FirstRule: int32(i), NumRules: 1, FirstLet: 3})
-		tables.Rules = append(tables.Rules, Rule{Context: c, Pattern: int32(i), FirstCheck: int32(i), NumChecks: 1, FirstLet: 3})
-		tables.Checks = append(tables.Checks, report(id))
-	}
+	tables := guardTables("Groups", lets, contexts)
 	grouped := mustLoad(t, tables)
 	same := [][]int{{0, 1, 2}, {3, 4}, {5}, {6, 7}, {8, 9}, {10}}
 	if grouped.nGuardGroups != len(same) {
@@ -112,6 +100,20 @@ func TestGuardGroups(t *testing.T) {
 			}
 		}
 	}
+}
+
+// guardTables is a rule set of the schema-scope lets and one pattern per
+// context, each with one rule and a report named A, B, ... after it.
+func guardTables(name string, lets []Let, contexts []string) *Tables {
+	tables := &Tables{Name: name, Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"g.sch"}, Lets: lets}
+	n := int32(len(lets))
+	for i, c := range contexts {
+		id := string(rune('A' + i))
+		tables.Patterns = append(tables.Patterns, Pattern{ID: id, FirstRule: int32(i), NumRules: 1, FirstLet: n})
+		tables.Rules = append(tables.Rules, Rule{Context: c, Pattern: int32(i), FirstCheck: int32(i), NumChecks: 1, FirstLet: n})
+		tables.Checks = append(tables.Checks, report(id))
+	}
+	return tables
 }
 
 // guardRun validates src and returns its findings, or its error.
