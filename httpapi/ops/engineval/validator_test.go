@@ -238,12 +238,8 @@ func TestValidationSlots(t *testing.T) {
 	}
 }
 
-// TestEarlyXSD proves that the XSD stage started before the parse (small
-// documents, startXSD reading the root with xmltree.RootName) validates
-// against the schema the parse would choose and gives the same reports and
-// errors as the stage started after the parse.
-// Validate runs its XSD stage on the validator's lane: validations one
-// after the other share one polling worker.
+// TestXSDStageOnLane: Validate runs its XSD stage on the validator's
+// lane: validations one after the other share one polling worker.
 func TestXSDStageOnLane(t *testing.T) {
 	v, err := New(shared(), Lazy(), XSDSpin(200*time.Millisecond))
 	if err != nil {
@@ -263,9 +259,12 @@ func TestXSDStageOnLane(t *testing.T) {
 	}
 }
 
-// The early start gives the reports of the start after the parse; the
-// later validator also starts a goroutine per stage (no spin), so the
-// comparison covers both ways a stage reaches its goroutine.
+// TestEarlyXSD proves that the XSD stage started before the parse (small
+// documents, startXSD reading the root with xmltree.RootName) validates
+// against the schema the parse would choose and gives the same reports and
+// errors as the stage started after the parse. The later validator also
+// starts a goroutine per stage (no spin), so the comparison covers both
+// ways a stage reaches its goroutine.
 func TestEarlyXSD(t *testing.T) {
 	late, err := New(shared(), XSDSpin(0))
 	if err != nil {
