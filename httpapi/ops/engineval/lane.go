@@ -103,7 +103,8 @@ func (l *lane) work(w *laneWorker, f func()) {
 	}
 }
 
-// next polls for w's next job for up to spin; nil when w retires.
+// next polls for w's next job for up to spin, or until the lane stops
+// polling; nil when w retires.
 func (l *lane) next(w *laneWorker) func() {
 	if !l.poll.Load() {
 		return nil
@@ -111,7 +112,7 @@ func (l *lane) next(w *laneWorker) func() {
 	l.mu.Lock()
 	l.idle = append(l.idle, w)
 	l.mu.Unlock()
-	for end := time.Now().Add(l.spin); time.Now().Before(end); {
+	for end := time.Now().Add(l.spin); time.Now().Before(end) && l.poll.Load(); {
 		select {
 		case f := <-w.job:
 			return f

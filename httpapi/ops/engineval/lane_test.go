@@ -18,6 +18,13 @@ func waitLive(t *testing.T, l *lane) {
 	}
 }
 
+// stopPolling makes l's workers retire (a test's long spin would go on
+// polling after it) and waits for them.
+func stopPolling(t *testing.T, l *lane) {
+	l.poll.Store(false)
+	waitLive(t, l)
+}
+
 // waitPolling waits until a worker polls on l (it registers after its job
 // has returned), or fails after a second.
 func waitPolling(t *testing.T, l *lane, job int) {
@@ -39,6 +46,7 @@ func waitPolling(t *testing.T, l *lane, job int) {
 // run of jobs one after the other.
 func TestLaneReusesPollingWorker(t *testing.T) {
 	l := newLane(time.Minute)
+	t.Cleanup(func() { stopPolling(t, l) })
 	for i := range 5 {
 		done := make(chan struct{})
 		l.run(func() { close(done) })

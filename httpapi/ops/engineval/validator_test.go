@@ -241,11 +241,12 @@ func TestValidationSlots(t *testing.T) {
 // TestXSDStageOnLane: Validate runs its XSD stage on the validator's
 // lane: validations one after the other share one polling worker.
 func TestXSDStageOnLane(t *testing.T) {
-	v, err := New(shared(), Lazy(), XSDSpin(200*time.Millisecond))
+	v, err := New(shared(), Lazy(), XSDSpin(time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer v.Close()
+	defer stopPolling(t, v.xsd)
 	req := ops.ValidateRequest{Syntax: "ubl", Profile: "en16931", Body: corpus(t, "en16931/ubl/examples/ubl-tc434-example1.xml")}
 	for i := range 3 {
 		rep, err := v.Validate(context.Background(), req)
