@@ -15,9 +15,12 @@ import (
 
 // fastDoc has what the fast path's refusals need: two b children (a
 // function of one string given two nodes), values that do not cast to a
-// number, attributes, an empty element and nesting for .. and ancestor.
+// number, attributes, an empty element and nesting for .. and ancestor;
+// and one t child with two ids (u) and with one (v), which a path of one
+// child step reads from the child cache.
 const fastDoc = `<r><a x="1" y=" EUR " z=" "><b>10</b><b>x</b><c> s </c><e/><e> <!-- c --> </e><e> <?p i?> </e>` +
-	`<t><id>vat</id></t><t><id>VAT</id><id>z</id></t><i>false</i></a><d><b>2</b><r/></d></r>`
+	`<t><id>vat</id></t><t><id>VAT</id><id>z</id></t><i>false</i></a><d><b>2</b><r/></d>` +
+	`<u><t><id>vat</id><id>x</id></t></u><v><t><id> VAT </id></t></v></r>`
 
 // TestFastShares: a frame-free test whose subexpressions repeat (BR-S-09's
 // bounds, BR-CO-17's rounded rate, BR-B-02's disjunction) computes each
