@@ -2035,16 +2035,10 @@ func (o *fastOperand) items(fe *fastEnv, n xmltree.NodeID, each func(xdm.Item) b
 		fe.depth--
 		return ok
 	}
-	if len(o.path.steps) == 1 && o.path.steps[0].kind == fsChild && !o.path.preds && !o.count {
-		st := &o.path.steps[0]
+	if !o.count {
 		// One named child step (cac:TaxScheme/normalize-space(…), the
-		// keys of the VAT categories): its first two children from the
-		// child cache, when there is at most one.
-		id := fe.ids[st.slot-1]
-		if id < 0 {
-			return true // no node of the name in the document
-		}
-		if c, second := fe.kids.children(fe.doc, n, id); second == xmltree.None {
+		// keys of the VAT categories) with at most one node: no walk.
+		if c, second, one := fe.oneChildStep(&o.path, n); one && second == xmltree.None {
 			if c == xmltree.None {
 				return true
 			}
