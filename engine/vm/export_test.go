@@ -49,3 +49,7 @@ func (env *Env) FastKeyIndexes() int {
 	}
 	return f.fast.keyN
 }
+
+// NormalizeUpper and UpperCase are the frame-free operands' string
+// functions (for TestNormalizeUpper).
+var NormalizeUpper, UpperCase = normalizeUpper, upperCase

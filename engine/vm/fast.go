@@ -1912,6 +1912,7 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 		return fastOperand{path: p}, ok
 	}
 	var chain []func(string) string
+	var names []string // of chain's one-argument functions, nil after another
 	strlen := false
 	for call.Op == OpCall && call.Builtin != nil && (len(call.Args) <= 1 || fastStringFnArgs(call.Builtin.Name)) {
 		name := call.Builtin.Name
@@ -1920,7 +1921,7 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 			if !ok {
 				return o, false
 			}
-			chain = append(chain, fn)
+			chain, names = append(chain, fn), nil
 			call = x
 			continue
 		}
@@ -1933,7 +1934,7 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 			if !ok {
 				return o, false
 			}
-			chain = append(chain, fn)
+			chain, names = append(chain, fn), nil
 			call = call.Args[0]
 			continue
 		}
@@ -1948,6 +1949,9 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 			strlen = true
 		} else {
 			chain = append(chain, fn)
+			if len(names) == len(chain)-1 {
+				names = append(names, name)
+			}
 		}
 		if len(call.Args) == 0 {
 			// normalize-space(), string-length(): of the context node.
@@ -1961,6 +1965,12 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 		return o, false
 	}
 	o.arg, o.argChild = arg, childSlot(&arg)
+	if len(chain) == 2 && len(names) == 2 && (names[0] == "normalize-space" && names[1] == "upper-case" ||
+		names[0] == "upper-case" && names[1] == "normalize-space") {
+		// cac:TaxScheme/normalize-space(upper-case(cbc:ID)), the VAT
+		// scheme of every EN 16931 category rule: one pass.
+		chain = []func(string) string{normalizeUpper}
+	}
 	if len(chain) == 1 && !strlen {
 		// One function (normalize-space(cbc:ID), most operands): no loop.
 		fn := chain[0]

@@ -864,6 +864,26 @@ func fnDocument(f *frame, _ focus, _ *Expr, a []xdm.Sequence) (xdm.Sequence, err
 // Go's simple case mapping does not (ß → SS, Latin ligatures).
 var fullUpper = strings.NewReplacer("ß", "SS", "ﬀ", "FF", "ﬁ", "FI", "ﬂ", "FL", "ﬃ", "FFI", "ﬄ", "FFL", "ﬅ", "ST", "ﬆ", "ST", "ŉ", "ʼN")
 
+// normalizeUpper is normalize-space(upper-case(s)), which equals
+// upper-case(normalize-space(s)) (upper-casing neither makes nor removes
+// whitespace): s itself, after one pass, when it is ASCII without a
+// lower-case letter and normalized, as codes are ("VAT").
+func normalizeUpper(s string) string {
+	prevSpace := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		sp := xdm.IsSpace(c)
+		if c >= 0x80 || 'a' <= c && c <= 'z' || sp && (c != ' ' || prevSpace) {
+			return NormalizeSpace(upperCase(s))
+		}
+		prevSpace = sp
+	}
+	if prevSpace && s != "" {
+		return NormalizeSpace(upperCase(s)) // a trailing space
+	}
+	return s
+}
+
 func upperCase(s string) string {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {

@@ -41,3 +41,38 @@ func FuzzNormalizeSpace(f *testing.F) {
 		}
 	})
 }
+
+var normalizeUpperCases = []string{
+	"VAT", "vat", "Vat", "S", "", " ", "V A T", "V  A", " VAT", "VAT ", "VAT\n", "\tVAT", "VA\tT",
+	"é", "ÉA", "straße", "ǆ", "AE", "a b", "Z", "z", "[", "`", "{", "@",
+}
+
+// TestNormalizeUpper compares the one-pass normalize-space(upper-case())
+// of the frame-free operands with the two functions in either order, and
+// checks that a code as written is not copied.
+func TestNormalizeUpper(t *testing.T) {
+	for _, in := range append(normalizeUpperCases, normalizeCases...) {
+		checkNormalizeUpper(t, in)
+	}
+	if n := testing.AllocsPerRun(100, func() { vm.NormalizeUpper("VAT") }); n != 0 {
+		t.Errorf("NormalizeUpper(\"VAT\"): %v allocations, want 0", n)
+	}
+}
+
+func checkNormalizeUpper(t *testing.T, in string) {
+	t.Helper()
+	got := vm.NormalizeUpper(in)
+	if want := vm.NormalizeSpace(vm.UpperCase(in)); got != want {
+		t.Errorf("NormalizeUpper(%q) = %q, want %q", in, got, want)
+	}
+	if want := vm.UpperCase(vm.NormalizeSpace(in)); got != want {
+		t.Errorf("NormalizeUpper(%q) = %q, upper-case(normalize-space()) %q", in, got, want)
+	}
+}
+
+func FuzzNormalizeUpper(f *testing.F) {
+	for _, in := range normalizeUpperCases {
+		f.Add(in)
+	}
+	f.Fuzz(checkNormalizeUpper)
+}
