@@ -2,6 +2,7 @@ package vm
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -27,8 +28,8 @@ import (
 // category of BR-E-08 and its siblings, each a walk of the same lines for
 // another category), keeps instead, per document, the nodes that pass the
 // predicates before j (and A) and the key of each (Q's items); each
-// lookup (a binding of $v, a literal) reads the keys, sorted by the
-// second lookup and then searched, and the predicates after j run on the
+// lookup (a binding of $v, a literal) reads the keys, sorted after a few
+// lookups (sortAfter) and then searched, and the predicates after j run on the
 // nodes it finds, in document order, as the walk would. Steps of one
 // class (the predicates up to the key, appendKeyClass) from the same
 // nodes share one index: //cac:InvoiceLine[…] and ../../../cac:InvoiceLine[…]
@@ -165,10 +166,10 @@ const maxFastKeyIndexes = 16
 type fastKeyIndex struct {
 	class string
 	cands []xmltree.NodeID // the step's nodes before its predicates
-	// sorted: ents are sorted (by the second lookup: a key looked up
-	// once, a category the breakdown has once, is found by reading them
-	// all, which costs less than sorting them); busy counts the lookups
-	// reading ents, which a sort would disturb.
+	// sorted: ents are sorted (after sortAfter lookups: a key looked
+	// up a few times, a category the breakdown has once, is found by
+	// reading them all, which costs less than sorting them); busy counts
+	// the lookups reading ents, which a sort would disturb.
 	sorted bool
 	finds  int
 	busy   int
@@ -446,7 +447,7 @@ func (fe *fastEnv) keyLookup(p *fastPath, i int, ix *fastKeyIndex, buf []xmltree
 	// The first lookup reads every entry; later ones sort them first,
 	// unless a lookup is reading them (one of the nodes' predicates
 	// or steps looks up this index again).
-	hits, linear := ix.ents, !ix.sorted && (ix.finds == 0 || ix.busy > 0)
+	hits, linear := ix.ents, !ix.sorted && (ix.finds < sortAfter(len(ix.ents)) || ix.busy > 0)
 	if !linear {
 		if !ix.sorted {
 			ix.sort()
@@ -464,6 +465,12 @@ func (fe *fastEnv) keyLookup(p *fastPath, i int, ix *fastKeyIndex, buf []xmltree
 	ix.busy--
 	return buf, ok
 }
+
+// sortAfter is the number of lookups that read all n entries of an index
+// before the next sorts them: a sort costs about as many comparisons as
+// 2·log2(n) readings (a few categories or rates, each looked up two or
+// three times, are read; a breakdown of many rates is searched).
+func sortAfter(n int) int { return 2 * bits.Len(uint(n)) }
 
 // keyHits appends the nodes of steps i and after of p from the nodes of
 // hits, entries of ix (those of key when linear), that pass the
