@@ -20,6 +20,9 @@ const ctxCheckEvery = 256
 type state struct {
 	env  vm.Env
 	vars []xdm.Sequence
+	// found collects a validation's findings, which Validate returns
+	// as a copy of their number (one allocation, not one per doubling).
+	found []Finding
 	// letBuf[i] is the storage of let i's value, reused by its next
 	// evaluation (a rule's lets are evaluated on every firing; nothing
 	// keeps a let's value past the next evaluation of that let).
@@ -141,13 +144,23 @@ func (r *Ruleset) Validate(ctx context.Context, doc *xmltree.Document) ([]Findin
 	st := r.pool.Get().(*state)
 	defer r.release(st)
 	st.reset(r, doc)
-	v := validation{r: r, st: st, doc: doc, fast: st.env.Fast(r.cat)}
+	v := validation{r: r, st: st, doc: doc, fast: st.env.Fast(r.cat), findings: st.found[:0]}
 	v.fastOK = v.fast.For(r.cat)
-	if err := v.run(ctx); err != nil {
-		return v.findings, err
+	err := v.run(ctx)
+	var out []Finding
+	if len(v.findings) > 0 {
+		out = slices.Clone(v.findings)
+		clear(v.findings) // the document's strings
 	}
-	return v.findings, nil
+	st.found = v.findings[:0]
+	if cap(st.found) > maxKeptFindings {
+		st.found = nil
+	}
+	return out, err
 }
+
+// maxKeptFindings bounds the findings storage a pooled state keeps.
+const maxKeptFindings = 1 << 10
 
 func (r *Ruleset) release(st *state) {
 	st.env.Doc = nil
