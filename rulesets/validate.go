@@ -3,6 +3,7 @@ package rulesets
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/einvoice-dev/einvoice/engine"
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
@@ -79,6 +80,7 @@ func (p *Profile) Validate(ctx context.Context, doc *xmltree.Document) (*Result,
 			res.Complete = false
 			res.Errors = append(res.Errors, fmt.Errorf("rule set %s (%s): %w", rs.Label(), rs.Syntax, err))
 		}
+		res.Findings = slices.Grow(res.Findings, len(fs))
 		for _, f := range fs {
 			out := Finding{Finding: f}
 			if lv, ok := levels[f.RuleID]; ok && lv != f.Flag {
