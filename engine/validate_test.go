@@ -474,3 +474,31 @@ func TestDeadLets(t *testing.T) {
 		}
 	}
 }
+
+// TestFindingsOwnedByCaller: the findings Validate returns are the
+// caller's (the pooled state collects them in storage of its own): the
+// next validations, with more findings and with none, leave them as they
+// were, and a document without findings gets none.
+func TestFindingsOwnedByCaller(t *testing.T) {
+	rs := mustLoad(t, guardTables("Owned", nil, []string{"i", "j"}))
+	first, err := validateSrc(t, rs, `<r><i/><j/></r>`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := slices.Clone(first)
+	for _, src := range []string{`<r><j/><j/><i/><i/><i/></r>`, `<r/>`} {
+		got, err := validateSrc(t, rs, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if src == `<r/>` && len(got) != 0 {
+			t.Errorf("%s: %d findings, want none", src, len(got))
+		}
+		if !slices.EqualFunc(first, kept, func(a, b Finding) bool { return a.RuleID == b.RuleID && a.Location == b.Location }) {
+			t.Fatalf("after validating %s, the first findings are %s, were %s", src, joinIDs(first, true), joinIDs(kept, true))
+		}
+	}
+	if got := joinIDs(first, true); got != "A@/r[1]/i[1] B@/r[1]/j[1]" {
+		t.Errorf("findings %s", got)
+	}
+}

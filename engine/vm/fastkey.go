@@ -28,12 +28,12 @@ import (
 // category of BR-E-08 and its siblings, each a walk of the same lines for
 // another category), keeps instead, per document, the nodes that pass the
 // predicates before j (and A) and the key of each (Q's items); each
-// lookup (a binding of $v, a literal) reads the keys, sorted after a few
-// lookups (sortAfter) and then searched, and the predicates after j run on the
-// nodes it finds, in document order, as the walk would. Steps of one
-// class (the predicates up to the key, appendKeyClass) from the same
-// nodes share one index: //cac:InvoiceLine[…] and ../../../cac:InvoiceLine[…]
-// from the invoice.
+// lookup (a binding of $v, a literal) reads the keys, sorted after a
+// few lookups (sortAfter) and then searched, and the predicates after j
+// run on the nodes it finds, in document order, as the walk would. Steps
+// of one class (the predicates up to the key, appendKeyClass) from the
+// same nodes share one index: //cac:InvoiceLine[…] and
+// ../../../cac:InvoiceLine[…] from the invoice.
 //
 // The answer is the walk's: the predicates are boolean and blind to the
 // position (stepKeyPred), so testing each node on its own, in order, is
@@ -444,9 +444,9 @@ func (fe *fastEnv) keyLookup(p *fastPath, i int, ix *fastKeyIndex, buf []xmltree
 	if !ok {
 		return buf, false
 	}
-	// The first lookup reads every entry; later ones sort them first,
-	// unless a lookup is reading them (one of the nodes' predicates
-	// or steps looks up this index again).
+	// The first sortAfter lookups read every entry; later ones sort
+	// them first, unless a lookup is reading them (one of the nodes'
+	// predicates or steps looks up this index again).
 	hits, linear := ix.ents, !ix.sorted && (ix.finds < sortAfter(len(ix.ents)) || ix.busy > 0)
 	if !linear {
 		if !ix.sorted {
