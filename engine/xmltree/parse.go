@@ -88,9 +88,12 @@ func parseWith(data []byte, lim Limits, owned bool, r *Recycler) (*Document, err
 	}
 	if err := p.parse(declEnd); err != nil {
 		r.put(p.d.nodes)
+		r.putParser(p)
 		return nil, err
 	}
-	return p.finish(), nil
+	d := p.finish()
+	r.putParser(p)
+	return d, nil
 }
 
 // start checks data's size, decodes it and returns a parser for it and the
@@ -160,19 +163,41 @@ func newParser(src string, lim Limits, est int, r *Recycler) *parser {
 	if est <= 16 {
 		names, depth = 8, 2
 	}
-	p := &parser{
+	d := &Document{nodes: r.get(est)}
+	var raws []rawName
+	if t := r.getTables(); t != nil {
+		// A released document's, emptied (its index cleared here).
+		clear(t.nameIx)
+		d.names, d.nameIx, raws = t.names, t.nameIx, t.raws
+	} else {
+		d.names, d.nameIx, raws = make([]qname, 0, names), make([]int32, 4*names), make([]rawName, 0, names)
+	}
+	p := r.getParser()
+	if p == nil {
+		p = &parser{
+			rawIx: make([]int32, 4*names),
+			binds: make([]binding, 0, names/4),
+			open:  make([]openElem, 0, depth),
+			attrs: make([]rawAttr, 0, names/4),
+		}
+	} else {
+		clear(p.rawIx)
+	}
+	// Everything but the kept storage starts from its zero value.
+	*p = parser{
 		src:   src,
 		lim:   lim,
-		d:     &Document{nodes: r.get(est), nameIx: make([]int32, 4*names), names: make([]qname, 0, names)},
-		raws:  make([]rawName, 0, names),
-		rawIx: make([]int32, 4*names),
-		binds: make([]binding, 1, names/4),
-		open:  make([]openElem, 0, depth),
-		attrs: make([]rawAttr, 0, names/4),
+		d:     d,
+		buf:   p.buf,
+		raws:  raws,
+		rawIx: p.rawIx,
+		binds: append(p.binds[:0], binding{prefix: "xml", uri: nsXML}),
+		open:  p.open,
+		attrs: p.attrs,
+		keys:  p.keys,
 		line:  1,
 		hasCR: strings.IndexByte(src, '\r') >= 0,
 	}
-	p.binds[0] = binding{prefix: "xml", uri: nsXML}
 	p.d.nodes = append(p.d.nodes, node{kind: KindDocument, parent: None, first: None, last: None, next: None, prev: None, nextEl: None, name: -1, raw: -1, line: 1})
 	p.cur = 0
 	return p

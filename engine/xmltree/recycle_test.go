@@ -1,6 +1,7 @@
 package xmltree
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,8 +23,24 @@ func checkRecycled(t *testing.T, r *Recycler, data []byte, lim Limits, want *Doc
 	if got, w := treeEvents(d), treeEvents(want); !slices.Equal(got, w) {
 		t.Fatalf("recycled tree differs from Parse's:\n got %q\nwant %q", got, w)
 	}
+	if got, w := nameEvents(d), nameEvents(want); !slices.Equal(got, w) {
+		t.Fatalf("recycled names differ from Parse's (the name tables of a released document):\n got %q\nwant %q", got, w)
+	}
 	checkInvariants(t, d)
 	r.Release(d)
+}
+
+// nameEvents lists the document's name tables as its nodes read them: the
+// counts of expanded and written names, and per element or attribute its
+// name as written with the ids of both.
+func nameEvents(d *Document) []string {
+	ev := []string{fmt.Sprintf("names %d written %d", d.NameCount(), d.QualifiedNameCount())}
+	for n := NodeID(0); int(n) < d.Len(); n++ {
+		if k := d.Kind(n); k == KindElement || k == KindAttribute {
+			ev = append(ev, fmt.Sprintf("%d %s %d %d", n, d.QualifiedName(n), d.Name(n), d.QualifiedNameID(n)))
+		}
+	}
+	return ev
 }
 
 // TestRecycler parses every corpus file with one Recycler, so each parse
