@@ -128,7 +128,9 @@ func (s *Server) handleValidate(syntax string) handlerFunc {
 		default:
 			return fmt.Errorf("validate: unexpected params type %T", in.params)
 		}
-		rep, err := s.cfg.Ops.Validate(ctx, ops.ValidateRequest{Syntax: syntax, Profile: profile, Version: version, Body: in.body})
+		// in.body was read for this request alone and nothing writes
+		// into it: the parse keeps it instead of a copy.
+		rep, err := s.cfg.Ops.Validate(ctx, ops.ValidateRequest{Syntax: syntax, Profile: profile, Version: version, Body: in.body, Owned: true})
 		var re *ops.RequestError
 		if err != nil && onlyOK[syntax] && errors.As(err, &re) {
 			rep, err = unreadableReport(syntax, re), nil

@@ -37,6 +37,14 @@ func (r *Recycler) Parse(data []byte, lim Limits) (*Document, error) {
 	return parseWith(data, lim, false, r)
 }
 
+// ParseOwned is r.Parse for a caller that gives data up: nobody writes
+// into it afterwards (a request body read for this parse alone), so the
+// document keeps it as its text instead of a copy. Reading data again,
+// from any goroutine, is fine.
+func (r *Recycler) ParseOwned(data []byte, lim Limits) (*Document, error) {
+	return parseWith(data, lim, true, r)
+}
+
 // Release gives d's node array to r. d must not be used afterwards: it
 // has no nodes any more, so its methods panic. Strings read from d stay
 // valid (they are in the document's text, never in the array), and so do

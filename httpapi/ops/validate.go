@@ -29,6 +29,10 @@ type ValidateRequest struct {
 	Profile string // one of AllowedProfiles(Syntax); empty = the syntax's default
 	Version string // rule-set version; empty = newest
 	Body    []byte // the XML document
+	// Owned says the caller gives Body up: nothing writes into it once
+	// Validate is called (a request body read for it alone), so the
+	// parse may keep it as the document's text instead of copying it.
+	Owned bool
 }
 
 // Validator checks one document against a profile. Implementations must be

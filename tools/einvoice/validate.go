@@ -152,7 +152,8 @@ func validateFile(ctx context.Context, svc *ops.Service, file, syntax, profile, 
 			return res
 		}
 	}
-	rep, err := svc.Validate(ctx, ops.ValidateRequest{Syntax: syntax, Profile: profile, Version: version, Body: body})
+	// body was read for this file alone: the parse keeps it.
+	rep, err := svc.Validate(ctx, ops.ValidateRequest{Syntax: syntax, Profile: profile, Version: version, Body: body, Owned: true})
 	var re *ops.RequestError
 	switch {
 	case errors.As(err, &re):

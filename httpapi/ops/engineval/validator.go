@@ -592,7 +592,11 @@ func (v *Validator) Validate(ctx context.Context, req ops.ValidateRequest) (*wir
 		early = v.startXSD(ctx, req, "", nil)
 		defer early.wait() // on every return: the slot covers the run
 	}
-	doc, err := v.docs.Parse(req.Body, v.limits)
+	parse := v.docs.Parse
+	if req.Owned {
+		parse = v.docs.ParseOwned
+	}
+	doc, err := parse(req.Body, v.limits)
 	if err != nil {
 		return nil, xmlError(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -313,5 +315,59 @@ func TestEarlyXSD(t *testing.T) {
 	// Every document the parse accepted used its early run.
 	if n := testValidator.lateXSD.Load() - before; n != 0 {
 		t.Errorf("%d validations ran the XSD stage again after the parse", n)
+	}
+}
+
+// TestOwnedBody: a request that gives its body up (ValidateRequest.Owned,
+// the HTTP route and the CLI) gets the report of one that does not, for
+// valid and invalid documents, findings with values from the document and
+// malformed input, and its parse does not copy the body (at least the
+// body's size less allocated).
+func TestOwnedBody(t *testing.T) {
+	ex1 := corpus(t, "en16931/ubl/examples/ubl-tc434-example1.xml")
+	reqs := []ops.ValidateRequest{
+		{Syntax: "ubl", Profile: "en16931", Body: ex1},
+		{Syntax: "ubl", Profile: "peppol", Body: corpus(t, "en16931/ubl/examples/ubl-tc434-creditnote1.xml")},
+		{Syntax: "cii", Profile: "peppol", Body: corpus(t, "en16931/cii/examples/CII_example1.xml")},
+		{Syntax: "ubl", Profile: "en16931", Body: bytes.Replace(ex1, []byte("<cbc:IssueDate>"), []byte("<cbc:IssueDate>x"), 1)},
+		{Syntax: "ubl", Profile: "en16931", Body: []byte("<Invoice xmlns='urn:oasis:names:specification:ubl:schema:xsd:Invoice-2'><a></b></Invoice>")},
+	}
+	ctx := context.Background()
+	canon := func(req ops.ValidateRequest) string {
+		rep, err := svc().Validate(ctx, req)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		rep.DurationMS = 0
+		b, _ := json.Marshal(rep)
+		return string(b)
+	}
+	for i, req := range reqs {
+		want := canon(req)
+		owned := req
+		owned.Owned, owned.Body = true, bytes.Clone(req.Body)
+		if got := canon(owned); got != want {
+			t.Errorf("case %d: the owned body's report differs:\n got %s\nwant %s", i, got, want)
+		}
+	}
+	allocated := func(owned bool) float64 {
+		req := ops.ValidateRequest{Syntax: "ubl", Profile: "en16931", Body: ex1, Owned: owned}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range 20 {
+			if _, err := testValidator.Validate(ctx, req); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		return float64(after.TotalAlloc-before.TotalAlloc) / 20
+	}
+	// No collection meanwhile: it would empty the recycler's pools, and
+	// the next parses would allocate their arrays again.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	allocated(true) // the pools filled
+	copied, kept := allocated(false), allocated(true)
+	if copied-kept < float64(len(ex1)) {
+		t.Errorf("an owned body: %.0f bytes a validation, a copied one %.0f: the parse still copies the %d-byte body", kept, copied, len(ex1))
 	}
 }
