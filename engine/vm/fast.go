@@ -1912,7 +1912,7 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 		return fastOperand{path: p}, ok
 	}
 	var chain []func(string) string
-	var names []string // of chain's one-argument functions, nil after another
+	var names []string // beside chain: each function's name, "" for the others
 	strlen := false
 	for call.Op == OpCall && call.Builtin != nil && (len(call.Args) <= 1 || fastStringFnArgs(call.Builtin.Name)) {
 		name := call.Builtin.Name
@@ -1921,7 +1921,7 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 			if !ok {
 				return o, false
 			}
-			chain, names = append(chain, fn), nil
+			chain, names = append(chain, fn), append(names, "")
 			call = x
 			continue
 		}
@@ -1934,7 +1934,7 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 			if !ok {
 				return o, false
 			}
-			chain, names = append(chain, fn), nil
+			chain, names = append(chain, fn), append(names, "")
 			call = call.Args[0]
 			continue
 		}
@@ -1948,10 +1948,7 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 			}
 			strlen = true
 		} else {
-			chain = append(chain, fn)
-			if len(names) == len(chain)-1 {
-				names = append(names, name)
-			}
+			chain, names = append(chain, fn), append(names, name)
 		}
 		if len(call.Args) == 0 {
 			// normalize-space(), string-length(): of the context node.
@@ -1965,7 +1962,7 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 		return o, false
 	}
 	o.arg, o.argChild = arg, childSlot(&arg)
-	if len(chain) == 2 && len(names) == 2 && (names[0] == "normalize-space" && names[1] == "upper-case" ||
+	if len(names) == 2 && (names[0] == "normalize-space" && names[1] == "upper-case" ||
 		names[0] == "upper-case" && names[1] == "normalize-space") {
 		// cac:TaxScheme/normalize-space(upper-case(cbc:ID)), the VAT
 		// scheme of every EN 16931 category rule: one pass.
