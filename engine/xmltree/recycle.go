@@ -45,10 +45,10 @@ func (r *Recycler) ParseOwned(data []byte, lim Limits) (*Document, error) {
 	return parseWith(data, lim, true, r)
 }
 
-// Release gives d's node array to r. d must not be used afterwards: it
-// has no nodes any more, so its methods panic. Strings read from d stay
-// valid (they are in the document's text, never in the array), and so do
-// names and values already returned.
+// Release gives d's node array and name tables to r. d must not be used
+// afterwards: it has no nodes and no names any more, so its methods panic.
+// Strings read from d stay valid (they are in the document's text, never
+// in the arrays), and so do names and values already returned.
 func (r *Recycler) Release(d *Document) {
 	nodes := d.nodes
 	d.nodes = nil
