@@ -15,7 +15,7 @@ import (
 // rewritten tree before it is wrapped in a program, with its
 // common-subexpression plan (vm.PlanShared: it depends on the tree alone,
 // so it is made once per entry and the copies carry it); each compilation wraps
-// its own copy (vm.CloneExpr) with its own catalog, so programs of
+// its own copy (vm.ExprArena.Clone) with its own catalog, so programs of
 // different rule sets stay independent and the cache is never read by an
 // evaluation. A repeat in the same catalog and registry (the same test in
 // two rules of one rule set) shares the program itself: programs are
@@ -34,6 +34,9 @@ type Cache struct {
 	hits   int
 	misses int
 	same   int // hits that shared the previous program (same catalog)
+	// arena holds the copies: they live as long as the load's rule sets,
+	// the entries' trees only as long as the cache (vm.ExprArena).
+	arena vm.ExprArena
 }
 
 type cacheKey struct {
@@ -136,7 +139,7 @@ func (c *Cache) compile(src string, sc *StaticContext) (*vm.Program, error) {
 		}
 		return ps, &cacheEntry{root: root, cse: vm.PlanShared(root)}, nil
 	}, func(e *cacheEntry) *vm.Program {
-		return vm.NewProgramPlanned(src, vm.CloneExpr(e.root), e.nLocals, sc.Functions, sc.Catalog, e.cse)
+		return vm.NewProgramPlanned(src, c.arena.Clone(e.root), e.nLocals, sc.Functions, sc.Catalog, e.cse)
 	})
 }
 
@@ -146,7 +149,7 @@ func (c *Cache) compilePattern(src string, sc *StaticContext) (*vm.Pattern, erro
 		ps, alts, err := parsePattern(src, sc, true)
 		return ps, &cacheEntry{alts: alts}, err
 	}, func(e *cacheEntry) *vm.Pattern {
-		return vm.NewPatternIn(src, vm.ClonePatterns(e.alts), e.nLocals, sc.Functions, sc.Catalog)
+		return vm.NewPatternIn(src, c.arena.ClonePatterns(e.alts), e.nLocals, sc.Functions, sc.Catalog)
 	})
 }
 

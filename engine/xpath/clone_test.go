@@ -9,12 +9,21 @@ import (
 )
 
 // TestCloneExpr: the copy of every parsed and rewritten expression of the
-// official rule sets (the trees the compile cache hands to vm.CloneExpr)
-// equals its original field for field, shares no node and no operand
-// slice with it, and its path killers point into the copy.
+// official rule sets (the trees the compile cache hands to
+// vm.ExprArena.Clone), on its own (vm.CloneExpr) and through one arena,
+// equals its original field for field once every copy is made, shares no
+// node with its original nor with any other copy, has no operand slice
+// with room to grow into a neighbour's, and its path killers point into
+// the copy.
 func TestCloneExpr(t *testing.T) {
 	exprs, funcs := collectRuleSetExpressions(t, filepath.Join(sharedDir(), "rulesets"))
-	n := 0
+	var arena vm.ExprArena
+	type copied struct {
+		src       string
+		root      *vm.Expr
+		own, arnd *vm.Expr
+	}
+	var all []copied
 	for _, x := range exprs {
 		if x.pattern {
 			continue
@@ -29,33 +38,44 @@ func TestCloneExpr(t *testing.T) {
 		if err != nil {
 			continue // outside the subset on its own (the engine tests cover these)
 		}
-		c := vm.CloneExpr(root)
-		if !reflect.DeepEqual(c, root) {
-			t.Fatalf("%s: the copy differs from the original", x.src)
-		}
-		orig := map[*vm.Expr]bool{}
-		walkExpr(root, func(e *vm.Expr) { orig[e] = true })
-		walkExpr(c, func(e *vm.Expr) {
-			if orig[e] {
-				t.Fatalf("%s: the copy shares node %v", x.src, e.Op)
-			}
-			if len(e.Args) > 0 && cap(e.Args) != len(e.Args) {
-				t.Fatalf("%s: an operand slice of the copy has room to grow into its neighbour", x.src)
-			}
-			for _, k := range e.Kills() {
-				owned := false
-				for _, a := range e.Args {
-					owned = owned || k == &a.Test
-				}
-				if !owned {
-					t.Fatalf("%s: a path killer of the copy does not point to one of its steps", x.src)
-				}
-			}
-		})
-		n++
+		all = append(all, copied{x.src, root, vm.CloneExpr(root), arena.Clone(root)})
 	}
-	if n < 5000 {
-		t.Fatalf("only %d expressions cloned", n)
+	if len(all) < 5000 {
+		t.Fatalf("only %d expressions cloned", len(all))
+	}
+	// Checked once all are made: a copy whose storage another one reuses
+	// has been overwritten by then.
+	seen := map[*vm.Expr]string{}
+	for _, x := range all {
+		walkExpr(x.root, func(e *vm.Expr) { seen[e] = "the original" })
+	}
+	for _, x := range all {
+		for _, c := range []*vm.Expr{x.own, x.arnd} {
+			if !reflect.DeepEqual(c, x.root) {
+				t.Fatalf("%s: the copy differs from the original", x.src)
+			}
+			walkExpr(c, func(e *vm.Expr) {
+				if by, ok := seen[e]; ok {
+					t.Fatalf("%s: a node of the copy (%v) is also one of %s", x.src, e.Op, by)
+				}
+				seen[e] = x.src
+				if len(e.Args) > 0 && cap(e.Args) != len(e.Args) {
+					t.Fatalf("%s: an operand slice of the copy has room to grow into its neighbour", x.src)
+				}
+				if len(e.Preds) > 0 && cap(e.Preds) != len(e.Preds) {
+					t.Fatalf("%s: a predicate slice of the copy has room to grow into its neighbour", x.src)
+				}
+				for _, k := range e.Kills() {
+					owned := false
+					for _, a := range e.Args {
+						owned = owned || k == &a.Test
+					}
+					if !owned {
+						t.Fatalf("%s: a path killer of the copy does not point to one of its steps", x.src)
+					}
+				}
+			})
+		}
 	}
 }
 
