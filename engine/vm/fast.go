@@ -341,6 +341,12 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 			st.kind == fsRoot && k != 0:
 			return fastPath{}, false
 		}
+		if p.steps == nil {
+			// At most one step a part, in storage of its own: the
+			// doublings of append would leave garbage beside the steps
+			// that stay for as long as the rule set.
+			p.steps = make([]fastStep, 0, len(parts)-i)
+		}
 		p.steps = append(p.steps, st)
 		p.preds = p.preds || len(st.preds) > 0
 		p.abs = p.abs || st.kind == fsRoot
