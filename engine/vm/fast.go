@@ -2144,7 +2144,7 @@ func compileFastCmp(e *Expr) fastBool {
 	if !ok {
 		return nil
 	}
-	o, ok := fastOperandOf(x)
+	xo, ok := fastOperandOf(x)
 	if !ok {
 		return nil
 	}
@@ -2153,9 +2153,10 @@ func compileFastCmp(e *Expr) fastBool {
 	if !general && len(consts) != 1 {
 		return nil // a value comparison of a sequence: an error
 	}
-	if e.Set != nil && (!general || op != xdm.OpEq || swap || o.count) {
+	if e.Set != nil && (!general || op != xdm.OpEq || swap || xo.count) {
 		return nil
 	}
+	o := xo // the closures' copy, made only when one is (compileFastNumOne)
 	// = and != with string literals: a string or untypedAtomic item
 	// compares as a string, by codepoints (byte equality in UTF-8).
 	strEq := op == xdm.OpEq || op == xdm.OpNe
@@ -2496,12 +2497,12 @@ func compileFastPairCmp(e *Expr) fastBool {
 	if e.Op != OpGenCmp || len(e.Args) != 2 {
 		return nil
 	}
-	a, ok := fastOperandOf(e.Args[0])
-	b, ok2 := fastOperandOf(e.Args[1])
+	l, ok := fastOperandOf(e.Args[0])
+	r, ok2 := fastOperandOf(e.Args[1])
 	if !ok || !ok2 {
 		return nil
 	}
-	op := e.Cmp
+	a, b, op := l, r, e.Cmp // the closure's own copies (compileFastNumOne)
 	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 		var y xdm.Item
 		k := 0

@@ -56,10 +56,13 @@ func compileFastNumOne(ns *numShares, e *Expr) fastNum {
 	if fn := compileFastCountTokens(ns, e); fn != nil {
 		return fn
 	}
+	// The closures below capture their own copy of the operand (o := o):
+	// captured here, every call would leave one on the heap, used or not.
 	o, isOp := fastOperandOf(e)
 	if isOp && o.count {
 		// count(P), one xs:integer, in arithmetic (BR-AF-01:
 		// count(//cac:AllowanceCharge/…) + count(//cac:ClassifiedTaxCategory…) > 0).
+		o := o
 		return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
 			var it xdm.Item
 			decided := o.items(fe, n, func(a xdm.Item) bool {
@@ -71,6 +74,7 @@ func compileFastNumOne(ns *numShares, e *Expr) fastNum {
 	}
 	if isOp && o.fn == nil {
 		// The items of a path (untypedAtomic) or of a cast of a path.
+		o := o
 		return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
 			var it xdm.Item
 			k := 0
