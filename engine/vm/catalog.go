@@ -68,7 +68,7 @@ type stepKey struct {
 
 // shareStep returns the catalog's node for a predicate-free axis step used
 // as an operand (of a path, a call, a comparison, ...), so the tens of thousands of cbc:ID-like steps of a rule set are
-// held once (a node is 256 bytes and stays live for the process). Such a
+// held once (a node is 192 bytes and stays live for the process). Such a
 // node is fully prepared by then (its name slot is the catalog's) and
 // nothing writes to it later; other nodes are returned unchanged.
 func (c *Catalog) shareStep(e *Expr) *Expr {
@@ -76,7 +76,7 @@ func (c *Catalog) shareStep(e *Expr) *Expr {
 		return e
 	}
 	k := stepKey{e.Axis, e.Test.Kind, e.Test.Named, e.Test.Space, e.Test.Local}
-	if s, ok := c.steps[k]; ok && s.Test.Slot == e.Test.Slot && s.PosConst == e.PosConst {
+	if s, ok := c.steps[k]; ok && s.Test.Slot == e.Test.Slot && s.ConstPos() == e.ConstPos() {
 		return s
 	}
 	if c.steps == nil {
@@ -204,8 +204,8 @@ func (c *Catalog) prepare(e *Expr) {
 		if namedTest(&e.Test) {
 			e.Test.Slot = c.slot(e.Test.Space, e.Test.Local)
 		}
-		if e.SeqType != nil && namedTest(&e.SeqType.Test) {
-			e.SeqType.Test.Slot = c.slot(e.SeqType.Test.Space, e.SeqType.Test.Local)
+		if st := e.InstanceType(); st != nil && namedTest(&st.Test) {
+			st.Test.Slot = c.slot(st.Test.Space, st.Test.Local) // the copy's own (ExprAux)
 		}
 	}
 	for i, a := range e.Args {
@@ -218,7 +218,7 @@ func (c *Catalog) prepare(e *Expr) {
 		c.prepareFocusCalls(p)
 		c.prepareFastPred(p)
 	}
-	for _, b := range e.Binds {
+	for _, b := range e.Bindings() {
 		c.prepare(b.In)
 	}
 	if c != nil && e.Op == OpStep {

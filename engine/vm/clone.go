@@ -88,7 +88,7 @@ func treeSize(e *Expr) (nodes, ptrs int) {
 		n, p := treeSize(c)
 		nodes, ptrs = nodes+n, ptrs+p
 	}
-	for _, b := range e.Binds {
+	for _, b := range e.Bindings() {
 		n, p := treeSize(b.In)
 		nodes, ptrs = nodes+n, ptrs+p
 	}
@@ -111,15 +111,22 @@ func (c *cloner) expr(e *Expr) *Expr {
 	n.fastIdx = 0 // an index into the catalog of e's program, if any
 	n.Args = c.exprs(e.Args)
 	n.Preds = c.exprs(e.Preds)
-	if e.Binds != nil {
-		n.Binds = make([]Binding, len(e.Binds))
-		for i, b := range e.Binds {
-			n.Binds[i] = Binding{Slot: b.Slot, In: c.expr(b.In)}
+	if a := e.Aux; a != nil && (a.Binds != nil || a.SeqType != nil) {
+		// The copy's own: its bindings' operands are copies too, and
+		// its program writes the catalog slot of the type's name. Any
+		// other ExprAux is shared (ExprAux).
+		na := *a
+		if a.Binds != nil {
+			na.Binds = make([]Binding, len(a.Binds))
+			for i, b := range a.Binds {
+				na.Binds[i] = Binding{Slot: b.Slot, In: c.expr(b.In)}
+			}
 		}
-	}
-	if e.SeqType != nil {
-		st := *e.SeqType
-		n.SeqType = &st
+		if a.SeqType != nil {
+			st := *a.SeqType
+			na.SeqType = &st
+		}
+		n.Aux = &na
 	}
 	if e.Path != nil {
 		p := &PathInfo{Memo: append([]MemoPoint(nil), e.Path.Memo...)}

@@ -79,7 +79,7 @@ func prepareCSE(root *Expr, hc *hashCons) [][]int32 {
 			stack, n = append(stack, id), n+k
 		}
 		stack = append(stack, -2)
-		for _, bd := range e.Binds {
+		for _, bd := range e.Bindings() {
 			id, k := walk(bd.In)
 			stack, n = append(stack, int32(bd.Slot), id), n+k
 		}
@@ -154,7 +154,7 @@ func (h *hashCons) key(id int32) []byte {
 // variable slot.
 func (h *hashCons) id(e *Expr, kids []int32) int32 {
 	head := *e
-	head.Args, head.Preds, head.Binds = nil, nil, nil
+	head.Args, head.Preds = nil, nil // fingerprint reads no binding
 	start := len(h.keys)
 	b := fingerprint(h.keys, &head)
 	switch e.Op {
@@ -257,7 +257,7 @@ func eachChild(e *Expr, fn func(*Expr)) {
 	for _, p := range e.Preds {
 		fn(p)
 	}
-	for _, b := range e.Binds {
+	for _, b := range e.Bindings() {
 		fn(b.In)
 	}
 }

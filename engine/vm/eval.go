@@ -307,7 +307,7 @@ func (f *frame) evalBool(e *Expr, fc focus) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		return f.instanceOf(s, e.SeqType), nil
+		return f.instanceOf(s, e.InstanceType()), nil
 	case OpExists, OpEmpty:
 		var nonEmpty bool
 		a := e.Args[0]
@@ -753,9 +753,9 @@ func (f *frame) filter(s xdm.Sequence, preds []*Expr) (xdm.Sequence, error) {
 		if len(s) == 0 {
 			return nil, nil
 		}
-		if p.PosConst > 0 {
-			if p.PosConst <= len(s) {
-				s = s[p.PosConst-1 : p.PosConst : p.PosConst]
+		if pos := p.ConstPos(); pos > 0 {
+			if pos <= len(s) {
+				s = s[pos-1 : pos : pos]
 			} else {
 				s = nil
 			}
@@ -955,14 +955,15 @@ func (f *frame) forMemoOf(e *Expr) *forMemoTab {
 }
 
 func (f *frame) evalFor(e *Expr, i int, fc focus, b []xdm.Item) ([]xdm.Item, error) {
-	if i == len(e.Binds) {
+	binds := e.Bindings()
+	if i == len(binds) {
 		r, err := f.eval(e.Args[0], fc)
 		if err != nil {
 			return b, err
 		}
 		return append(b, r...), nil
 	}
-	bd := e.Binds[i]
+	bd := binds[i]
 	s, err := f.eval(bd.In, fc)
 	if err != nil {
 		return b, err
@@ -1025,10 +1026,11 @@ func (f *frame) evalFor(e *Expr, i int, fc focus, b []xdm.Item) ([]xdm.Item, err
 
 func (f *frame) quantified(e *Expr, i int, fc focus) (bool, error) {
 	some := e.Op == OpSome
-	if i == len(e.Binds) {
+	binds := e.Bindings()
+	if i == len(binds) {
 		return f.evalBool(e.Args[0], fc)
 	}
-	bd := e.Binds[i]
+	bd := binds[i]
 	s, err := f.eval(bd.In, fc)
 	if err != nil {
 		return false, err
@@ -1090,8 +1092,8 @@ func (f *frame) instanceOf(s xdm.Sequence, t *SeqType) bool {
 }
 
 func (f *frame) extCall(e *Expr, fc focus) (xdm.Sequence, error) {
-	if e.Ext == nil {
-		return nil, &xdm.Error{Code: xdm.ErrExternal, Msg: e.Name + ": extension function registered without an implementation"}
+	if e.ExtFunc() == nil {
+		return nil, &xdm.Error{Code: xdm.ErrExternal, Msg: e.FuncName() + ": extension function registered without an implementation"}
 	}
 	base := len(f.args)
 	for _, a := range e.Args {
@@ -1103,14 +1105,14 @@ func (f *frame) extCall(e *Expr, fc focus) (xdm.Sequence, error) {
 		f.args = append(f.args, s)
 	}
 	args := f.args[base:]
-	r, err := e.Ext(f.ctx, f.env.Doc, args)
+	r, err := e.ExtFunc()(f.ctx, f.env.Doc, args)
 	f.args = f.args[:base]
 	if err != nil {
 		var xe *xdm.Error
 		if errors.As(err, &xe) {
 			return nil, xe
 		}
-		return nil, &xdm.Error{Code: xdm.ErrExternal, Msg: e.Name + ": " + err.Error()}
+		return nil, &xdm.Error{Code: xdm.ErrExternal, Msg: e.FuncName() + ": " + err.Error()}
 	}
 	return r, nil
 }

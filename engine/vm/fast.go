@@ -295,7 +295,7 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 	case OpContext:
 		return p, true
 	case OpFilter:
-		if len(e.Args) == 1 && e.Args[0].Op != OpContext && len(e.Preds) == 1 && e.Preds[0].PosConst == 1 {
+		if len(e.Args) == 1 && e.Args[0].Op != OpContext && len(e.Preds) == 1 && e.Preds[0].ConstPos() == 1 {
 			// (/rsm:…/ram:GrandTotalAmount)[1] (CII's BR-CO-15): the
 			// first node of a path (firstOf).
 			p, ok := fastPathOf(e.Args[0])
@@ -440,13 +440,13 @@ func fastStepOf(e *Expr) (fastStep, bool) {
 		return st, false
 	}
 	for i, pr := range preds {
-		if i == 0 && pr.PosConst == 1 && st.kind == fsChild && e.Axis == AxisChild {
+		if i == 0 && pr.ConstPos() == 1 && st.kind == fsChild && e.Axis == AxisChild {
 			st.kind = fsFirst
 			continue
 		}
 		// Only boolean tests compile, so no other predicate is positional.
 		fn := compileFast(pr)
-		if fn == nil || pr.PosConst != 0 {
+		if fn == nil || pr.ConstPos() != 0 {
 			return st, false
 		}
 		st.preds = append(st.preds, fn)
@@ -1236,7 +1236,7 @@ func compileFastOne(ns *numShares, e *Expr) fastBool {
 			// what the closure of the argument as a test decides.
 			return compileFastIn(ns, e.Args[0])
 		}
-		if e.Builtin != nil && e.Builtin.Name == "matches" && e.Re != nil {
+		if e.Builtin != nil && e.Builtin.Name == "matches" && e.Regex() != nil {
 			return compileFastMatches(e)
 		}
 		if e.Builtin != nil && strPairTests[e.Builtin.Name] != nil {
@@ -1263,7 +1263,7 @@ func compileFastOne(ns *numShares, e *Expr) fastBool {
 }
 
 // compileFastMatches compiles matches(X, 'pattern'[, 'flags']) with a
-// literal pattern (compiled once, Expr.Re) and X a fastOperand: X is the
+// literal pattern (compiled once, Expr.Regex) and X a fastOperand: X is the
 // empty sequence (the empty string) or one xs:string or untypedAtomic;
 // several items or another type (XPTY0004) give up.
 func compileFastMatches(e *Expr) fastBool {
@@ -1271,7 +1271,7 @@ func compileFastMatches(e *Expr) fastBool {
 	if !ok || o.count {
 		return nil
 	}
-	re := e.Re
+	re := e.Regex()
 	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 		s, k := "", 0
 		decided := o.items(fe, n, func(a xdm.Item) bool {
@@ -2118,7 +2118,7 @@ func (o *fastOperand) appendTo(fe *fastEnv, n xmltree.NodeID, dst []xdm.Item) ([
 // true() or false().
 func fastConsts(e *Expr) (xdm.Sequence, bool) {
 	switch {
-	case e.Op == OpConst && e.PosConst == 0 && len(e.Seq) > 0:
+	case e.Op == OpConst && e.ConstPos() == 0 && len(e.Seq) > 0:
 		for _, it := range e.Seq {
 			if !it.T.IsNumeric() && it.T != xdm.TString && it.T != xdm.TUntyped {
 				return nil, false
@@ -2248,10 +2248,10 @@ func compileFastCmp(e *Expr) fastBool {
 // closed, so they do not read the variable and keep their values from one
 // item to the next.
 func compileFastQuantified(ns *numShares, e *Expr) fastBool {
-	if len(e.Binds) != 1 {
+	if len(e.Bindings()) != 1 {
 		return nil
 	}
-	o, ok := fastOperandOf(e.Binds[0].In)
+	o, ok := fastOperandOf(e.Bindings()[0].In)
 	if !ok {
 		return nil
 	}
@@ -2275,7 +2275,7 @@ func compileFastQuantified(ns *numShares, e *Expr) fastBool {
 			return !some, decided && !found
 		}
 	}
-	slot := e.Binds[0].Slot
+	slot := e.Bindings()[0].Slot
 	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 		start := len(fe.qitems)
 		if !o.items(fe, n, func(a xdm.Item) bool {

@@ -109,11 +109,11 @@ func compileFastKey(e *Expr, preds []fastBool) *fastKey {
 // stepLitKeyPred is stepKeyPred for a predicate "Q = 'lit'" or
 // "A and Q = 'lit'" (litKeyPred): its index and the literal, or -1.
 func stepLitKeyPred(e *Expr) (int, xdm.Item) {
-	if e.Op != OpStep || e.Axis.Reverse() || e.PosConst != 0 || len(e.Preds) == 0 {
+	if e.Op != OpStep || e.Axis.Reverse() || e.ConstPos() != 0 || len(e.Preds) == 0 {
 		return -1, xdm.Item{}
 	}
 	for _, p := range e.Preds {
-		if p.PosConst != 0 || !booleanPred(p) || usesFocusPosition(p) || !closedExpr(p) {
+		if p.ConstPos() != 0 || !booleanPred(p) || usesFocusPosition(p) || !closedExpr(p) {
 			return -1, xdm.Item{}
 		}
 	}

@@ -85,7 +85,7 @@ func memoPath(e *Expr) (fastPath, bool) {
 		}
 		for _, pr := range st.Preds[1:] {
 			fn := compileFast(pr)
-			if fn == nil || pr.PosConst != 0 {
+			if fn == nil || pr.ConstPos() != 0 {
 				m.keyed = false
 				break
 			}

@@ -32,7 +32,7 @@ func foldable(e *Expr) bool {
 	case OpArith, OpNeg, OpGenCmp, OpValCmp, OpSeq, OpCast, OpCastable, OpAnd, OpOr, OpNot,
 		OpIf, OpInstanceOf, OpExists, OpEmpty, OpCount:
 	case OpCall:
-		if e.Builtin == nil || len(e.Args) == 0 || e.Name == "current-date" {
+		if e.Builtin == nil || len(e.Args) == 0 || e.FuncName() == "current-date" {
 			return false
 		}
 	default:
@@ -43,5 +43,5 @@ func foldable(e *Expr) bool {
 			return false
 		}
 	}
-	return len(e.Preds) == 0 && len(e.Binds) == 0
+	return len(e.Preds) == 0 && len(e.Bindings()) == 0
 }

@@ -58,7 +58,7 @@ func closedPath(e *Expr) bool {
 	var ok = true
 	var walk func(x *Expr)
 	walk = func(x *Expr) {
-		if x.Op == OpLocal || len(x.Binds) > 0 {
+		if x.Op == OpLocal || len(x.Bindings()) > 0 {
 			ok = false
 			return
 		}

@@ -174,7 +174,7 @@ type Expr struct {
 	// or step index and the argument of sum() (Builtin.fastArg); 0 when
 	// it has none. No node is both: prepareFastPred and prepareFastKey
 	// number a node only while its fastIdx is 0. (Two bytes of the word's padding:
-	// Expr stays at 256 bytes.)
+	// Expr stays at 192 bytes.)
 	fastIdx uint16
 	// PredSlot (a predicate, set when the program is built with a
 	// Catalog): its slot in the per-node predicate memo (predmemo.go); 0
@@ -186,23 +186,100 @@ type Expr struct {
 	// CSE (set when the program is built): the 1-based slot of a costly
 	// subexpression that occurs more than once in the program, shared
 	// within one evaluation (cse.go).
-	CSE      int32
-	Args     []*Expr
-	Seq      xdm.Sequence // OpConst
-	Slot     int          // OpVar, OpLocal
-	Test     NodeTest     // OpStep, OpChildEq
-	Preds    []*Expr      // OpStep, OpFilter
-	Binds    []Binding
-	SeqType  *SeqType // OpInstanceOf
-	Builtin  *Builtin
-	Ext      Func
-	Name     string              // function name for messages
-	Re       *Regex              // OpCall matches/replace/tokenize with a literal pattern
-	Set      map[string]struct{} // OpCodeSet, OpCodeToken
-	Str      string              // OpChildEq; OpExtCall: the function's expanded name
-	PosConst int                 // predicate: > 0 when it is a constant integer position
+	CSE     int32
+	Args    []*Expr
+	Seq     xdm.Sequence // OpConst
+	Slot    int          // OpVar, OpLocal
+	Test    NodeTest     // OpStep, OpChildEq
+	Preds   []*Expr      // OpStep, OpFilter
+	Builtin *Builtin
+	Set     map[string]struct{} // OpCodeSet, OpCodeToken
+	Str     string              // OpChildEq; OpExtCall: the function's expanded name
 	// Path (OpPath only, nil when empty): the path killers and memo points.
 	Path *PathInfo
+	// Aux holds the fields few nodes have (nil when none): with them
+	// inline every node paid 72 bytes for them, and the compiled rule
+	// sets hold some 130,000 nodes (a quarter of the idle server's live
+	// heap). Read them through the methods below, which answer for a nil
+	// Aux; write them through AuxOf.
+	Aux *ExprAux
+}
+
+// ExprAux is the part of an Expr that few nodes have. Copies of a tree
+// (CloneExpr) share an ExprAux that holds no bindings and no sequence
+// type: the other fields are not written once the tree is parsed and
+// rewritten, while those two are (the copy's own operands, the catalog
+// slot of the type's name).
+type ExprAux struct {
+	Binds    []Binding // OpFor, OpSome, OpEvery, OpLet: the "$v in expr" clauses
+	SeqType  *SeqType  // OpInstanceOf
+	Ext      Func      // OpExtCall
+	Name     string    // OpExtCall: the function's name as written, for messages (FuncName)
+	Re       *Regex    // OpCall matches/replace/tokenize with a literal pattern
+	PosConst int       // predicate: > 0 when it is a constant integer position
+}
+
+// AuxOf returns e's ExprAux for writing, made when e has none. Only for a
+// tree being built: a copy may share its original's (see ExprAux).
+func (e *Expr) AuxOf() *ExprAux {
+	if e.Aux == nil {
+		e.Aux = &ExprAux{}
+	}
+	return e.Aux
+}
+
+// Bindings returns the clauses of a for, some, every or let (Aux.Binds).
+func (e *Expr) Bindings() []Binding {
+	if e.Aux == nil {
+		return nil
+	}
+	return e.Aux.Binds
+}
+
+// InstanceType returns the sequence type of an instance of (Aux.SeqType).
+func (e *Expr) InstanceType() *SeqType {
+	if e.Aux == nil {
+		return nil
+	}
+	return e.Aux.SeqType
+}
+
+// ExtFunc returns the extension function an OpExtCall calls (Aux.Ext).
+func (e *Expr) ExtFunc() Func {
+	if e.Aux == nil {
+		return nil
+	}
+	return e.Aux.Ext
+}
+
+// FuncName returns the name of a called function: an extension
+// function's as written (Aux.Name), a built-in's local name.
+func (e *Expr) FuncName() string {
+	if e.Aux != nil && e.Aux.Name != "" {
+		return e.Aux.Name
+	}
+	if e.Builtin != nil {
+		return e.Builtin.Name
+	}
+	return ""
+}
+
+// Regex returns the compiled literal pattern of a regular-expression
+// function (Aux.Re).
+func (e *Expr) Regex() *Regex {
+	if e.Aux == nil {
+		return nil
+	}
+	return e.Aux.Re
+}
+
+// ConstPos returns a predicate's constant integer position, 0 when it is
+// not one (Aux.PosConst).
+func (e *Expr) ConstPos() int {
+	if e.Aux == nil {
+		return 0
+	}
+	return e.Aux.PosConst
 }
 
 // PathInfo is the optimisation data of an OpPath.

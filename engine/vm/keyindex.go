@@ -55,11 +55,11 @@ type keyIndex struct {
 // keyedStep reports the key expression and the literal of st's first
 // predicate when st can use a key slot (see above), or ok=false.
 func keyedStep(st *Expr) (key, lit *Expr, ok bool) {
-	if st.Op != OpStep || st.Axis.Reverse() || st.PosConst != 0 || len(st.Preds) == 0 {
+	if st.Op != OpStep || st.Axis.Reverse() || st.ConstPos() != 0 || len(st.Preds) == 0 {
 		return nil, nil, false
 	}
 	for _, p := range st.Preds {
-		if p.PosConst != 0 || !booleanPred(p) || usesFocusPosition(p) || !closedExpr(p) {
+		if p.ConstPos() != 0 || !booleanPred(p) || usesFocusPosition(p) || !closedExpr(p) {
 			return nil, nil, false
 		}
 	}

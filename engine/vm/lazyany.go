@@ -97,7 +97,7 @@ func lazyPreds(preds []*Expr) bool {
 		return false
 	}
 	for _, p := range preds {
-		if p.PosConst != 0 || usesFocusPosition(p) {
+		if p.ConstPos() != 0 || usesFocusPosition(p) {
 			return false
 		}
 	}

@@ -195,7 +195,7 @@ func closedBut(e *Expr, locals bool) bool {
 			return false
 		}
 	}
-	return len(e.Binds) == 0
+	return len(e.Bindings()) == 0
 }
 
 // fingerprint appends a canonical form of e to b: two expressions with the
@@ -232,7 +232,7 @@ func fingerprint(b []byte, e *Expr) []byte {
 			b = append(b, '?')
 		}
 	case OpInstanceOf:
-		st := e.SeqType
+		st := e.InstanceType()
 		b = append(b, '"')
 		b = strconv.AppendBool(b, st.Empty)
 		b = strconv.AppendBool(b, st.Item)
@@ -244,8 +244,8 @@ func fingerprint(b []byte, e *Expr) []byte {
 		b = writeTest(b, &st.Test)
 	case OpCall:
 		b = append(b, e.Builtin.Name...)
-		if e.Re != nil {
-			b = appendStr(b, e.Re.String())
+		if e.Regex() != nil {
+			b = appendStr(b, e.Regex().String())
 		}
 	case OpLocal:
 		// A local variable by its slot (localExpr's shared
@@ -255,9 +255,9 @@ func fingerprint(b []byte, e *Expr) []byte {
 	}
 	// Fields any op may carry.
 	b = appendStr(b, e.Str)
-	if e.PosConst != 0 {
+	if e.ConstPos() != 0 {
 		b = append(b, '#')
-		b = appendInt(b, int64(e.PosConst))
+		b = appendInt(b, int64(e.ConstPos()))
 	}
 	if e.Set != nil {
 		b = append(b, "set"...)
@@ -515,7 +515,7 @@ func focusFree(e *Expr) bool { return sameForEveryFocus(e, false) }
 // references (the global lets, in a rule context) and the operators over
 // such operands (docConstant, guard.go).
 func sameForEveryFocus(e *Expr, globals bool) bool {
-	if globals && (len(e.Preds) > 0 || len(e.Binds) > 0) {
+	if globals && (len(e.Preds) > 0 || len(e.Bindings()) > 0) {
 		return false
 	}
 	switch e.Op {

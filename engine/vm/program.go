@@ -152,7 +152,7 @@ func (p *Program) Root() *Expr { return p.root }
 // compile time, e.g. a code list tokenize('AED AFN ...', '\s')), whatever
 // the document and focus. The sequence is shared: read-only.
 func (p *Program) Constant() (xdm.Sequence, bool) {
-	if p.root == nil || p.root.Op != OpConst || p.root.PosConst != 0 {
+	if p.root == nil || p.root.Op != OpConst || p.root.ConstPos() != 0 {
 		return nil, false
 	}
 	return p.root.Seq, true

@@ -86,8 +86,8 @@ func compileScalarFors(e *Expr, acc map[*Expr]ScalarFunc) map[*Expr]ScalarFunc {
 	if e == nil {
 		return acc
 	}
-	if e.Op == OpFor && len(e.Binds) == 1 {
-		slot := e.Binds[0].Slot
+	if e.Op == OpFor && len(e.Bindings()) == 1 {
+		slot := e.Bindings()[0].Slot
 		fn := compileScalar(e.Args[0], func(v *Expr) int {
 			if v.Op == OpLocal && v.Slot == slot {
 				return 0
@@ -118,7 +118,7 @@ func compileScalar(e *Expr, reg func(*Expr) int) ScalarFunc {
 		}
 		return func(r *ScalarEnv) (xdm.Item, bool, error) { return r.Val[i], r.Has[i], nil }
 	case OpConst:
-		if len(e.Seq) > 1 || e.PosConst != 0 || (len(e.Seq) == 1 && e.Seq[0].T == xdm.TNode) {
+		if len(e.Seq) > 1 || e.ConstPos() != 0 || (len(e.Seq) == 1 && e.Seq[0].T == xdm.TNode) {
 			return nil
 		}
 		var c xdm.Item
@@ -348,22 +348,22 @@ func compileScalarCall(e *Expr, reg func(*Expr) int) ScalarFunc {
 			}
 			return fn(s, t), true, nil
 		}
-	case name == "matches" && e.Re != nil:
-		re := e.Re
+	case name == "matches" && e.Regex() != nil:
+		re := e.Regex()
 		return func(r *ScalarEnv) (xdm.Item, bool, error) {
 			s, err := str(r, 0)
 			return xdm.Bool(err == nil && re.MatchString(s)), err == nil, err
 		}
-	case name == "replace" && e.Re != nil && len(args) == 3 && !e.Re.empty && e.Args[2].Op == OpConst:
+	case name == "replace" && e.Regex() != nil && len(args) == 3 && !e.Regex().empty && e.Args[2].Op == OpConst:
 		rep, ok := scalarConstString(e.Args[2])
 		if !ok {
 			return nil
 		}
-		tmpl, err := TranslateReplacement(rep, e.Re.NumSubexp())
+		tmpl, err := TranslateReplacement(rep, e.Regex().NumSubexp())
 		if err != nil {
 			return nil
 		}
-		re := e.Re
+		re := e.Regex()
 		return func(r *ScalarEnv) (xdm.Item, bool, error) {
 			s, err := str(r, 0)
 			if err != nil {
@@ -462,14 +462,14 @@ func compileScalarLenReplace(e *Expr, reg func(*Expr) int) ScalarFunc {
 	}
 	rp := e.Args[0]
 	if rp.Op != OpCall || rp.Builtin == nil || rp.Builtin.Name != "replace" || len(rp.Args) != 3 ||
-		rp.Re == nil || !rp.Re.isLit || rp.Args[2].Op != OpConst {
+		rp.Regex() == nil || !rp.Regex().isLit || rp.Args[2].Op != OpConst {
 		return nil
 	}
 	rep, ok := scalarConstString(rp.Args[2])
 	if !ok {
 		return nil
 	}
-	tmpl, err := TranslateReplacement(rep, rp.Re.NumSubexp())
+	tmpl, err := TranslateReplacement(rep, rp.Regex().NumSubexp())
 	if err != nil || strings.Contains(tmpl, "$") {
 		return nil
 	}
@@ -477,7 +477,7 @@ func compileScalarLenReplace(e *Expr, reg func(*Expr) int) ScalarFunc {
 	if src == nil {
 		return nil
 	}
-	lit := rp.Re.lit
+	lit := rp.Regex().lit
 	grow := int64(utf8.RuneCountInString(tmpl) - utf8.RuneCountInString(lit))
 	return func(r *ScalarEnv) (xdm.Item, bool, error) {
 		s, err := scalarStr(src, r)

@@ -53,11 +53,11 @@ type stepIndexKey struct {
 // stepKeyPred returns the index of the predicate of step e that a step
 // index can key on, or -1.
 func stepKeyPred(e *Expr) int {
-	if e.Op != OpStep || e.Axis.Reverse() || e.PosConst != 0 || len(e.Preds) == 0 {
+	if e.Op != OpStep || e.Axis.Reverse() || e.ConstPos() != 0 || len(e.Preds) == 0 {
 		return -1
 	}
 	for _, p := range e.Preds {
-		if p.PosConst != 0 || !booleanPred(p) || usesFocusPosition(p) {
+		if p.ConstPos() != 0 || !booleanPred(p) || usesFocusPosition(p) {
 			return -1
 		}
 	}

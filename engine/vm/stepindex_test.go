@@ -108,7 +108,7 @@ func keyPredSteps(e *vm.Expr) int {
 	for _, p := range e.Preds {
 		n += keyPredSteps(p)
 	}
-	for _, b := range e.Binds {
+	for _, b := range e.Bindings() {
 		n += keyPredSteps(b.In)
 	}
 	return n

@@ -107,7 +107,7 @@ func checkKillers(t *testing.T, e *vm.Expr) {
 	for _, p := range e.Preds {
 		checkKillers(t, p)
 	}
-	for _, b := range e.Binds {
+	for _, b := range e.Bindings() {
 		checkKillers(t, b.In)
 	}
 }
@@ -244,7 +244,7 @@ func sameCSE(a, b *vm.Expr) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	if a.Op != b.Op || a.CSE != b.CSE || len(a.Args) != len(b.Args) || len(a.Preds) != len(b.Preds) || len(a.Binds) != len(b.Binds) {
+	if a.Op != b.Op || a.CSE != b.CSE || len(a.Args) != len(b.Args) || len(a.Preds) != len(b.Preds) || len(a.Bindings()) != len(b.Bindings()) {
 		return false
 	}
 	for i := range a.Args {
@@ -257,8 +257,8 @@ func sameCSE(a, b *vm.Expr) bool {
 			return false
 		}
 	}
-	for i := range a.Binds {
-		if !sameCSE(a.Binds[i].In, b.Binds[i].In) {
+	for i := range a.Bindings() {
+		if !sameCSE(a.Bindings()[i].In, b.Bindings()[i].In) {
 			return false
 		}
 	}

@@ -12,11 +12,23 @@ import (
 // official rule sets (the trees the compile cache hands to
 // vm.ExprArena.Clone), on its own (vm.CloneExpr) and through one arena,
 // equals its original field for field once every copy is made, shares no
-// node with its original nor with any other copy, has no operand slice
+// node and no sequence type (its program writes a slot in it) with its
+// original nor with any other copy, has no operand slice
 // with room to grow into a neighbour's, and its path killers point into
 // the copy.
 func TestCloneExpr(t *testing.T) {
 	exprs, funcs := collectRuleSetExpressions(t, filepath.Join(sharedDir(), "rulesets"))
+	// Every field of vm.ExprAux, some of which no rule set has (a
+	// sequence type with a name, which a copy's program writes).
+	cbc := map[string]string{"cbc": "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"}
+	for _, src := range []string{
+		"cbc:ID instance of element(cbc:ID)",
+		"every $a in cbc:ID satisfies ($a instance of element(cbc:ID)+)",
+		"for $a in cbc:ID, $b in cbc:Note return concat($a, $b)",
+		"matches(cbc:ID, '^[0-9]+$') and cbc:ID[1] and (//cbc:ID)[2]",
+	} {
+		exprs = append(exprs, schExpr{src: src, ns: cbc})
+	}
 	var arena vm.ExprArena
 	type copied struct {
 		src       string
@@ -46,8 +58,14 @@ func TestCloneExpr(t *testing.T) {
 	// Checked once all are made: a copy whose storage another one reuses
 	// has been overwritten by then.
 	seen := map[*vm.Expr]string{}
+	types := map[*vm.SeqType]bool{} // the originals': a copy's program writes its own
 	for _, x := range all {
-		walkExpr(x.root, func(e *vm.Expr) { seen[e] = "the original" })
+		walkExpr(x.root, func(e *vm.Expr) {
+			seen[e] = "the original"
+			if st := e.InstanceType(); st != nil {
+				types[st] = true
+			}
+		})
 	}
 	for _, x := range all {
 		for _, c := range []*vm.Expr{x.own, x.arnd} {
@@ -59,6 +77,12 @@ func TestCloneExpr(t *testing.T) {
 					t.Fatalf("%s: a node of the copy (%v) is also one of %s", x.src, e.Op, by)
 				}
 				seen[e] = x.src
+				if st := e.InstanceType(); st != nil {
+					if types[st] {
+						t.Fatalf("%s: the copy shares a sequence type with its original or another copy", x.src)
+					}
+					types[st] = true
+				}
 				if len(e.Args) > 0 && cap(e.Args) != len(e.Args) {
 					t.Fatalf("%s: an operand slice of the copy has room to grow into its neighbour", x.src)
 				}
@@ -90,7 +114,7 @@ func walkExpr(e *vm.Expr, fn func(*vm.Expr)) {
 	for _, p := range e.Preds {
 		walkExpr(p, fn)
 	}
-	for _, b := range e.Binds {
+	for _, b := range e.Bindings() {
 		walkExpr(b.In, fn)
 	}
 }

@@ -29,13 +29,13 @@ func optimize(e *vm.Expr) *vm.Expr {
 		p = optimize(p)
 		if p.Op == vm.OpConst && len(p.Seq) == 1 && p.Seq[0].T == xdm.TInteger {
 			if v, ok := p.Seq[0].Decimal().Int64(); ok && v > 0 && v < 1<<30 {
-				p = &vm.Expr{Op: vm.OpConst, Seq: p.Seq, PosConst: int(v)}
+				p = &vm.Expr{Op: vm.OpConst, Seq: p.Seq, Aux: &vm.ExprAux{PosConst: int(v)}}
 			}
 		}
 		e.Preds[i] = p
 	}
-	for i := range e.Binds {
-		e.Binds[i].In = optimize(e.Binds[i].In)
+	for i := range e.Bindings() {
+		e.Bindings()[i].In = optimize(e.Bindings()[i].In)
 	}
 	switch e.Op {
 	case vm.OpPath:
@@ -161,7 +161,7 @@ func descendantForm(e *vm.Expr) (*vm.Expr, bool) {
 }
 
 func optimizeCall(e *vm.Expr) *vm.Expr {
-	switch e.Name {
+	switch e.FuncName() {
 	case "exists":
 		return &vm.Expr{Op: vm.OpExists, Args: e.Args}
 	case "empty":
@@ -179,7 +179,7 @@ func optimizeCall(e *vm.Expr) *vm.Expr {
 			return e
 		}
 		c := e.Args[1]
-		if c.Op != vm.OpCall || c.Name != "concat" || len(c.Args) != 3 {
+		if c.Op != vm.OpCall || c.FuncName() != "concat" || len(c.Args) != 3 {
 			return e
 		}
 		if l, ok := constString(c.Args[0]); !ok || l != " " {
@@ -189,7 +189,7 @@ func optimizeCall(e *vm.Expr) *vm.Expr {
 			return e
 		}
 		ns := c.Args[1]
-		if ns.Op != vm.OpCall || ns.Name != "normalize-space" || len(ns.Args) != 1 {
+		if ns.Op != vm.OpCall || ns.FuncName() != "normalize-space" || len(ns.Args) != 1 {
 			return e
 		}
 		set := map[string]struct{}{}
@@ -212,14 +212,14 @@ func optimizeCodeToken(e *vm.Expr) *vm.Expr {
 		return e
 	}
 	c := guard.Args[0]
-	if c.Op != vm.OpCall || c.Name != "contains" || len(c.Args) != 2 {
+	if c.Op != vm.OpCall || c.FuncName() != "contains" || len(c.Args) != 2 {
 		return e
 	}
 	if sp, ok := constString(c.Args[1]); !ok || sp != " " {
 		return e
 	}
 	ns := c.Args[0]
-	if ns.Op != vm.OpCall || ns.Name != "normalize-space" || len(ns.Args) != 1 || !sameExpr(ns.Args[0], set.Args[0]) {
+	if ns.Op != vm.OpCall || ns.FuncName() != "normalize-space" || len(ns.Args) != 1 || !sameExpr(ns.Args[0], set.Args[0]) {
 		return e
 	}
 	return &vm.Expr{Op: vm.OpCodeToken, Args: set.Args, Set: set.Set, Str: set.Str}
@@ -228,8 +228,8 @@ func optimizeCodeToken(e *vm.Expr) *vm.Expr {
 // sameExpr reports whether a and b are the same simple expression: paths,
 // steps, the context, constants and built-in calls (anything else: false).
 func sameExpr(a, b *vm.Expr) bool {
-	if a.Op != b.Op || a.Axis != b.Axis || a.Test != b.Test || a.Name != b.Name || a.Builtin != b.Builtin ||
-		a.Str != b.Str || a.PosConst != b.PosConst || len(a.Args) != len(b.Args) || len(a.Preds) != len(b.Preds) {
+	if a.Op != b.Op || a.Axis != b.Axis || a.Test != b.Test || a.FuncName() != b.FuncName() || a.Builtin != b.Builtin ||
+		a.Str != b.Str || a.ConstPos() != b.ConstPos() || len(a.Args) != len(b.Args) || len(a.Preds) != len(b.Preds) {
 		return false
 	}
 	switch a.Op {
@@ -264,12 +264,12 @@ func sameExpr(a, b *vm.Expr) bool {
 // substring-after checks it (same errors), the rest is string arithmetic.
 func optimizeLenAfter(e *vm.Expr) *vm.Expr {
 	sl, n := e.Args[0], e.Args[1]
-	if sl.Op != vm.OpCall || sl.Name != "string-length" || len(sl.Args) != 1 ||
+	if sl.Op != vm.OpCall || sl.FuncName() != "string-length" || len(sl.Args) != 1 ||
 		n.Op != vm.OpConst || len(n.Seq) != 1 || n.Seq[0].T != xdm.TInteger {
 		return e
 	}
 	sa := sl.Args[0]
-	if sa.Op != vm.OpCall || sa.Name != "substring-after" || len(sa.Args) != 2 {
+	if sa.Op != vm.OpCall || sa.FuncName() != "substring-after" || len(sa.Args) != 2 {
 		return e
 	}
 	sep, ok := constString(sa.Args[1])
@@ -293,7 +293,7 @@ func optimizeBlankCmp(e *vm.Expr) *vm.Expr {
 	if s, ok := constString(lit); !ok || s != "" {
 		return e
 	}
-	if ns.Op != vm.OpCall || ns.Name != "normalize-space" || len(ns.Args) != 1 {
+	if ns.Op != vm.OpCall || ns.FuncName() != "normalize-space" || len(ns.Args) != 1 {
 		return e
 	}
 	return &vm.Expr{Op: vm.OpBlankCmp, Cmp: e.Cmp, Args: ns.Args}
@@ -340,7 +340,7 @@ func staticBoolean(p *vm.Expr) bool {
 		vm.OpEmpty, vm.OpCodeSet, vm.OpCodeToken, vm.OpChildEq, vm.OpLenAfter, vm.OpBlankCmp, vm.OpSome, vm.OpEvery, vm.OpCastable, vm.OpInstanceOf:
 		return true
 	case vm.OpCall:
-		return booleanFunctions[p.Name]
+		return booleanFunctions[p.FuncName()]
 	case vm.OpStep:
 		return true // a node sequence
 	case vm.OpPath:
@@ -359,10 +359,10 @@ func staticBoolean(p *vm.Expr) bool {
 // compared in the same order) and S a variable or a constant (read without
 // error, whether or not A is empty).
 func optimizeSomeEq(e *vm.Expr) *vm.Expr {
-	if len(e.Binds) != 1 || len(e.Args) != 1 {
+	if len(e.Bindings()) != 1 || len(e.Args) != 1 {
 		return e
 	}
-	body, slot := e.Args[0], e.Binds[0].Slot
+	body, slot := e.Args[0], e.Bindings()[0].Slot
 	if body.Op != vm.OpGenCmp || body.Cmp != xdm.OpEq || len(body.Args) != 2 || body.Set != nil {
 		return e
 	}
@@ -371,16 +371,16 @@ func optimizeSomeEq(e *vm.Expr) *vm.Expr {
 	if isX(a) {
 		a, x = x, a
 	}
-	if !isX(x) || usesLocal(a, slot) || usesLocal(e.Binds[0].In, slot) {
+	if !isX(x) || usesLocal(a, slot) || usesLocal(e.Bindings()[0].In, slot) {
 		return e
 	}
 	if a.Op != vm.OpStep || a.Axis != vm.AxisAttribute || len(a.Preds) != 0 || a.Test.Kind != vm.TestName {
 		return e
 	}
-	if in := e.Binds[0].In; in.Op != vm.OpVar && in.Op != vm.OpConst {
+	if in := e.Bindings()[0].In; in.Op != vm.OpVar && in.Op != vm.OpConst {
 		return e
 	}
-	return &vm.Expr{Op: vm.OpGenCmp, Cmp: xdm.OpEq, Args: []*vm.Expr{a, e.Binds[0].In}}
+	return &vm.Expr{Op: vm.OpGenCmp, Cmp: xdm.OpEq, Args: []*vm.Expr{a, e.Bindings()[0].In}}
 }
 
 // usesLocal says whether e reads the local variable slot.
@@ -401,7 +401,7 @@ func usesLocal(e *vm.Expr, slot int) bool {
 			return true
 		}
 	}
-	for _, b := range e.Binds {
+	for _, b := range e.Bindings() {
 		if usesLocal(b.In, slot) {
 			return true
 		}

@@ -244,7 +244,8 @@ func (ps *parser) parseBinding() (*vm.Expr, error) {
 		slot := ps.nLocals
 		ps.nLocals++
 		ps.scope = append(ps.scope, scopeVar{name: nt.text, slot: slot})
-		e.Binds = append(e.Binds, vm.Binding{Slot: slot, In: in})
+		a := e.AuxOf()
+		a.Binds = append(a.Binds, vm.Binding{Slot: slot, In: in})
 		if !ps.peek().is(",") {
 			break
 		}
@@ -479,7 +480,7 @@ func (ps *parser) parseInstanceOf() (*vm.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &vm.Expr{Op: vm.OpInstanceOf, Args: []*vm.Expr{l}, SeqType: &st}, nil
+		return &vm.Expr{Op: vm.OpInstanceOf, Args: []*vm.Expr{l}, Aux: &vm.ExprAux{SeqType: &st}}, nil
 	}
 	return l, nil
 }

@@ -319,7 +319,7 @@ func (ps *parser) parseCall(name token) (*vm.Expr, error) {
 			if fn, ok := ps.sc.Functions.Lookup(uri, local, len(args)); ok {
 				ps.usesFns = true
 				// A host-provided fn:* function (e.g. fn:document for code-list files).
-				return &vm.Expr{Op: vm.OpExtCall, Ext: fn, Name: name.text, Args: args}, nil
+				return &vm.Expr{Op: vm.OpExtCall, Aux: &vm.ExprAux{Ext: fn, Name: name.text}, Args: args}, nil
 			}
 			msg := "unknown function"
 			if vm.BuiltinExists(local) {
@@ -327,7 +327,7 @@ func (ps *parser) parseCall(name token) (*vm.Expr, error) {
 			}
 			return nil, &Error{Offset: name.pos, Construct: name.text + "#" + itoa(len(args)), Msg: msg}
 		}
-		e := &vm.Expr{Op: vm.OpCall, Builtin: b, Name: local, Args: args}
+		e := &vm.Expr{Op: vm.OpCall, Builtin: b, Args: args}
 		if err := ps.precompileRegex(e, name); err != nil {
 			return nil, err
 		}
@@ -347,7 +347,7 @@ func (ps *parser) parseCall(name token) (*vm.Expr, error) {
 		return nil, &Error{Offset: name.pos, Construct: name.text + "#" + itoa(len(args)), Msg: "unknown extension function"}
 	}
 	ps.usesFns = true
-	return &vm.Expr{Op: vm.OpExtCall, Ext: fn, Name: name.text, Args: args,
+	return &vm.Expr{Op: vm.OpExtCall, Aux: &vm.ExprAux{Ext: fn, Name: name.text}, Args: args,
 		Pure: ps.sc.Functions.Pure(uri, local, len(args)), Str: "{" + uri + "}" + local}, nil
 }
 
@@ -364,7 +364,7 @@ func constString(e *vm.Expr) (string, bool) {
 // compile time; a bad literal pattern is a compile error.
 func (ps *parser) precompileRegex(e *vm.Expr, name token) error {
 	var patIdx, flagIdx int
-	switch e.Name {
+	switch e.FuncName() {
 	case "matches":
 		patIdx, flagIdx = 1, 2
 	case "tokenize":
@@ -389,15 +389,15 @@ func (ps *parser) precompileRegex(e *vm.Expr, name token) error {
 	}
 	re, err := vm.CompileRegex(pat, flags)
 	if err != nil {
-		return &Error{Offset: name.pos, Construct: e.Name, Msg: err.Error()}
+		return &Error{Offset: name.pos, Construct: e.FuncName(), Msg: err.Error()}
 	}
-	if e.Name == "replace" {
+	if e.FuncName() == "replace" {
 		if rep, ok := constString(e.Args[2]); ok {
 			if _, err := vm.TranslateReplacement(rep, re.NumSubexp()); err != nil {
-				return &Error{Offset: name.pos, Construct: e.Name, Msg: err.Error()}
+				return &Error{Offset: name.pos, Construct: e.FuncName(), Msg: err.Error()}
 			}
 		}
 	}
-	e.Re = re
+	e.AuxOf().Re = re
 	return nil
 }

@@ -94,7 +94,7 @@ func positional(p *vm.Expr) bool {
 	case vm.OpConst:
 		return len(p.Seq) == 1 && p.Seq[0].T.IsNumeric()
 	case vm.OpCall:
-		if p.Name == "position" || p.Name == "last" {
+		if p.FuncName() == "position" || p.FuncName() == "last" {
 			return true
 		}
 	case vm.OpArith:
