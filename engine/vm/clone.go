@@ -35,10 +35,10 @@ type ExprArena struct {
 	ptrs  []*Expr // the rest of the current chunk of operand pointers
 }
 
-// The chunks: 128 KB of nodes and 32 KB of pointers. A tree of more than
-// an eighth of a chunk (64 nodes, 512 pointers; about one tree in forty, a
-// third of the nodes) has slabs of its own, so no chunk ends with more
-// than an eighth unused.
+// The chunks: 512 nodes (96 KB) and 4,096 operand pointers (32 KB). A
+// tree of more than an eighth of a chunk (64 nodes, 512 pointers; about
+// one tree in forty, a third of the nodes) has slabs of its own, so no
+// chunk ends with more than an eighth unused.
 const (
 	arenaNodes = 512
 	arenaPtrs  = 4096
