@@ -78,6 +78,17 @@ func BenchmarkParseGenerated1000Lines(b *testing.B) {
 	benchParse(b, genInvoice(1000))
 }
 
+// BenchmarkParseAttachments is the XRechnung test suite's comprehensive
+// invoice (420 KB, most of it two PDFs embedded in base64 lines of 76
+// characters): documents that carry their attachments are mostly text.
+func BenchmarkParseAttachments(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(sharedDir(b), "corpus", "xrechnung-testsuite", "technical-cases", "cius", "01.01_comprehensive_test_ubl.xml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchParse(b, data)
+}
+
 // BenchmarkEncodingXMLExample1 is the baseline the parser replaces.
 func BenchmarkEncodingXMLExample1(b *testing.B) {
 	data, err := os.ReadFile(filepath.Join(sharedDir(b), "corpus", "en16931", "ubl", "examples", "ubl-tc434-example1.xml"))
