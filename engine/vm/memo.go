@@ -244,8 +244,8 @@ func fingerprint(b []byte, e *Expr) []byte {
 		b = writeTest(b, &st.Test)
 	case OpCall:
 		b = append(b, e.Builtin.Name...)
-		if e.Regex() != nil {
-			b = appendStr(b, e.Regex().String())
+		if re := e.Regex(); re != nil {
+			b = appendStr(b, re.String())
 		}
 	case OpLocal:
 		// A local variable by its slot (localExpr's shared

@@ -508,8 +508,8 @@ const maxCachedRegexes = 256
 // regexArg returns the compiled regex of a call: the one compiled at compile
 // time for a literal pattern, else from the program's cache.
 func (f *frame) regexArg(e *Expr, pat, flags xdm.Sequence, fn string) (*Regex, error) {
-	if e.Regex() != nil {
-		return e.Regex(), nil
+	if re := e.Regex(); re != nil {
+		return re, nil
 	}
 	p, err := f.strArg(pat, fn)
 	if err != nil {

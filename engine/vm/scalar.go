@@ -311,6 +311,7 @@ func compileScalarCall(e *Expr, reg func(*Expr) int) ScalarFunc {
 		}
 	}
 	str := func(r *ScalarEnv, i int) (string, error) { return scalarStr(args[i], r) }
+	re := e.Regex() // a literal pattern, compiled
 	switch name := e.Builtin.Name; {
 	case name == "string" && len(args) == 1:
 		return func(r *ScalarEnv) (xdm.Item, bool, error) {
@@ -348,22 +349,20 @@ func compileScalarCall(e *Expr, reg func(*Expr) int) ScalarFunc {
 			}
 			return fn(s, t), true, nil
 		}
-	case name == "matches" && e.Regex() != nil:
-		re := e.Regex()
+	case name == "matches" && re != nil:
 		return func(r *ScalarEnv) (xdm.Item, bool, error) {
 			s, err := str(r, 0)
 			return xdm.Bool(err == nil && re.MatchString(s)), err == nil, err
 		}
-	case name == "replace" && e.Regex() != nil && len(args) == 3 && !e.Regex().empty && e.Args[2].Op == OpConst:
+	case name == "replace" && re != nil && len(args) == 3 && !re.empty && e.Args[2].Op == OpConst:
 		rep, ok := scalarConstString(e.Args[2])
 		if !ok {
 			return nil
 		}
-		tmpl, err := TranslateReplacement(rep, e.Regex().NumSubexp())
+		tmpl, err := TranslateReplacement(rep, re.NumSubexp())
 		if err != nil {
 			return nil
 		}
-		re := e.Regex()
 		return func(r *ScalarEnv) (xdm.Item, bool, error) {
 			s, err := str(r, 0)
 			if err != nil {
@@ -461,15 +460,16 @@ func compileScalarLenReplace(e *Expr, reg func(*Expr) int) ScalarFunc {
 		return nil
 	}
 	rp := e.Args[0]
+	re := rp.Regex()
 	if rp.Op != OpCall || rp.Builtin == nil || rp.Builtin.Name != "replace" || len(rp.Args) != 3 ||
-		rp.Regex() == nil || !rp.Regex().isLit || rp.Args[2].Op != OpConst {
+		re == nil || !re.isLit || rp.Args[2].Op != OpConst {
 		return nil
 	}
 	rep, ok := scalarConstString(rp.Args[2])
 	if !ok {
 		return nil
 	}
-	tmpl, err := TranslateReplacement(rep, rp.Regex().NumSubexp())
+	tmpl, err := TranslateReplacement(rep, re.NumSubexp())
 	if err != nil || strings.Contains(tmpl, "$") {
 		return nil
 	}
@@ -477,7 +477,7 @@ func compileScalarLenReplace(e *Expr, reg func(*Expr) int) ScalarFunc {
 	if src == nil {
 		return nil
 	}
-	lit := rp.Regex().lit
+	lit := re.lit
 	grow := int64(utf8.RuneCountInString(tmpl) - utf8.RuneCountInString(lit))
 	return func(r *ScalarEnv) (xdm.Item, bool, error) {
 		s, err := scalarStr(src, r)

@@ -34,8 +34,9 @@ func optimize(e *vm.Expr) *vm.Expr {
 		}
 		e.Preds[i] = p
 	}
-	for i := range e.Bindings() {
-		e.Bindings()[i].In = optimize(e.Bindings()[i].In)
+	binds := e.Bindings()
+	for i := range binds {
+		binds[i].In = optimize(binds[i].In)
 	}
 	switch e.Op {
 	case vm.OpPath:
@@ -362,7 +363,8 @@ func optimizeSomeEq(e *vm.Expr) *vm.Expr {
 	if len(e.Bindings()) != 1 || len(e.Args) != 1 {
 		return e
 	}
-	body, slot := e.Args[0], e.Bindings()[0].Slot
+	body, bind := e.Args[0], e.Bindings()[0]
+	slot := bind.Slot
 	if body.Op != vm.OpGenCmp || body.Cmp != xdm.OpEq || len(body.Args) != 2 || body.Set != nil {
 		return e
 	}
@@ -371,16 +373,16 @@ func optimizeSomeEq(e *vm.Expr) *vm.Expr {
 	if isX(a) {
 		a, x = x, a
 	}
-	if !isX(x) || usesLocal(a, slot) || usesLocal(e.Bindings()[0].In, slot) {
+	if !isX(x) || usesLocal(a, slot) || usesLocal(bind.In, slot) {
 		return e
 	}
 	if a.Op != vm.OpStep || a.Axis != vm.AxisAttribute || len(a.Preds) != 0 || a.Test.Kind != vm.TestName {
 		return e
 	}
-	if in := e.Bindings()[0].In; in.Op != vm.OpVar && in.Op != vm.OpConst {
+	if bind.In.Op != vm.OpVar && bind.In.Op != vm.OpConst {
 		return e
 	}
-	return &vm.Expr{Op: vm.OpGenCmp, Cmp: xdm.OpEq, Args: []*vm.Expr{a, e.Bindings()[0].In}}
+	return &vm.Expr{Op: vm.OpGenCmp, Cmp: xdm.OpEq, Args: []*vm.Expr{a, bind.In}}
 }
 
 // usesLocal says whether e reads the local variable slot.
