@@ -42,7 +42,7 @@ type Ruleset struct {
 	// nil otherwise.
 	staticPlan [][]int32
 	// planNames[ri] (rules without a static plan): the names their plan
-	// depends on (planNames).
+	// depends on (planNames), besides parent-child pairs (liveEdges).
 	planNames   [][]int32
 	diags       [][]compiledPart
 	nSchemaLets int
@@ -117,9 +117,13 @@ type Ruleset struct {
 	dispatchers  []*vm.Pattern // one rule's context per key, to evaluate K
 
 	// absNames are the names of the checks' absence verdicts; absIdx maps
-	// them back to their index.
+	// them back to their index. absEdges are the parent-child pairs of
+	// their paths (vm.Program.AbsenceEdges), whose names are in absNames;
+	// edgeIdx maps them back to their index.
 	absNames []xdm.QName
 	absIdx   map[xdm.QName]int32
+	absEdges []absEdge
+	edgeIdx  map[absEdge]int32
 
 	// cat is the rule set's catalog; nameSlots[q] and absSlots[i] are the
 	// catalog slots of names[q] and absNames[i].
@@ -128,6 +132,14 @@ type Ruleset struct {
 	absSlots  []int32
 
 	pool sync.Pool // *state
+}
+
+// absEdge is a parent-child pair of an absence verdict: elements (or
+// attributes, when attr) named absNames[child] whose parent element is
+// named absNames[parent].
+type absEdge struct {
+	parent, child int32
+	attr          bool
 }
 
 // planNames returns the absNames indexes the absence verdicts of rule's
@@ -263,10 +275,13 @@ type compiledCheck struct {
 	staticMsg   string
 	staticTerms []string
 	// absent lists indexes into Ruleset.absNames whose absence from the
-	// document decides the test (vm.Program.AbsenceVerdict); absentFires
-	// tells whether that verdict makes the check fire (a false assert, a
-	// true report). Only for checks that reference no variable.
+	// document decides the test (vm.Program.AbsenceVerdict), absentEdges
+	// indexes into Ruleset.absEdges whose absence decides it likewise
+	// (vm.Program.AbsenceEdges); absentFires tells whether that verdict
+	// makes the check fire (a false assert, a true report). Only for
+	// checks that reference no variable.
 	absent      []int32
+	absentEdges []int32
 	absentFires bool
 	// docConst: the test has one value per document (vm.Program.
 	// DocConstant, reading only global lets, listed in testRefs) and its
@@ -458,6 +473,7 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 				}
 				if names, val, ok := prog.AbsenceVerdict(); ok && len(cc.refs) == 0 {
 					cc.absent, cc.absentFires = r.absenceIndexes(names), val == (c.Kind == KindReport)
+					cc.absentEdges = r.edgeIndexes(prog.AbsenceEdges())
 				}
 				if isStatic(cc.msg) {
 					cc.static = true
@@ -615,6 +631,30 @@ func joinText(parts []compiledPart) string {
 		s += p.text
 	}
 	return s
+}
+
+// edgeIndexes interns edges into r.absEdges (and their names into
+// r.absNames); nil for none.
+func (r *Ruleset) edgeIndexes(edges []vm.NameEdge) []int32 {
+	if len(edges) == 0 {
+		return nil
+	}
+	if r.edgeIdx == nil {
+		r.edgeIdx = map[absEdge]int32{}
+	}
+	out := make([]int32, 0, len(edges))
+	for _, e := range edges {
+		names := r.absenceIndexes([]xdm.QName{e.Parent, e.Child})
+		k := absEdge{parent: names[0], child: names[1], attr: e.Attr}
+		i, ok := r.edgeIdx[k]
+		if !ok {
+			i = int32(len(r.absEdges))
+			r.edgeIdx[k] = i
+			r.absEdges = append(r.absEdges, k)
+		}
+		out = append(out, i)
+	}
+	return out
 }
 
 // absenceIndexes interns names into r.absNames.

@@ -288,6 +288,15 @@ func TestAbsenceVerdicts(t *testing.T) {
 		{ID: "C1", Kind: KindAssert, Test: "count(t:line/t:gone) <= 1"}, // absent: 0 <= 1 true
 		{ID: "C2", Kind: KindAssert, Test: "count(t:gone) >= 1"},        // absent: false, fires
 		{ID: "C3", Kind: KindAssert, Test: "count(t:line) = 1"},         // present (2 lines): fires
+		// Both names occur, not as parent and child (vm.Program.AbsenceEdges).
+		{ID: "P1", Kind: KindAssert, Test: "not(t:line/p:note)"},                       // no pair: true
+		{ID: "P2", Kind: KindAssert, Test: "exists(t:line/t:amt/t:line)"},              // no pair: false, fires
+		{ID: "P3", Kind: KindAssert, Test: "not(t:amt/@id)"},                           // no attribute pair: true
+		{ID: "P4", Kind: KindReport, Test: "count(t:line/p:note[1 div 0]) = 0"},        // no pair: fires, predicate never evaluated
+		{ID: "P5", Kind: KindAssert, Test: "not(t:line/@id)"},                          // pair present: false, fires
+		{ID: "P6", Kind: KindAssert, Test: "empty(t:line/t:amt[. = '10'])"},            // pair present: false, fires
+		{ID: "P7", Kind: KindAssert, Test: "not(t:line[@id = '3']/t:line/t:amt)"},      // after a predicate: evaluated, true
+		{ID: "P8", Kind: KindAssert, Test: "exists(t:line/following-sibling::p:note)"}, // not a child step: evaluated, true
 	}
 	for i := range checks {
 		checks[i].Flag = "fatal"
@@ -305,6 +314,9 @@ func TestAbsenceVerdicts(t *testing.T) {
 		if len(rs.checks[i].absent) == 0 {
 			t.Fatalf("%s (%s): no absence verdict derived", c.ID, c.Test)
 		}
+		if want := !strings.Contains("N1 E2 M1 M2 C2 C3 P7 P8", c.ID); (len(rs.checks[i].absentEdges) > 0) != want {
+			t.Fatalf("%s (%s): pairs %v, want some: %v", c.ID, c.Test, rs.checks[i].absentEdges, want)
+		}
 	}
 	for round := 0; round < 2; round++ { // pooled state reused
 		got, err := rs.Validate(context.Background(), parseFile(t, "testdata/small.xml"))
@@ -315,7 +327,7 @@ func TestAbsenceVerdicts(t *testing.T) {
 		for _, f := range got {
 			ids = append(ids, f.RuleID)
 		}
-		if want := "N3 E1 M1 C2 C3"; strings.Join(ids, " ") != want {
+		if want := "N3 E1 M1 C2 C3 P2 P4 P5 P6"; strings.Join(ids, " ") != want {
 			t.Fatalf("round %d: findings %v, want %s", round, ids, want)
 		}
 	}
@@ -354,6 +366,45 @@ func TestAbsencePlansPerDocument(t *testing.T) {
 		for i, d := range docs {
 			if g := findingIDs(t, rs, d.src, false); g != d.want {
 				t.Errorf("round %d doc %d: findings %s, want %s", round, i, g, d.want)
+			}
+		}
+	}
+}
+
+// TestAbsencePlansPerStructure: documents with the same names, some as
+// parent and child and some not (vm.Program.AbsenceEdges), get plans of
+// their own: a plan that skipped a check for a missing pair is not reused
+// for a document that has the pair, nor the reverse, with the same pooled
+// state.
+func TestAbsencePlansPerStructure(t *testing.T) {
+	checks := []Check{
+		{ID: "A", Kind: KindAssert, Test: "not(t:line/t:amt)"},
+		{ID: "R", Kind: KindReport, Test: "exists(t:line/@cur)"},
+		{ID: "N", Kind: KindAssert, Test: "not(t:note/t:amt)"},
+	}
+	for i := range checks {
+		checks[i].Flag = "fatal"
+		checks[i].Message = []MessagePart{txt(checks[i].ID)}
+	}
+	tb := &Tables{
+		Name: "Pairs", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"p.sch"},
+		Namespaces: []Namespace{{"t", "urn:t"}},
+		Patterns:   []Pattern{{ID: "P", FirstRule: 0, NumRules: 1}},
+		Rules:      []Rule{{Context: "t:inv", Pattern: 0, FirstCheck: 0, NumChecks: int32(len(checks))}},
+		Checks:     checks,
+	}
+	rs := mustLoad(t, tb)
+	docs := []struct{ src, want string }{
+		{`<inv xmlns="urn:t"><line/><amt cur="x"/><note/></inv>`, ""},
+		{`<inv xmlns="urn:t"><line><amt cur="x"/></line><note/></inv>`, "A"},
+		{`<inv xmlns="urn:t"><line cur="x"><amt/></line><note/></inv>`, "A R"},
+		{`<inv xmlns="urn:t"><line/><amt cur="x"/><note><amt/></note></inv>`, "N"},
+		{`<inv xmlns="urn:t"><line/><amt cur="x"/><note/></inv>`, ""},
+	}
+	for round := 0; round < 3; round++ {
+		for i, d := range docs {
+			if g := findingIDs(t, rs, d.src, false); g != d.want {
+				t.Errorf("round %d doc %d: findings %q, want %q", round, i, g, d.want)
 			}
 		}
 	}

@@ -328,11 +328,69 @@ func (c *Catalog) resolve(doc *xmltree.Document, ids []xmltree.NameID) []xmltree
 // for other programs. The Schematron engine uses it to skip the ~600
 // EN 16931 checks of the form not(cac:X/cbc:Y) on documents without cbc:Y.
 func (p *Program) AbsenceVerdict() (names []xdm.QName, value, ok bool) {
+	a, value, ok := p.absenceOperand()
+	if !ok {
+		return nil, false, false
+	}
+	switch {
+	case a.Op == OpStep && namedTest(&a.Test):
+		names = append(names, xdm.QName{Space: a.Test.Space, Local: a.Test.Local})
+	case a.Op == OpPath && len(a.Kills()) > 0:
+		for _, t := range a.Kills() {
+			names = append(names, xdm.QName{Space: t.Space, Local: t.Local})
+		}
+	default:
+		return nil, false, false
+	}
+	return names, value, true
+}
+
+// NameEdge is a parent-child pair of names: elements named Child (or
+// attributes, when Attr) whose parent element is named Parent.
+type NameEdge struct {
+	Parent, Child xdm.QName
+	Attr          bool
+}
+
+// AbsenceEdges is AbsenceVerdict's complement for a program that has one:
+// parent-child pairs of its path whose absence from a document decides the
+// program as the absence of a name does (with the same value), though both
+// names occur: "not(cac:PaymentMeans/cbc:ID)" on an invoice whose cbc:ID
+// elements are all elsewhere. They are the consecutive steps of the path's
+// killer prefix (PathKillers) of which the first, free of predicates,
+// selects elements by name and the second is a named child or attribute
+// step.
+func (p *Program) AbsenceEdges() []NameEdge {
+	a, _, ok := p.absenceOperand()
+	if !ok || a.Op != OpPath {
+		return nil
+	}
+	var out []NameEdge
+	for i := 0; i+1 < len(a.Args); i++ {
+		s, c := a.Args[i], a.Args[i+1]
+		if !safeNodeExpr(s) {
+			break
+		}
+		if s.Op != OpStep || !namedTest(&s.Test) || s.Axis == AxisAttribute ||
+			c.Op != OpStep || !namedTest(&c.Test) || (c.Axis != AxisChild && c.Axis != AxisAttribute) {
+			continue
+		}
+		out = append(out, NameEdge{
+			Parent: xdm.QName{Space: s.Test.Space, Local: s.Test.Local},
+			Child:  xdm.QName{Space: c.Test.Space, Local: c.Test.Local},
+			Attr:   c.Axis == AxisAttribute,
+		})
+	}
+	return out
+}
+
+// absenceOperand returns the path of a program AbsenceVerdict may decide,
+// and the program's value when that path is empty.
+func (p *Program) absenceOperand() (a *Expr, value, ok bool) {
 	e := p.root
 	if e == nil {
 		return nil, false, false
 	}
-	var a *Expr
 	switch {
 	case (e.Op == OpNot || e.Op == OpEmpty) && len(e.Args) == 1:
 		value, a = true, e.Args[0]
@@ -349,17 +407,7 @@ func (p *Program) AbsenceVerdict() (names []xdm.QName, value, ok bool) {
 	default:
 		return nil, false, false
 	}
-	switch {
-	case a.Op == OpStep && namedTest(&a.Test):
-		names = append(names, xdm.QName{Space: a.Test.Space, Local: a.Test.Local})
-	case a.Op == OpPath && len(a.Kills()) > 0:
-		for _, t := range a.Kills() {
-			names = append(names, xdm.QName{Space: t.Space, Local: t.Local})
-		}
-	default:
-		return nil, false, false
-	}
-	return names, value, true
+	return a, value, true
 }
 
 // KeySlots returns the number of key slots (keyindex.go).

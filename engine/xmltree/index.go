@@ -11,6 +11,10 @@ type postings struct {
 	// start[k]:start[k+1] is the group of key k.
 	ids   []NodeID
 	start []int32
+	// parents[2*k], parents[2*k+1] are a 128-bit set of the names of the
+	// parent elements of key k's nodes, by NameID modulo 128: exact for a
+	// document of at most 128 names, a superset beyond (MayHaveParent).
+	parents []uint64
 }
 
 func (d *Document) postings() *postings {
@@ -20,19 +24,24 @@ func (d *Document) postings() *postings {
 
 func buildPostings(d *Document) *postings {
 	keys := 2 * len(d.names)
-	p := &postings{start: make([]int32, keys+1)}
+	p := &postings{start: make([]int32, keys+1), parents: make([]uint64, 2*keys)}
 	total := 0
 	for i := range d.nodes {
 		nd := &d.nodes[i]
+		var k int32
 		switch nd.kind {
 		case KindElement:
-			p.start[2*nd.name+1]++
+			k = 2 * int32(nd.name)
 		case KindAttribute:
-			p.start[2*nd.name+2]++
+			k = 2*int32(nd.name) + 1
 		default:
 			continue
 		}
+		p.start[k+1]++
 		total++
+		if par := &d.nodes[nd.parent]; par.kind == KindElement {
+			p.parents[2*k+int32(par.name>>6&1)] |= 1 << (par.name & 63)
+		}
 	}
 	for k := 1; k <= keys; k++ {
 		p.start[k] += p.start[k-1]
@@ -72,6 +81,22 @@ func (d *Document) Named(id NameID, attr bool) []NodeID {
 		k++
 	}
 	return p.ids[p.start[k]:p.start[k+1]]
+}
+
+// MayHaveParent reports whether an element (attr false) or attribute
+// (attr true) named child may have a parent element named parent: false
+// means none has; true is exact for a document of at most 128 distinct
+// names and may be a false positive beyond. It answers from the name index
+// (Named), building it on first use.
+func (d *Document) MayHaveParent(child NameID, attr bool, parent NameID) bool {
+	if child < 0 || int(child) >= len(d.names) || parent < 0 || int(parent) >= len(d.names) {
+		return false
+	}
+	k := 2 * int(child)
+	if attr {
+		k++
+	}
+	return d.postings().parents[2*k+int(parent>>6&1)]&(1<<(parent&63)) != 0
 }
 
 // NamedKinds is Named for both kinds at once: the elements and the

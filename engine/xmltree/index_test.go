@@ -1,17 +1,45 @@
 package xmltree
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
 // checkIndex compares Named, NamedKinds and NamedIn with a brute-force
 // scan: every name, both kinds, from the document node and from a sample
-// of nodes (all nodes of small documents).
+// of nodes (all nodes of small documents); and MayHaveParent with the
+// document's (parent, child) names, which it must never deny, and must
+// equal when the document has at most 128 names.
 func checkIndex(t testing.TB, d *Document) {
 	t.Helper()
+	type edge struct {
+		parent, child NameID
+		attr          bool
+	}
+	edges := map[edge]bool{}
+	for n := NodeID(1); n < NodeID(d.Len()); n++ {
+		if k := d.Kind(n); (k == KindElement || k == KindAttribute) && d.Kind(d.Parent(n)) == KindElement {
+			edges[edge{d.Name(d.Parent(n)), d.Name(n), k == KindAttribute}] = true
+		}
+	}
+	for e := range edges {
+		if !d.MayHaveParent(e.child, e.attr, e.parent) {
+			t.Fatalf("MayHaveParent(%d, %v, %d) = false for a present pair", e.child, e.attr, e.parent)
+		}
+	}
+	for p := NameID(-1); d.NameCount() <= 128 && int(p) <= d.NameCount(); p++ {
+		for c := NameID(-1); int(c) <= d.NameCount(); c++ {
+			for _, attr := range []bool{false, true} {
+				if want, got := edges[edge{p, c, attr}], d.MayHaveParent(c, attr, p); got != want {
+					t.Fatalf("MayHaveParent(%d, %v, %d) = %v, want %v", c, attr, p, got, want)
+				}
+			}
+		}
+	}
 	for id := NameID(-1); int(id) <= d.NameCount(); id++ {
 		elems, attrs := d.NamedKinds(id)
 		if !slices.Equal(elems, d.Named(id, false)) || !slices.Equal(attrs, d.Named(id, true)) {
@@ -68,6 +96,22 @@ func TestNameIndex(t *testing.T) {
 	if got := d.NamedIn(d.Named(x, true)[0], x, true); len(got) != 0 {
 		t.Fatalf("attributes inside an attribute: %v", got)
 	}
+}
+
+// TestMayHaveParentManyNames: with more than 128 names, parents of names
+// 128 apart share a bit, and MayHaveParent stays a superset (checkIndex).
+func TestMayHaveParentManyNames(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<r>")
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&b, "<e%d a%d=''><c%d/></e%d>", i, i%7, i%5, i)
+	}
+	b.WriteString("</r>")
+	d := mustParse(t, b.String())
+	if d.NameCount() <= 128 {
+		t.Fatalf("%d names, want more than 128", d.NameCount())
+	}
+	checkIndex(t, d)
 }
 
 func TestNameIndexCorpus(t *testing.T) {
