@@ -58,7 +58,7 @@ func Arith(op ArithOp, a, b Item) (Item, error) {
 		case OpDiv:
 			return Double(x / y), nil
 		case OpMod:
-			return Double(math.Mod(x, y)), nil
+			return Double(floatMod(x, y)), nil
 		case OpIDiv:
 			if y == 0 {
 				return Item{}, &Error{Code: ErrDivZero, Msg: "integer division by zero"}
@@ -156,4 +156,20 @@ func javaScale(it Item) int32 {
 		return 0
 	}
 	return it.Decimal().JavaScale()
+}
+
+// floatMod is math.Mod(x, y), by integer division when both are integers
+// of at most 53 bits (a year mod 4 in BR-FR's date check): math.Mod
+// reduces x by shifted copies of y, a loop of ~log2(x/y) rounds. The
+// remainder has the sign of x, a zero one too (math.Mod(-4, 2) is -0).
+func floatMod(x, y float64) float64 {
+	const exact = 1 << 53
+	if y != 0 && x > -exact && x < exact && y > -exact && y < exact && x == math.Trunc(x) && y == math.Trunc(y) {
+		r := float64(int64(x) % int64(y))
+		if r == 0 {
+			return math.Copysign(0, x)
+		}
+		return r
+	}
+	return math.Mod(x, y)
 }

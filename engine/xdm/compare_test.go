@@ -162,3 +162,24 @@ func TestArithIntegers(t *testing.T) {
 		}
 	}
 }
+
+// TestFloatMod: the double mod of integral operands by integer division
+// gives math.Mod's bits (the sign of a zero remainder included), and
+// leaves fractions, NaN, infinities and values beyond 2^53 to it.
+func TestFloatMod(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), 1, -1, 2, -2, 3, -3, 4, 7, -7, 100, 400, 2024, -2024, 1900, 2000,
+		0.5, -2.5, 1e15, -1e15, 1 << 53, -(1 << 53), 1<<53 - 1, -(1<<53 - 1), 1e300, math.Inf(1), math.Inf(-1), math.NaN(),
+		math.SmallestNonzeroFloat64, 4503599627370497.0}
+	for _, x := range vals {
+		for _, y := range vals {
+			got, want := floatMod(x, y), math.Mod(x, y)
+			if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+				t.Fatalf("floatMod(%v, %v) = %v, want %v", x, y, got, want)
+			}
+		}
+		r, err := Arith(OpMod, Double(x), Integer(-4))
+		if w := math.Mod(x, -4); err != nil || math.Float64bits(r.Float()) != math.Float64bits(w) && !math.IsNaN(w) {
+			t.Fatalf("%v mod -4 = %v %v, want %v", x, r, err, w)
+		}
+	}
+}
