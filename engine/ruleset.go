@@ -118,12 +118,14 @@ type Ruleset struct {
 
 	// absNames are the names of the checks' absence verdicts; absIdx maps
 	// them back to their index. absEdges are the parent-child pairs of
-	// their paths (vm.Program.AbsenceEdges), whose names are in absNames;
+	// their paths and of their contexts' names and their paths' first
+	// steps (vm.Program.AbsenceEdges), whose names are in absNames;
 	// edgeIdx maps them back to their index.
-	absNames []xdm.QName
-	absIdx   map[xdm.QName]int32
-	absEdges []absEdge
-	edgeIdx  map[absEdge]int32
+	absNames    []xdm.QName
+	absIdx      map[xdm.QName]int32
+	absEdges    []absEdge
+	edgeParents []int32
+	edgeIdx     map[string]int32
 
 	// cat is the rule set's catalog; nameSlots[q] and absSlots[i] are the
 	// catalog slots of names[q] and absNames[i].
@@ -136,10 +138,14 @@ type Ruleset struct {
 
 // absEdge is a parent-child pair of an absence verdict: elements (or
 // attributes, when attr) named absNames[child] whose parent element is
-// named absNames[parent].
+// named absNames[p] for one of the parents edgeParents[first:first+n]
+// (several for a rule context that matches several names:
+// "cac:InvoiceLine | cac:CreditNoteLine"). One array holds every edge's
+// parents: a document's plans read a few hundred edges.
 type absEdge struct {
-	parent, child int32
-	attr          bool
+	first, n int32
+	child    int32
+	attr     bool
 }
 
 // planNames returns the absNames indexes the absence verdicts of rule's
@@ -454,6 +460,15 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 			r.rules[ri] = pat
 			r.ruleRefs[ri] = varRefs(rule.Context, psc.Variables)
 			rsc := sc(int32(pi), ri, -1)
+			// The context is an element of one of ctxNames: a check whose
+			// path starts with a child step has that pair. It is kept for
+			// a rule that can fire on several nodes, where a missing pair
+			// skips the check on each; on the document element alone
+			// (/ubl:Invoice) looking it up costs about what the check does.
+			var ctxNames []xdm.QName
+			if names, any := pat.ElementNames(); !any && !pat.AtMostOneNode() {
+				ctxNames = names
+			}
 			for ci := rule.FirstCheck; ci < rule.FirstCheck+rule.NumChecks; ci++ {
 				c := t.Checks[ci]
 				prog, err := xpath.Compile(c.Test, rsc)
@@ -473,7 +488,7 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 				}
 				if names, val, ok := prog.AbsenceVerdict(); ok && len(cc.refs) == 0 {
 					cc.absent, cc.absentFires = r.absenceIndexes(names), val == (c.Kind == KindReport)
-					cc.absentEdges = r.edgeIndexes(prog.AbsenceEdges())
+					cc.absentEdges = r.edgeIndexes(prog.AbsenceEdges(), ctxNames)
 				}
 				if isStatic(cc.msg) {
 					cc.static = true
@@ -634,23 +649,29 @@ func joinText(parts []compiledPart) string {
 }
 
 // edgeIndexes interns edges into r.absEdges (and their names into
-// r.absNames); nil for none.
-func (r *Ruleset) edgeIndexes(edges []vm.NameEdge) []int32 {
-	if len(edges) == 0 {
-		return nil
-	}
-	if r.edgeIdx == nil {
-		r.edgeIdx = map[absEdge]int32{}
-	}
-	out := make([]int32, 0, len(edges))
+// r.absNames); nil for none. An edge from the context node has the rule
+// context's names as parents (ctxNames: the element names it can match,
+// nil when it can match other nodes); it is left out without them.
+func (r *Ruleset) edgeIndexes(edges []vm.NameEdge, ctxNames []xdm.QName) []int32 {
+	var out []int32
 	for _, e := range edges {
-		names := r.absenceIndexes([]xdm.QName{e.Parent, e.Child})
-		k := absEdge{parent: names[0], child: names[1], attr: e.Attr}
-		i, ok := r.edgeIdx[k]
+		parents := []xdm.QName{e.Parent}
+		if e.FromContext {
+			if parents = ctxNames; len(parents) == 0 {
+				continue
+			}
+		}
+		ps, child := r.absenceIndexes(parents), r.absenceIndexes([]xdm.QName{e.Child})[0]
+		key := fmt.Sprint(ps, child, e.Attr)
+		i, ok := r.edgeIdx[key]
 		if !ok {
+			if r.edgeIdx == nil {
+				r.edgeIdx = map[string]int32{}
+			}
 			i = int32(len(r.absEdges))
-			r.edgeIdx[k] = i
-			r.absEdges = append(r.absEdges, k)
+			r.edgeIdx[key] = i
+			r.absEdges = append(r.absEdges, absEdge{first: int32(len(r.edgeParents)), n: int32(len(ps)), child: child, attr: e.Attr})
+			r.edgeParents = append(r.edgeParents, ps...)
 		}
 		out = append(out, i)
 	}

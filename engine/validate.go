@@ -841,21 +841,14 @@ func (v *validation) absent(names []int32) bool {
 // edgeAbsent reports whether one of the edges (Ruleset.absEdges indexes)
 // does not occur in the document.
 func (v *validation) edgeAbsent(edges []int32) bool {
-	for _, j := range edges {
-		if !v.hasEdge(j) {
+	var buf [1]uint64
+	bits := v.edgeBits(edges, buf[:0])
+	for b := range edges {
+		if bits[b/64]&(1<<(b%64)) == 0 {
 			return true
 		}
 	}
 	return false
-}
-
-// hasEdge reports whether Ruleset.absEdges[j] may occur in the document:
-// both names do and the name index does not deny the pair
-// (xmltree.Document.MayHaveParent).
-func (v *validation) hasEdge(j int32) bool {
-	e := v.r.absEdges[j]
-	p, c := v.st.absIDs[e.parent], v.st.absIDs[e.child]
-	return p >= 0 && c >= 0 && v.doc.MayHaveParent(c, e.attr, p)
 }
 
 // fire evaluates the lets and checks of rule ri on node.
@@ -1015,12 +1008,24 @@ func (v *validation) plan(ri int32) []int32 {
 // in the document, appended to dst[:0].
 func (v *validation) edgeBits(edges []int32, dst []uint64) []uint64 {
 	dst = dst[:0]
+	// An edge is present when its child's name and one parent's occur
+	// and the index does not deny that pair.
+	px, ids, all, parents := v.doc.ParentIndex(), v.st.absIDs, v.r.absEdges, v.r.edgeParents
 	for b, j := range edges {
 		if b%64 == 0 {
 			dst = append(dst, 0)
 		}
-		if v.hasEdge(j) {
-			dst[b/64] |= 1 << (b % 64)
+		e := &all[j]
+		c := ids[e.child]
+		if c < 0 {
+			continue
+		}
+		set := px.Parents(c, e.attr)
+		for _, pi := range parents[e.first : e.first+e.n] {
+			if set.MayHave(ids[pi]) {
+				dst[b/64] |= 1 << (b % 64)
+				break
+			}
 		}
 	}
 	return dst

@@ -314,8 +314,19 @@ func TestAbsenceVerdicts(t *testing.T) {
 		if len(rs.checks[i].absent) == 0 {
 			t.Fatalf("%s (%s): no absence verdict derived", c.ID, c.Test)
 		}
-		if want := !strings.Contains("N1 E2 M1 M2 C2 C3 P7 P8", c.ID); (len(rs.checks[i].absentEdges) > 0) != want {
-			t.Fatalf("%s (%s): pairs %v, want some: %v", c.ID, c.Test, rs.checks[i].absentEdges, want)
+		// Every path starts with a child step of the context (t:inv);
+		// the pairs within it are those of AbsenceEdges' killer prefix.
+		inv := rs.absIdx[xdm.QName{Space: "urn:t", Local: "inv"}]
+		fromCtx, within := false, false
+		for _, j := range rs.checks[i].absentEdges {
+			if e := rs.absEdges[j]; e.n == 1 && rs.edgeParents[e.first] == inv {
+				fromCtx = true
+			} else {
+				within = true
+			}
+		}
+		if want := !strings.Contains("N1 E2 M1 M2 C2 C3 P7 P8", c.ID); !fromCtx || within != want {
+			t.Fatalf("%s (%s): pairs %v: from the context %v, within the path %v, want %v", c.ID, c.Test, rs.checks[i].absentEdges, fromCtx, within, want)
 		}
 	}
 	for round := 0; round < 2; round++ { // pooled state reused
@@ -366,6 +377,60 @@ func TestAbsencePlansPerDocument(t *testing.T) {
 		for i, d := range docs {
 			if g := findingIDs(t, rs, d.src, false); g != d.want {
 				t.Errorf("round %d doc %d: findings %s, want %s", round, i, g, d.want)
+			}
+		}
+	}
+}
+
+// TestAbsenceContextPairs: a check whose path starts with a child step of
+// its context is decided by the pairs of the context's names and that
+// child (one name, or each of a union's), and not for a context that can
+// match any element.
+func TestAbsenceContextPairs(t *testing.T) {
+	checks := []Check{
+		{ID: "A1", Kind: KindAssert, Test: "not(t:amt)"},
+		{ID: "A2", Kind: KindReport, Test: "exists(@cur)"},
+		{ID: "A3", Kind: KindAssert, Test: "exists(following-sibling::t:note)"}, // not a child step
+		{ID: "U1", Kind: KindAssert, Test: "not(t:amt)"},
+		{ID: "W1", Kind: KindAssert, Test: "not(t:amt)"},
+	}
+	for i := range checks {
+		checks[i].Flag = "fatal"
+		checks[i].Message = []MessagePart{txt(checks[i].ID)}
+	}
+	tb := &Tables{
+		Name: "Ctx", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"c.sch"},
+		Namespaces: []Namespace{{"t", "urn:t"}},
+		Patterns: []Pattern{
+			{ID: "P1", FirstRule: 0, NumRules: 1},
+			{ID: "P2", FirstRule: 1, NumRules: 1},
+			{ID: "P3", FirstRule: 2, NumRules: 1},
+		},
+		Rules: []Rule{
+			{Context: "t:line", Pattern: 0, FirstCheck: 0, NumChecks: 3},
+			{Context: "t:line | t:note", Pattern: 1, FirstCheck: 3, NumChecks: 1},
+			{Context: "t:line | *", Pattern: 2, FirstCheck: 4, NumChecks: 1}, // any element
+		},
+		Checks: checks,
+	}
+	rs := mustLoad(t, tb)
+	for i, want := range []int{2, 2, 0, 3, 0} { // one pair, of 1, 1, 2 parents, or none
+		if e := rs.checks[i].absentEdges; len(e) != min(want, 1) || want > 0 && rs.absEdges[e[0]].n != int32(want-1) {
+			t.Fatalf("%s: pairs %v, want one with %d parents", checks[i].ID, e, want-1)
+		}
+	}
+	docs := []struct{ src, want string }{
+		{`<inv xmlns="urn:t"><line/><note cur="1"><amt/></note></inv>`, "U1@/inv[1]/note[1] W1@/inv[1]/note[1]"},
+		{`<inv xmlns="urn:t"><line cur="1"><amt/></line><note/></inv>`, "A1@/inv[1]/line[1] A2@/inv[1]/line[1] U1@/inv[1]/line[1] W1@/inv[1]/line[1]"},
+		{`<inv xmlns="urn:t"><line/><note/><amt cur="1"/></inv>`, "W1@/inv[1]"},
+	}
+	for round := 0; round < 3; round++ {
+		for i, d := range docs {
+			if round == 1 {
+				d = docs[len(docs)-1-i]
+			}
+			if g := findingIDs(t, rs, d.src, true); g != d.want {
+				t.Errorf("round %d %s: findings %q, want %q", round, d.src, g, d.want)
 			}
 		}
 	}

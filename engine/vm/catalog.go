@@ -346,10 +346,12 @@ func (p *Program) AbsenceVerdict() (names []xdm.QName, value, ok bool) {
 }
 
 // NameEdge is a parent-child pair of names: elements named Child (or
-// attributes, when Attr) whose parent element is named Parent.
+// attributes, when Attr) whose parent element is named Parent, or, when
+// FromContext, whose parent is the context node (Parent is then empty).
 type NameEdge struct {
 	Parent, Child xdm.QName
 	Attr          bool
+	FromContext   bool
 }
 
 // AbsenceEdges is AbsenceVerdict's complement for a program that has one:
@@ -359,13 +361,30 @@ type NameEdge struct {
 // elements are all elsewhere. They are the consecutive steps of the path's
 // killer prefix (PathKillers) of which the first, free of predicates,
 // selects elements by name and the second is a named child or attribute
-// step.
+// step; and, FromContext, the path's first step when it is a named child
+// or attribute step of the context node (whatever its predicates:
+// "count(ram:RateApplicablePercent) <= 1" on a ram:SpecifiedTradeAllowanceCharge,
+// which has none; the caller knows the context's names).
 func (p *Program) AbsenceEdges() []NameEdge {
 	a, _, ok := p.absenceOperand()
-	if !ok || a.Op != OpPath {
+	if !ok {
 		return nil
 	}
 	var out []NameEdge
+	first := a
+	if a.Op == OpPath {
+		first = a.Args[0]
+	}
+	if first.Op == OpStep && namedTest(&first.Test) && (first.Axis == AxisChild || first.Axis == AxisAttribute) {
+		out = append(out, NameEdge{
+			Child:       xdm.QName{Space: first.Test.Space, Local: first.Test.Local},
+			Attr:        first.Axis == AxisAttribute,
+			FromContext: true,
+		})
+	}
+	if a.Op != OpPath {
+		return out
+	}
 	for i := 0; i+1 < len(a.Args); i++ {
 		s, c := a.Args[i], a.Args[i+1]
 		if !safeNodeExpr(s) {

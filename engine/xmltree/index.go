@@ -11,9 +11,8 @@ type postings struct {
 	// start[k]:start[k+1] is the group of key k.
 	ids   []NodeID
 	start []int32
-	// parents[2*k], parents[2*k+1] are a 128-bit set of the names of the
-	// parent elements of key k's nodes, by NameID modulo 128: exact for a
-	// document of at most 128 names, a superset beyond (MayHaveParent).
+	// parents[2*k], parents[2*k+1] are the ParentSet of the names of the
+	// parent elements of key k's nodes (Document.Parents).
 	parents []uint64
 }
 
@@ -83,20 +82,41 @@ func (d *Document) Named(id NameID, attr bool) []NodeID {
 	return p.ids[p.start[k]:p.start[k+1]]
 }
 
-// MayHaveParent reports whether an element (attr false) or attribute
-// (attr true) named child may have a parent element named parent: false
-// means none has; true is exact for a document of at most 128 distinct
-// names and may be a false positive beyond. It answers from the name index
-// (Named), building it on first use.
-func (d *Document) MayHaveParent(child NameID, attr bool, parent NameID) bool {
-	if child < 0 || int(child) >= len(d.names) || parent < 0 || int(parent) >= len(d.names) {
-		return false
-	}
+// ParentSet is a set of element names, by NameID modulo 128: exact for a
+// document of at most 128 distinct names, a superset beyond.
+type ParentSet [2]uint64
+
+// MayHave reports whether the set may hold the name parent: false means
+// it does not.
+func (s ParentSet) MayHave(parent NameID) bool {
+	return parent >= 0 && s[parent>>6&1]&(1<<(parent&63)) != 0
+}
+
+// Parents returns the names of the parent elements of the elements (attr
+// false) or attributes (attr true) named child, from the name index
+// (Named), built on first use: Parents(c, false).MayHave(p) is false when
+// no element named c has a parent named p.
+func (d *Document) Parents(child NameID, attr bool) ParentSet {
+	return d.ParentIndex().Parents(child, attr)
+}
+
+// ParentIndex is Document.Parents for many names: the index taken once.
+type ParentIndex struct{ sets []uint64 }
+
+// ParentIndex returns the document's ParentIndex, building the name index
+// on first use.
+func (d *Document) ParentIndex() ParentIndex { return ParentIndex{d.postings().parents} }
+
+// Parents is Document.Parents.
+func (x ParentIndex) Parents(child NameID, attr bool) ParentSet {
 	k := 2 * int(child)
 	if attr {
 		k++
 	}
-	return d.postings().parents[2*k+int(parent>>6&1)]&(1<<(parent&63)) != 0
+	if child < 0 || 2*k+1 >= len(x.sets) {
+		return ParentSet{}
+	}
+	return ParentSet{x.sets[2*k], x.sets[2*k+1]}
 }
 
 // NamedKinds is Named for both kinds at once: the elements and the

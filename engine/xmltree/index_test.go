@@ -11,7 +11,7 @@ import (
 
 // checkIndex compares Named, NamedKinds and NamedIn with a brute-force
 // scan: every name, both kinds, from the document node and from a sample
-// of nodes (all nodes of small documents); and MayHaveParent with the
+// of nodes (all nodes of small documents); and Parents with the
 // document's (parent, child) names, which it must never deny, and must
 // equal when the document has at most 128 names.
 func checkIndex(t testing.TB, d *Document) {
@@ -27,15 +27,15 @@ func checkIndex(t testing.TB, d *Document) {
 		}
 	}
 	for e := range edges {
-		if !d.MayHaveParent(e.child, e.attr, e.parent) {
-			t.Fatalf("MayHaveParent(%d, %v, %d) = false for a present pair", e.child, e.attr, e.parent)
+		if !d.Parents(e.child, e.attr).MayHave(e.parent) {
+			t.Fatalf("Parents(%d, %v).MayHave(%d) = false for a present pair", e.child, e.attr, e.parent)
 		}
 	}
 	for p := NameID(-1); d.NameCount() <= 128 && int(p) <= d.NameCount(); p++ {
 		for c := NameID(-1); int(c) <= d.NameCount(); c++ {
 			for _, attr := range []bool{false, true} {
-				if want, got := edges[edge{p, c, attr}], d.MayHaveParent(c, attr, p); got != want {
-					t.Fatalf("MayHaveParent(%d, %v, %d) = %v, want %v", c, attr, p, got, want)
+				if want, got := edges[edge{p, c, attr}], d.Parents(c, attr).MayHave(p); got != want {
+					t.Fatalf("Parents(%d, %v).MayHave(%d) = %v, want %v", c, attr, p, got, want)
 				}
 			}
 		}
@@ -98,9 +98,9 @@ func TestNameIndex(t *testing.T) {
 	}
 }
 
-// TestMayHaveParentManyNames: with more than 128 names, parents of names
-// 128 apart share a bit, and MayHaveParent stays a superset (checkIndex).
-func TestMayHaveParentManyNames(t *testing.T) {
+// TestParentsManyNames: with more than 128 names, parents of names 128
+// apart share a bit, and Parents stays a superset (checkIndex).
+func TestParentsManyNames(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("<r>")
 	for i := 0; i < 300; i++ {
