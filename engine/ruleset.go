@@ -999,5 +999,43 @@ func (r *Ruleset) FastAgrees(ctx context.Context, doc *xmltree.Document) (decide
 			return decided, fmt.Errorf("%s rule context %s: %w", r.Label(), r.tables.Rules[ri].Context, err)
 		}
 	}
-	return decided, nil
+	return decided, r.absenceAgrees(ctx, &v, nodes, bound)
+}
+
+// absenceAgrees is FastAgrees for the absence verdicts: each check that
+// the document's missing names or parent-child pairs decide (validation.
+// plan) is evaluated on every node its rule matches, and must give the
+// verdict's value without an error.
+func (r *Ruleset) absenceAgrees(ctx context.Context, v *validation, nodes func(func(xmltree.NodeID) error) error, bound func([]int32) bool) error {
+	env := &v.st.env
+	for ri := range r.tables.Rules {
+		rule, pat := &r.tables.Rules[ri], r.rules[ri]
+		if !bound(r.ruleRefs[ri]) {
+			continue
+		}
+		var matched []xmltree.NodeID
+		listed := false
+		for ci := rule.FirstCheck; ci < rule.FirstCheck+rule.NumChecks; ci++ {
+			cc, c := &r.checks[ci], &r.tables.Checks[ci]
+			if len(cc.absent) == 0 || !v.absent(cc.absent) && !v.edgeAbsent(cc.absentEdges) {
+				continue
+			}
+			if !listed {
+				listed = true
+				_ = nodes(func(n xmltree.NodeID) error {
+					if ok, err := pat.Matches(ctx, env, n); ok && err == nil {
+						matched = append(matched, n)
+					}
+					return nil
+				})
+			}
+			want := cc.absentFires == (c.Kind == KindReport)
+			for _, n := range matched {
+				if got, err := cc.test.EvalBool(ctx, env, n); err != nil || got != want {
+					return fmt.Errorf("%s %s: decided %v by absence, evaluated on node %d (%s): %v, %v", r.Label(), c.ID, want, n, v.doc.Path(n), got, err)
+				}
+			}
+		}
+	}
+	return nil
 }
