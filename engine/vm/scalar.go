@@ -139,6 +139,23 @@ func compileScalar(e *Expr, reg func(*Expr) int) ScalarFunc {
 		}
 		arith, cmp := e.Arith, e.Cmp
 		valCmp := e.Op == OpValCmp
+		if yf, ok := scalarConstInt(e.Args[1]); ok && !valCmp {
+			// A double and an integer literal ($year mod 4 in BR-FR's
+			// date check): Arith's double branch without its tests.
+			y := e.Args[1].Seq[0]
+			return func(r *ScalarEnv) (xdm.Item, bool, error) {
+				x, ok, err := a(r)
+				if !ok || err != nil {
+					return x, false, err // an empty operand: the empty sequence
+				}
+				if x.T == xdm.TDouble {
+					v, err := xdm.DoubleArith(arith, x.Float(), yf)
+					return v, err == nil, err
+				}
+				v, err := xdm.Arith(arith, x, y)
+				return v, err == nil, err
+			}
+		}
 		return func(r *ScalarEnv) (xdm.Item, bool, error) {
 			x, y, ok, err := both(a, b, r)
 			if !ok || err != nil {
@@ -238,7 +255,8 @@ func compileScalarBool(e *Expr, reg func(*Expr) int) scalarBool {
 // compileScalarGenCmp compiles a general comparison of a scalar with a
 // scalar or a literal list (a set of strings: Expr.Set). Every pair is
 // compared, and an error of any refuses, so that the interpreter's order
-// of the pairs (Expr.Card) cannot matter.
+// of the pairs (Expr.Card) cannot matter; a double against a list of
+// integers, whose pairs cannot fail, stops at the first match.
 func compileScalarGenCmp(e *Expr, reg func(*Expr) int) scalarBool {
 	if len(e.Args) != 2 {
 		return nil
@@ -255,10 +273,31 @@ func compileScalarGenCmp(e *Expr, reg func(*Expr) int) scalarBool {
 				return nil
 			}
 		}
+		// A list of integer literals ($month = (1, 3, 5, 7, 8, 10, 12))
+		// against a double: CompareGeneral compares the two as doubles,
+		// which cannot fail, so the first match answers.
+		var floats []float64
+		for _, it := range c.Seq {
+			f, ok := constInt(it)
+			if !ok {
+				floats = nil
+				break
+			}
+			floats = append(floats, f)
+		}
 		return func(r *ScalarEnv) (bool, error) {
 			x, ok, err := a(r)
 			if err != nil || !ok {
 				return false, err
+			}
+			if floats != nil && x.T == xdm.TDouble && set == nil {
+				xf := x.Float()
+				for _, y := range floats {
+					if xdm.CompareDoubles(op, xf, y) {
+						return true, nil
+					}
+				}
+				return false, nil
 			}
 			if set != nil {
 				if x.T != xdm.TString && x.T != xdm.TUntyped {
@@ -378,6 +417,17 @@ func compileScalarCall(e *Expr, reg func(*Expr) int) ScalarFunc {
 			}
 			return xdm.Double(numberOf(x, ok)), true, nil
 		}
+	case name == "substring" && len(args) == 3 && numConst(e.Args[1]) && numConst(e.Args[2]):
+		// substring($date, 6, 2): the positions rounded once.
+		start := xpathRound(e.Args[1].Seq[0].AsFloat())
+		end := start + xpathRound(e.Args[2].Seq[0].AsFloat())
+		return func(r *ScalarEnv) (xdm.Item, bool, error) {
+			s, err := str(r, 0)
+			if err != nil {
+				return xdm.Item{}, false, err
+			}
+			return xdm.String(substring(s, start, end)), true, nil
+		}
 	case name == "substring":
 		return func(r *ScalarEnv) (xdm.Item, bool, error) {
 			s, err := str(r, 0)
@@ -428,6 +478,30 @@ func scalarDouble(a ScalarFunc, r *ScalarEnv) (float64, error) {
 		return 0, errScalarRefused
 	}
 	return x.AsFloat(), nil
+}
+
+// scalarConstInt is the value of an xs:integer literal as the double
+// that xdm.Arith and xdm.CompareGeneral promote it to against a double,
+// for the closures of a double and an integer.
+func scalarConstInt(e *Expr) (float64, bool) {
+	if e.Op != OpConst || len(e.Seq) != 1 || e.ConstPos() != 0 {
+		return 0, false
+	}
+	return constInt(e.Seq[0])
+}
+
+// constInt is scalarConstInt for one item.
+func constInt(it xdm.Item) (float64, bool) {
+	if it.T != xdm.TInteger {
+		return 0, false
+	}
+	return it.AsFloat(), true
+}
+
+// numConst reports whether e is a numeric literal (one item), whose value
+// scalarDouble would read.
+func numConst(e *Expr) bool {
+	return e.Op == OpConst && len(e.Seq) == 1 && e.ConstPos() == 0 && e.Seq[0].T.IsNumeric()
 }
 
 // scalarConstString is the string of a literal.

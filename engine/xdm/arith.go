@@ -47,31 +47,7 @@ func Arith(op ArithOp, a, b Item) (Item, error) {
 		return Item{}, Errorf(ErrType, "arithmetic %s on %s and %s", op, a.T, b.T)
 	}
 	if a.T == TDouble || b.T == TDouble {
-		x, y := a.AsFloat(), b.AsFloat()
-		switch op {
-		case OpAdd:
-			return Double(x + y), nil
-		case OpSub:
-			return Double(x - y), nil
-		case OpMul:
-			return Double(x * y), nil
-		case OpDiv:
-			return Double(x / y), nil
-		case OpMod:
-			return Double(floatMod(x, y)), nil
-		case OpIDiv:
-			if y == 0 {
-				return Item{}, &Error{Code: ErrDivZero, Msg: "integer division by zero"}
-			}
-			if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) {
-				return Item{}, &Error{Code: "FOAR0002", Msg: "idiv of NaN or infinity"}
-			}
-			d, err := DecimalFromFloat(math.Trunc(x / y))
-			if err != nil {
-				return Item{}, err
-			}
-			return IntegerD(d), nil
-		}
+		return DoubleArith(op, a.AsFloat(), b.AsFloat())
 	}
 	resT := TDecimal
 	if a.T == TInteger && b.T == TInteger {
@@ -156,6 +132,36 @@ func javaScale(it Item) int32 {
 		return 0
 	}
 	return it.Decimal().JavaScale()
+}
+
+// DoubleArith is Arith on two xs:double operands (or one and a number
+// promoted to xs:double).
+func DoubleArith(op ArithOp, x, y float64) (Item, error) {
+	switch op {
+	case OpAdd:
+		return Double(x + y), nil
+	case OpSub:
+		return Double(x - y), nil
+	case OpMul:
+		return Double(x * y), nil
+	case OpDiv:
+		return Double(x / y), nil
+	case OpMod:
+		return Double(floatMod(x, y)), nil
+	case OpIDiv:
+		if y == 0 {
+			return Item{}, &Error{Code: ErrDivZero, Msg: "integer division by zero"}
+		}
+		if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) {
+			return Item{}, &Error{Code: "FOAR0002", Msg: "idiv of NaN or infinity"}
+		}
+		d, err := DecimalFromFloat(math.Trunc(x / y))
+		if err != nil {
+			return Item{}, err
+		}
+		return IntegerD(d), nil
+	}
+	return Item{}, Errorf(ErrType, "arithmetic %s on xs:double", op)
 }
 
 // floatMod is math.Mod(x, y), by integer division when both are integers

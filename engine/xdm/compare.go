@@ -77,6 +77,9 @@ func compareAtomic(op CmpOp, a, b *Item) (bool, error) {
 }
 
 // floats is op on two doubles: NaN compares unequal to everything.
+// CompareDoubles is CompareGeneral on two xs:double values.
+func CompareDoubles(op CmpOp, x, y float64) bool { return op.floats(x, y) }
+
 func (op CmpOp) floats(x, y float64) bool {
 	if math.IsNaN(x) || math.IsNaN(y) {
 		return op == OpNe
