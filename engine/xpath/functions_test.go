@@ -185,6 +185,8 @@ func TestStaticErrors(t *testing.T) {
 		{"u:gln(1)", "u"},
 		{"cbc:ID treat as xs:string", "treat"},
 		{"ancestor-or-sibling::x", "ancestor-or-sibling"},
+		{"string-length(replace('\xc30\x8b', '0', ''))", `"\xc3"`}, // not UTF-8 (FuzzScalarFor)
+		{"'é' = 'e\xcc'", `"\xcc"`},
 	} {
 		_, err := Compile(c.expr, sc)
 		var xe *Error
