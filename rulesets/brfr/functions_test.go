@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine"
+	"github.com/einvoice-dev/einvoice/engine/xdm"
 	"github.com/einvoice-dev/einvoice/internal/testshared"
 	"github.com/einvoice-dev/einvoice/rulesets/xslfunc"
 )
@@ -100,5 +101,42 @@ func TestFunctionsScalar(t *testing.T) {
 		if compiled < len(tb.Functions)/2 || answered < compiled*len(scalarInputs) {
 			t.Errorf("%s: %d of %d functions as closures, %d calls answered", key, compiled, len(tb.Functions), answered)
 		}
+	}
+}
+
+// BenchmarkFunctionsScalar times one call of each Flux 2 UBL function that
+// runs as scalar closures (the form the frame-free tests call), on an
+// input of the kind the rules pass it: BR-FR calls them eight to a hundred
+// times a document (custom:is-valid-date-format on every date).
+func BenchmarkFunctionsScalar(b *testing.B) {
+	tb, err := Set{}.Tables("flux2_ubl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	fns, err := Functions("", "flux2_ubl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	inputs := map[string]string{
+		"is-valid-date-format": "2024-02-29", "is-valid-decimal-19-2": "1234.56", "is-valid-decimal-19-4": "12.5",
+		"is-valid-id-format": "INV-2024/001", "is-valid-vat-category-code": "S", "is-valid-vat-rate": "20.00",
+		"is-valid-percent-4-2-positive": "5.5", "is-valid-schemeid-format": "0009",
+	}
+	for _, d := range tb.Functions {
+		in, ok := inputs[d.Local]
+		fn, scalar := fns.LookupScalar(d.Space, d.Local, len(d.Params))
+		if !ok || !scalar {
+			continue
+		}
+		args := []xdm.Sequence{{xdm.String(in)}}
+		if r, ok := fn(nil, args); !ok || len(r) != 1 {
+			b.Fatalf("%s(%q): no answer from the closures", d.Local, in)
+		}
+		b.Run(d.Local, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				fn(nil, args)
+			}
+		})
 	}
 }
