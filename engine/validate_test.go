@@ -298,18 +298,7 @@ func TestAbsenceVerdicts(t *testing.T) {
 		{ID: "P7", Kind: KindAssert, Test: "not(t:line[@id = '3']/t:line/t:amt)"},      // after a predicate: evaluated, true
 		{ID: "P8", Kind: KindAssert, Test: "exists(t:line/following-sibling::p:note)"}, // not a child step: evaluated, true
 	}
-	for i := range checks {
-		checks[i].Flag = "fatal"
-		checks[i].Message = []MessagePart{txt(checks[i].ID)}
-	}
-	tb := &Tables{
-		Name: "Abs", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"a.sch"},
-		Namespaces: []Namespace{{"t", "urn:t"}, {"p", "urn:p"}},
-		Patterns:   []Pattern{{ID: "P", FirstRule: 0, NumRules: 1}},
-		Rules:      []Rule{{Context: "t:inv", Pattern: 0, FirstCheck: 0, NumChecks: int32(len(checks))}},
-		Checks:     checks,
-	}
-	rs := mustLoad(t, tb)
+	rs := absenceRules(t, "t:inv", checks)
 	for i, c := range checks {
 		if len(rs.checks[i].absent) == 0 {
 			t.Fatalf("%s (%s): no absence verdict derived", c.ID, c.Test)
@@ -350,36 +339,17 @@ func TestAbsenceVerdicts(t *testing.T) {
 // one after the other with the same pooled state, gives the findings of
 // evaluating every check.
 func TestAbsencePlansPerDocument(t *testing.T) {
-	checks := []Check{
+	rs := absenceRules(t, "t:line", []Check{
 		{ID: "G", Kind: KindAssert, Test: "exists(t:gone)"},    // absent: fires
 		{ID: "R", Kind: KindReport, Test: "exists(t:gone)"},    // absent: passes
 		{ID: "A", Kind: KindAssert, Test: "not(t:amt = '2')"},  // evaluated
 		{ID: "X", Kind: KindReport, Test: "count(t:gone) = 0"}, // absent: fires
-	}
-	for i := range checks {
-		checks[i].Flag = "fatal"
-		checks[i].Message = []MessagePart{txt(checks[i].ID)}
-	}
-	tb := &Tables{
-		Name: "Plans", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"p.sch"},
-		Namespaces: []Namespace{{"t", "urn:t"}},
-		Patterns:   []Pattern{{ID: "P", FirstRule: 0, NumRules: 1}},
-		Rules:      []Rule{{Context: "t:line", Pattern: 0, FirstCheck: 0, NumChecks: int32(len(checks))}},
-		Checks:     checks,
-	}
-	rs := mustLoad(t, tb)
-	docs := []struct{ src, want string }{
+	})
+	wantFindings(t, rs, false, 2, [][2]string{
 		{`<inv xmlns="urn:t"><line><amt>1</amt></line><line><amt>2</amt></line></inv>`, "G X G A X"},
 		{`<inv xmlns="urn:t"><line><gone/><amt>2</amt></line><line/></inv>`, "R A G X"},
 		{`<inv xmlns="urn:t"><line/></inv>`, "G X"},
-	}
-	for round := 0; round < 2; round++ {
-		for i, d := range docs {
-			if g := findingIDs(t, rs, d.src, false); g != d.want {
-				t.Errorf("round %d doc %d: findings %s, want %s", round, i, g, d.want)
-			}
-		}
-	}
+	})
 }
 
 // TestAbsenceContextPairs: a check whose path starts with a child step of
@@ -394,46 +364,21 @@ func TestAbsenceContextPairs(t *testing.T) {
 		{ID: "U1", Kind: KindAssert, Test: "not(t:amt)"},
 		{ID: "W1", Kind: KindAssert, Test: "not(t:amt)"},
 	}
-	for i := range checks {
-		checks[i].Flag = "fatal"
-		checks[i].Message = []MessagePart{txt(checks[i].ID)}
-	}
-	tb := &Tables{
-		Name: "Ctx", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"c.sch"},
-		Namespaces: []Namespace{{"t", "urn:t"}},
-		Patterns: []Pattern{
-			{ID: "P1", FirstRule: 0, NumRules: 1},
-			{ID: "P2", FirstRule: 1, NumRules: 1},
-			{ID: "P3", FirstRule: 2, NumRules: 1},
-		},
-		Rules: []Rule{
-			{Context: "t:line", Pattern: 0, FirstCheck: 0, NumChecks: 3},
-			{Context: "t:line | t:note", Pattern: 1, FirstCheck: 3, NumChecks: 1},
-			{Context: "t:line | *", Pattern: 2, FirstCheck: 4, NumChecks: 1}, // any element
-		},
-		Checks: checks,
-	}
-	rs := mustLoad(t, tb)
+	rs := absenceRules(t, "", checks,
+		Rule{Context: "t:line", FirstCheck: 0, NumChecks: 3},
+		Rule{Context: "t:line | t:note", FirstCheck: 3, NumChecks: 1},
+		Rule{Context: "t:line | *", FirstCheck: 4, NumChecks: 1}, // any element
+	)
 	for i, want := range []int{2, 2, 0, 3, 0} { // one pair, of 1, 1, 2 parents, or none
 		if e := rs.checks[i].absentEdges; len(e) != min(want, 1) || want > 0 && rs.absEdges[e[0]].n != int32(want-1) {
 			t.Fatalf("%s: pairs %v, want one with %d parents", checks[i].ID, e, want-1)
 		}
 	}
-	docs := []struct{ src, want string }{
+	wantFindings(t, rs, true, 3, [][2]string{
 		{`<inv xmlns="urn:t"><line/><note cur="1"><amt/></note></inv>`, "U1@/inv[1]/note[1] W1@/inv[1]/note[1]"},
 		{`<inv xmlns="urn:t"><line cur="1"><amt/></line><note/></inv>`, "A1@/inv[1]/line[1] A2@/inv[1]/line[1] U1@/inv[1]/line[1] W1@/inv[1]/line[1]"},
 		{`<inv xmlns="urn:t"><line/><note/><amt cur="1"/></inv>`, "W1@/inv[1]"},
-	}
-	for round := 0; round < 3; round++ {
-		for i, d := range docs {
-			if round == 1 {
-				d = docs[len(docs)-1-i]
-			}
-			if g := findingIDs(t, rs, d.src, true); g != d.want {
-				t.Errorf("round %d %s: findings %q, want %q", round, d.src, g, d.want)
-			}
-		}
-	}
+	})
 }
 
 // TestAbsencePlansPerStructure: documents with the same names, some as
@@ -442,34 +387,59 @@ func TestAbsenceContextPairs(t *testing.T) {
 // for a document that has the pair, nor the reverse, with the same pooled
 // state.
 func TestAbsencePlansPerStructure(t *testing.T) {
-	checks := []Check{
+	rs := absenceRules(t, "t:inv", []Check{
 		{ID: "A", Kind: KindAssert, Test: "not(t:line/t:amt)"},
 		{ID: "R", Kind: KindReport, Test: "exists(t:line/@cur)"},
 		{ID: "N", Kind: KindAssert, Test: "not(t:note/t:amt)"},
-	}
-	for i := range checks {
-		checks[i].Flag = "fatal"
-		checks[i].Message = []MessagePart{txt(checks[i].ID)}
-	}
-	tb := &Tables{
-		Name: "Pairs", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"p.sch"},
-		Namespaces: []Namespace{{"t", "urn:t"}},
-		Patterns:   []Pattern{{ID: "P", FirstRule: 0, NumRules: 1}},
-		Rules:      []Rule{{Context: "t:inv", Pattern: 0, FirstCheck: 0, NumChecks: int32(len(checks))}},
-		Checks:     checks,
-	}
-	rs := mustLoad(t, tb)
-	docs := []struct{ src, want string }{
+	})
+	wantFindings(t, rs, false, 3, [][2]string{
 		{`<inv xmlns="urn:t"><line/><amt cur="x"/><note/></inv>`, ""},
 		{`<inv xmlns="urn:t"><line><amt cur="x"/></line><note/></inv>`, "A"},
 		{`<inv xmlns="urn:t"><line cur="x"><amt/></line><note/></inv>`, "A R"},
 		{`<inv xmlns="urn:t"><line/><amt cur="x"/><note><amt/></note></inv>`, "N"},
 		{`<inv xmlns="urn:t"><line/><amt cur="x"/><note/></inv>`, ""},
+	})
+}
+
+// absenceRules loads a rule set of one rule on context, the checks fatal
+// and their ids their messages.
+func absenceRules(t *testing.T, context string, checks []Check, more ...Rule) *Ruleset {
+	t.Helper()
+	for i := range checks {
+		checks[i].Flag = "fatal"
+		checks[i].Message = []MessagePart{txt(checks[i].ID)}
 	}
-	for round := 0; round < 3; round++ {
-		for i, d := range docs {
-			if g := findingIDs(t, rs, d.src, false); g != d.want {
-				t.Errorf("round %d doc %d: findings %q, want %q", round, i, g, d.want)
+	tb := &Tables{
+		Name: "Abs", Version: "1", Syntax: "t", QueryBinding: "xslt2", Files: []string{"a.sch"},
+		Namespaces: []Namespace{{"t", "urn:t"}, {"p", "urn:p"}},
+		Patterns:   []Pattern{{ID: "P", FirstRule: 0, NumRules: 1}},
+		Rules:      []Rule{{Context: context, Pattern: 0, FirstCheck: 0, NumChecks: int32(len(checks))}},
+		Checks:     checks,
+	}
+	if len(more) > 0 {
+		// One pattern per rule, each with its own checks.
+		tb.Patterns, tb.Rules = nil, more
+		for ri := range more {
+			tb.Patterns = append(tb.Patterns, Pattern{ID: fmt.Sprint("P", ri), FirstRule: int32(ri), NumRules: 1})
+			tb.Rules[ri].Pattern = int32(ri)
+		}
+	}
+	return mustLoad(t, tb)
+}
+
+// wantFindings validates each document (src, the findings' ids, with
+// their locations when loc) rounds times with the same pooled state, in
+// reverse order every other round.
+func wantFindings(t *testing.T, rs *Ruleset, loc bool, rounds int, docs [][2]string) {
+	t.Helper()
+	for round := 0; round < rounds; round++ {
+		for i := range docs {
+			d := docs[i]
+			if round%2 == 1 {
+				d = docs[len(docs)-1-i]
+			}
+			if g := findingIDs(t, rs, d[0], loc); g != d[1] {
+				t.Errorf("round %d %s: findings %q, want %q", round, d[0], g, d[1])
 			}
 		}
 	}
