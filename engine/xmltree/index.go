@@ -12,9 +12,15 @@ type postings struct {
 	ids   []NodeID
 	start []int32
 	// parents[2*k], parents[2*k+1] are the ParentSet of the names of the
-	// parent elements of key k's nodes (Document.Parents).
+	// parent elements of key k's nodes (Document.Parents); nil for a
+	// document of more than maxParentNames names.
 	parents []uint64
 }
+
+// maxParentNames bounds the names whose parents the index records (32
+// bytes a name): a document of more, an attack rather than an invoice,
+// gets no parent sets, and every Parents answer is "may be".
+const maxParentNames = 4096
 
 func (d *Document) postings() *postings {
 	d.postOnce.Do(func() { d.post = buildPostings(d) })
@@ -23,7 +29,10 @@ func (d *Document) postings() *postings {
 
 func buildPostings(d *Document) *postings {
 	keys := 2 * len(d.names)
-	p := &postings{start: make([]int32, keys+1), parents: make([]uint64, 2*keys)}
+	p := &postings{start: make([]int32, keys+1)}
+	if len(d.names) <= maxParentNames {
+		p.parents = make([]uint64, 2*keys)
+	}
 	total := 0
 	for i := range d.nodes {
 		nd := &d.nodes[i]
@@ -38,7 +47,7 @@ func buildPostings(d *Document) *postings {
 		}
 		p.start[k+1]++
 		total++
-		if par := &d.nodes[nd.parent]; par.kind == KindElement {
+		if par := &d.nodes[nd.parent]; par.kind == KindElement && p.parents != nil {
 			p.parents[2*k+int32(par.name>>6&1)] |= 1 << (par.name & 63)
 		}
 	}
@@ -95,7 +104,8 @@ func (s ParentSet) MayHave(parent NameID) bool {
 // Parents returns the names of the parent elements of the elements (attr
 // false) or attributes (attr true) named child, from the name index
 // (Named), built on first use: Parents(c, false).MayHave(p) is false when
-// no element named c has a parent named p.
+// no element named c has a parent named p. For a document of more than
+// 4,096 names every name may be a parent.
 func (d *Document) Parents(child NameID, attr bool) ParentSet {
 	return d.ParentIndex().Parents(child, attr)
 }
@@ -112,6 +122,9 @@ func (x ParentIndex) Parents(child NameID, attr bool) ParentSet {
 	k := 2 * int(child)
 	if attr {
 		k++
+	}
+	if x.sets == nil && child >= 0 {
+		return ParentSet{^uint64(0), ^uint64(0)} // not recorded
 	}
 	if child < 0 || 2*k+1 >= len(x.sets) {
 		return ParentSet{}

@@ -99,19 +99,33 @@ func TestNameIndex(t *testing.T) {
 }
 
 // TestParentsManyNames: with more than 128 names, parents of names 128
-// apart share a bit, and Parents stays a superset (checkIndex).
+// apart share a bit, and Parents stays a superset (checkIndex); past 4,096
+// names none is recorded and every name may be a parent.
 func TestParentsManyNames(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("<r>")
-	for i := 0; i < 300; i++ {
-		fmt.Fprintf(&b, "<e%d a%d=''><c%d/></e%d>", i, i%7, i%5, i)
+	for _, n := range []int{300, 5000} {
+		var b strings.Builder
+		b.WriteString("<r>")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "<e%d a%d=''><c%d/></e%d>", i, i%7, i%5, i)
+		}
+		b.WriteString("</r>")
+		d := mustParse(t, b.String())
+		if d.NameCount() <= 128 {
+			t.Fatalf("%d names, want more than 128", d.NameCount())
+		}
+		if recorded := d.postings().parents != nil; recorded != (d.NameCount() <= maxParentNames) {
+			t.Fatalf("%d names: parent sets recorded %v", d.NameCount(), recorded)
+		}
+		if n < 1000 {
+			checkIndex(t, d)
+			continue
+		}
+		e0, _ := d.LookupName("", "e0")
+		c1, _ := d.LookupName("", "c1")
+		if !d.Parents(c1, false).MayHave(e0) || d.Parents(-1, false).MayHave(e0) {
+			t.Errorf("%d names: Parents(c1).MayHave(e0) false, or a missing name has parents", d.NameCount())
+		}
 	}
-	b.WriteString("</r>")
-	d := mustParse(t, b.String())
-	if d.NameCount() <= 128 {
-		t.Fatalf("%d names, want more than 128", d.NameCount())
-	}
-	checkIndex(t, d)
 }
 
 func TestNameIndexCorpus(t *testing.T) {
