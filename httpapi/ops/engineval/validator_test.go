@@ -334,6 +334,9 @@ func TestOwnedBody(t *testing.T) {
 			t.Errorf("case %d: the owned body's report differs:\n got %s\nwant %s", i, got, want)
 		}
 	}
+	if raceEnabled {
+		return // the reports agree; the race detector's pools drop buffers at random
+	}
 	// Bytes allocated a validation: the fewest of five rounds of twenty.
 	// Other work of a validation allocates now and then (a pool growing,
 	// the XSD stage's goroutine), never less, so the fewest is the
