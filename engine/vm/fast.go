@@ -2248,10 +2248,11 @@ func compileFastCmp(e *Expr) fastBool {
 // closed, so they do not read the variable and keep their values from one
 // item to the next.
 func compileFastQuantified(ns *numShares, e *Expr) fastBool {
-	if len(e.Bindings()) != 1 {
+	binds := e.Bindings()
+	if len(binds) != 1 {
 		return nil
 	}
-	o, ok := fastOperandOf(e.Bindings()[0].In)
+	o, ok := fastOperandOf(binds[0].In)
 	if !ok {
 		return nil
 	}
@@ -2275,7 +2276,7 @@ func compileFastQuantified(ns *numShares, e *Expr) fastBool {
 			return !some, decided && !found
 		}
 	}
-	slot := e.Bindings()[0].Slot
+	slot := binds[0].Slot
 	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 		start := len(fe.qitems)
 		if !o.items(fe, n, func(a xdm.Item) bool {

@@ -86,8 +86,8 @@ func compileScalarFors(e *Expr, acc map[*Expr]ScalarFunc) map[*Expr]ScalarFunc {
 	if e == nil {
 		return acc
 	}
-	if e.Op == OpFor && len(e.Bindings()) == 1 {
-		slot := e.Bindings()[0].Slot
+	if binds := e.Bindings(); e.Op == OpFor && len(binds) == 1 {
+		slot := binds[0].Slot
 		fn := compileScalar(e.Args[0], func(v *Expr) int {
 			if v.Op == OpLocal && v.Slot == slot {
 				return 0
