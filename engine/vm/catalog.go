@@ -28,6 +28,12 @@ type Catalog struct {
 	// key slot (1-based, keyindex.go).
 	keys  map[string]int32
 	nKeys int32
+	// keyFirst[k-1] is the first memo slot whose point is keyed by key
+	// slot k; keyShared[k-1] is set once another memo slot is too: the
+	// key index then serves several paths (memoCollect's walk leaves
+	// those to the interpreter, which builds the index).
+	keyFirst  []int32
+	keyShared []bool
 	// preds: fingerprint of a memoisable predicate -> slot (1-based);
 	// predUses[slot-1] counts its occurrences (only predicates used more
 	// than once are memoised, see predmemo.go).

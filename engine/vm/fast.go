@@ -352,20 +352,6 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 		p.abs = p.abs || st.kind == fsRoot
 		p.desc = p.desc || st.kind == fsDesc || st.kind == fsDescAlt
 	}
-	if p.desc && p.preds {
-		// //cac:TaxCategory[…VAT…]/cbc:ID[normalize-space(.) = 'AE'] and
-		// its kind are shared by many tests through the interpreter's
-		// memo points and key indexes, which are cheaper than walking
-		// them again for each: the fast path reads what they hold.
-		if m, ok := memoPath(e); ok || !readsLocal(e) {
-			return m, ok
-		}
-		// Unless a predicate reads a quantified variable (BR-S-08:
-		// every $rate in … satisfies exists(//cac:InvoiceLine[…'S']
-		// [… xs:decimal(cbc:Percent) = $rate])): no memo holds such a
-		// path, and the walk tests each node of the name by the step's
-		// predicates, up to descPredMax of them (walk).
-	}
 	if p.abs {
 		// A step below the document element from the root: no index
 		// from its context node (keyContext) could serve it; after
@@ -392,6 +378,25 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 			p.up = false
 		}
 		p.chain = p.chain && (st.kind == fsChild || st.kind == fsRoot)
+	}
+	if p.desc && p.preds {
+		// //cac:TaxCategory[…VAT…]/cbc:ID[normalize-space(.) = 'AE'] and
+		// its kind are shared by many tests through the interpreter's
+		// memo points and key indexes, which are cheaper than walking
+		// them again for each: the fast path reads what they hold, and
+		// walks p only when they hold nothing yet and no other path
+		// shares its key index (memoCollect).
+		if m, ok := memoPath(e); ok || !readsLocal(e) {
+			if ok {
+				m.memo.walk = &p
+			}
+			return m, ok
+		}
+		// Unless a predicate reads a quantified variable (BR-S-08:
+		// every $rate in … satisfies exists(//cac:InvoiceLine[…'S']
+		// [… xs:decimal(cbc:Percent) = $rate])): no memo holds such a
+		// path, and the walk tests each node of the name by the step's
+		// predicates, up to descPredMax of them (walk).
 	}
 	return p, true
 }

@@ -52,6 +52,9 @@ type fastMemo struct {
 	keyed bool
 	lit   string
 	rest  []fastBool
+	// walk: the path as steps the walk takes (fastPathOf), for a memo
+	// that holds nothing for it yet (memoCollect); nil when it has none.
+	walk *fastPath
 }
 
 // memoPath returns the fastPath of e read from the memo, when e is an
@@ -124,7 +127,32 @@ func (fe *fastEnv) memoCollect(m *fastMemo, buf []xmltree.NodeID, limit int) ([]
 			return buf, true
 		}
 	}
+	if m.walk != nil && !(m.keyed && f.cat.keyIsShared(last.Key)) {
+		return fe.memoWalk(f, m, buf, limit)
+	}
 	return buf, false
+}
+
+// memoWalk is memoCollect for a path that nothing in the memo decides
+// and that no other path shares a key index with (UBL-SR-29's
+// //cac:PartyIdentification/cbc:ID[upper-case(@schemeID) = 'SEPA'],
+// tested once a document): its steps walked whole, as the interpreter
+// would evaluate them (a walk that cannot decide does not), and stored in
+// the memo for the tests after this one.
+func (fe *fastEnv) memoWalk(f *frame, m *fastMemo, buf []xmltree.NodeID, limit int) ([]xmltree.NodeID, bool) {
+	slot := m.pts[len(m.pts)-1].Slot
+	if int(slot) > len(f.memo) {
+		return buf, false // a table made before the catalog grew (memoReady)
+	}
+	all, ok := fe.collect(m.walk, 0, fastMaxNodes+1)
+	if !ok || len(all) > fastMaxNodes {
+		return buf, false
+	}
+	fe.memoKeep(f, slot, all)
+	if len(all) > limit {
+		all = all[:limit]
+	}
+	return append(buf, all...), true
 }
 
 // keyCollect collects the nodes of m's keyed last step through ix, the

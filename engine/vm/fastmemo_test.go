@@ -136,3 +136,48 @@ func TestFastMemoCall(t *testing.T) {
 		t.Errorf("%s: decided on another document from this one's memo", special.Source())
 	}
 }
+
+// TestFastMemoWalk: an absolute path with predicates that nothing in the
+// memo decides yet is walked without a frame and stored for the tests after
+// it (UBL-SR-29's //cac:PartyIdentification/cbc:ID[upper-case(@schemeID) =
+// 'SEPA'], tested once a document), unless its last step's key index
+// serves other paths too: the interpreter builds that index for all of
+// them (the VAT categories' //cac:TaxCategory[…]/cbc:ID[… = 'AE']).
+func TestFastMemoWalk(t *testing.T) {
+	const src = `<r><t><id>a</id><n>1</n></t><t><id>b</id></t><u><t><id>z</id><n>2</n></t></u></r>`
+	sc, progs := compileShared(t,
+		"count(//t[preceding::t]) = 2", // no frame-free form: the interpreter readies the memo table
+		"count(//t[n]/id) = 2",         // no key: walked
+		"exists(//t[n = '2']/id)",      // a key of its own: walked
+		"exists(//u/t[id = 'z'])",      // one key index for this path
+		"not(//u/t[id = 'a'])",         // and this one: the interpreter's
+	)
+	ctx := context.Background()
+	doc := parse(t, src)
+	root := doc.Root()
+	env := &vm.Env{Doc: doc}
+	env.CatalogIDs(sc.Catalog)
+	for _, p := range progs[1:] {
+		if _, ok := p.TryFast(env, root); ok {
+			t.Errorf("%s: decided before the interpreter readied the memo", p.Source())
+		}
+	}
+	if v, err := progs[0].EvalBool(ctx, env, root); err != nil || !v {
+		t.Fatalf("%s: %v, %v", progs[0].Source(), v, err)
+	}
+	before := env.MemoCount()
+	for i, p := range progs[1:] {
+		v, ok := p.TryFast(env, root)
+		if walked := i < 2; ok != walked || (ok && !v) {
+			t.Errorf("%s: %v, %v without a frame, want decided %v (true)", p.Source(), v, ok, walked)
+		}
+	}
+	if got := env.MemoCount(); got != before+2 {
+		t.Errorf("%d memo values after the walks, want %d", got, before+2)
+	}
+	for _, p := range progs[1:] {
+		if _, err := p.FastAgrees(ctx, env, root); err != nil {
+			t.Errorf("%s: %v", p.Source(), err)
+		}
+	}
+}

@@ -77,6 +77,7 @@ func (c *Catalog) memoPoints(e *Expr) (_ []MemoPoint, varKey MemoPoint) {
 			mp := MemoPoint{Arg: i, Slot: c.memoSlot(fp), Key: key}
 			if key > 0 {
 				mp.key, mp.lit, _ = keyedStep(a)
+				c.noteKeyUse(key, mp.Slot)
 			}
 			out = append(out, mp)
 		}
@@ -137,6 +138,26 @@ func (c *Catalog) keySlot(fp []byte) int32 {
 	c.nKeys++
 	c.keys[string(fp)] = c.nKeys
 	return c.nKeys
+}
+
+// noteKeyUse records that memo slot is keyed by key slot key.
+func (c *Catalog) noteKeyUse(key, slot int32) {
+	for int(key) > len(c.keyFirst) {
+		c.keyFirst = append(c.keyFirst, 0)
+		c.keyShared = append(c.keyShared, false)
+	}
+	switch first := c.keyFirst[key-1]; {
+	case first == 0:
+		c.keyFirst[key-1] = slot
+	case first != slot:
+		c.keyShared[key-1] = true
+	}
+}
+
+// keyIsShared reports whether key slot key (1-based) keys the memo points
+// of several paths (noteKeyUse).
+func (c *Catalog) keyIsShared(key int32) bool {
+	return key > 0 && int(key) <= len(c.keyShared) && c.keyShared[key-1]
 }
 
 // memoRoot reports whether a path's first argument has one value per
