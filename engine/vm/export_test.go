@@ -40,6 +40,22 @@ func (env *Env) MemoCount() int {
 	return n
 }
 
+// MemoMisses is the number of memo slots whose frame-free walk or index
+// build gave up in the Env's document (for TestFastMemoKeyBuild).
+func (env *Env) MemoMisses() int {
+	f := env.fr
+	if f == nil || f.memoDoc != env.Doc {
+		return 0
+	}
+	n := 0
+	for _, miss := range f.memoMiss {
+		if miss {
+			n++
+		}
+	}
+	return n
+}
+
 // FastKeyIndexes is the number of frame-free step indexes the Env's
 // frame built for its current document (for TestFastKeyIndexes).
 func (env *Env) FastKeyIndexes() int {

@@ -285,6 +285,12 @@ type fastPath struct {
 	// it can reach a node twice or out of document order: collect gives
 	// up unless what it collected is in strictly ascending order.
 	desc bool
+	// kept: the walk's nodes are kept for the document (a memo value, a
+	// key index: fastMemo.walk and keyBuild.prefix), so a descendant
+	// step with predicates tests up to fastMaxNodes nodes of its name,
+	// not only descPredMax (past it the interpreter, with its budgets and
+	// cancellation, evaluates the test).
+	kept bool
 }
 
 // fastPathOf returns e as a fastPath when it is one.
@@ -388,7 +394,10 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 		// shares its key index (memoCollect).
 		if m, ok := memoPath(e); ok || !readsLocal(e) {
 			if ok {
-				m.memo.walk = &p
+				w := p
+				w.kept = true
+				m.memo.walk = &w
+				m.memo.setKeyBuild(e, &w)
 			}
 			return m, ok
 		}
@@ -622,7 +631,7 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 					return buf, ok
 				}
 			}
-			if len(l) > descPredMax {
+			if len(l) > descPredMax && (!p.kept || len(l) > fastMaxNodes) {
 				return buf, false
 			}
 		}

@@ -5,40 +5,50 @@ import (
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
 )
 
-// Absolute paths read from the interpreter's memo table, without a frame.
+// Absolute paths read from the memo table, or made for it, without a frame.
 //
-// The fast paths leave a descendant path with predicates
-// (//cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'Z'][…VAT…]) to
-// the interpreter, which keeps its nodes per document (memo.go) and finds
-// the nodes of one code through a key index (keyindex.go): walking it
-// again for each test would cost more. But the tests built of such paths,
-// the VAT category rules (BR-Z-02: exists(A) and (exists(B) or exists(C))
-// or not(exists(A))), then pay the interpreter's fixed costs for a few
-// lookups: ~2,300 instructions each, for some fifty document-level tests
-// of every EN 16931 rule set.
+// A descendant path with predicates
+// (//cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'Z'][…VAT…]) is
+// kept per document (memo.go), and the nodes of one code are found
+// through a key index (keyindex.go): walking it again for each test would
+// cost more. The tests built of such paths, the VAT category rules
+// (BR-Z-02: exists(A) and (exists(B) or exists(C)) or not(exists(A))),
+// read them without a frame; paying the interpreter's fixed costs for a
+// few lookups would cost ~2,300 instructions each, for some fifty
+// document-level tests of every EN 16931 rule set.
 //
-// A fastMemo path reads what the interpreter has already computed for the
-// current document, and decides only from that:
+// A fastMemo path decides from what is kept for the current document:
 //   - a name of the path's killers (PathKillers) that the document lacks:
 //     the path is empty, which the interpreter finds first too;
 //   - the value of its last memo point, which is the whole path, when
 //     stored (memoSet): the same nodes, in the same order, as evaluating
 //     it again;
-//   - a last step keyed by a literal string (K = 'Z') whose key index the
-//     interpreter built in this document for another literal: the slot
-//     is the prefix's, the step's and the key's, and an index exists only
-//     once the prefix was evaluated without error, so its nodes are the
-//     step's on that prefix; those with the key, in document order,
-//     filtered by the step's remaining predicates as fast predicates (one
-//     that cannot decide gives up), are what selectByKey finds, and are
-//     stored in the memo for the tests after this one;
+//   - a last step keyed by a literal string (K = 'Z') whose key index
+//     exists in this document: the slot is the prefix's, the step's and
+//     the key's, and an index exists only once the prefix was evaluated
+//     without error, so its nodes are the step's on that prefix; those
+//     with the key, in document order, filtered by the step's remaining
+//     predicates as fast predicates (one that cannot decide gives up),
+//     are what selectByKey finds, and are stored in the memo for the
+//     tests after this one;
 //   - an empty prefix: every later step of nothing is nothing.
 //
-// Anything else (the memo or the index not yet made for this document, an
-// index of numbers, a literal that is not a string) does not decide, and
-// the interpreter evaluates the test, filling the memo for the tests after
-// it. The memo table is the frame's own (fastEnv.fr): it is read only when
-// it holds the Env's document and the catalog the fastEnv resolves.
+// What is not kept yet is made without a frame when it can be, and kept
+// for the tests after this one (the interpreter's included):
+//   - the key index of a keyed last step, when its prefix is walked (or
+//     read from the memo) and its keys read as the interpreter's
+//     buildKeyIndex would (buildMemoKeyIndex): then as above;
+//   - otherwise, when no other path shares its key index, the path
+//     itself, walked whole (memoWalk). A path whose index serves others
+//     and cannot be built this way is left to the interpreter, which
+//     builds that index for all of them.
+//
+// Anything else (an index of numbers, a literal that is not a string, a
+// walk that cannot decide) does not decide, and the interpreter evaluates
+// the test, filling the memo for the tests after it. The memo table is
+// the frame's own (fastEnv.fr), for the Env's document and the catalog the
+// fastEnv resolves: a frame-free test on a new document makes it
+// (memoTable), as the interpreter's first evaluation there would.
 
 // fastMemo is the memo reading of an absolute path (fastPath.memo).
 type fastMemo struct {
@@ -55,6 +65,64 @@ type fastMemo struct {
 	// walk: the path as steps the walk takes (fastPathOf), for a memo
 	// that holds nothing for it yet (memoCollect); nil when it has none.
 	walk *fastPath
+	// kb: how the key index of a keyed last step is built without a
+	// frame (buildKeyIndex), nil when it cannot be (setKeyBuild).
+	kb *keyBuild
+}
+
+// keyBuild is what a fastMemo needs to build its last step's key index
+// as the interpreter's buildKeyIndex does: the path's steps before that
+// step, the step's name (a named child or descendant step), and its key: the key nodes'
+// one step (OpChildEq: their string values are the keys) or an operand
+// whose items are the keys.
+type keyBuild struct {
+	prefix fastPath
+	// prefixSlot: the memo slot of the prefix's value (0: none), read
+	// instead of walking it when the interpreter stored it.
+	prefixSlot int32
+	slot       int32
+	desc       bool // the step is a descendant step (//cac:TaxCategory[…]), not a child step
+	keyStep    *fastPath
+	key        fastOperand
+}
+
+// setKeyBuild fills m.kb from p, the walk of path e (one step per
+// argument), when m's last memo point is keyed (a literal string key)
+// on a named child or descendant step whose key has a frame-free form.
+func (m *fastMemo) setKeyBuild(e *Expr, p *fastPath) {
+	lp := m.pts[len(m.pts)-1]
+	if k := p.steps[lp.Arg].kind; !m.keyed || len(p.steps) != len(e.Args) || (k != fsChild && k != fsDesc) {
+		return
+	}
+	st := e.Args[lp.Arg]
+	key := lp.key
+	if key == nil {
+		key, _, _ = keyedStep(st)
+	}
+	kb := &keyBuild{prefix: fastPath{steps: p.steps[:lp.Arg], preds: true, abs: true, kept: true}, slot: p.steps[lp.Arg].slot, desc: p.steps[lp.Arg].kind == fsDesc}
+	if n := len(m.pts); n > 1 && m.pts[n-2].Arg == lp.Arg-1 {
+		kb.prefixSlot = m.pts[n-2].Slot
+	}
+	for _, s := range kb.prefix.steps {
+		kb.prefix.desc = kb.prefix.desc || s.kind == fsDesc || s.kind == fsDescAlt
+	}
+	switch {
+	case key == nil:
+		return
+	case key.Op == OpChildEq:
+		ks, ok := fastStepOf(&Expr{Op: OpStep, Axis: key.Axis, Test: key.Test})
+		if !ok || (ks.kind != fsChild && ks.kind != fsAttr) {
+			return
+		}
+		kb.keyStep = &fastPath{steps: []fastStep{ks}}
+	default:
+		o, ok := fastOperandOf(key)
+		if !ok || o.count {
+			return
+		}
+		kb.key = o
+	}
+	m.kb = kb
 }
 
 // memoPath returns the fastPath of e read from the memo, when e is an
@@ -109,16 +177,36 @@ func (fe *fastEnv) memoCollect(m *fastMemo, buf []xmltree.NodeID, limit int) ([]
 		}
 	}
 	f := fe.fr
-	if f == nil || f.memoDoc != fe.doc || f.memoCat != f.cat || f.cat == nil {
+	if f == nil || f.cat == nil {
 		return buf, false
 	}
+	// The table of this document: the interpreter's, or a new one when
+	// no evaluation has made it yet (the document element's rule runs
+	// its tests first, most of them frame-free).
+	f.memoTable(fe.doc, f.cat)
 	last := &m.pts[len(m.pts)-1]
 	if s := int(last.Slot) - 1; s < len(f.memoSet) && f.memoSet[s] {
 		return nodesOf(f.memo[s], buf, limit)
 	}
+	// A frame-free walk or build that gave up once in this document
+	// (on a node the interpreter alone decides) is not tried again.
+	miss := int(last.Slot) - 1
+	tried := miss < len(f.memoMiss) && f.memoMiss[miss]
 	if m.keyed {
 		if k := int(last.Key) - 1; k < len(f.keyIdx) && f.keyIdx[k] != nil {
 			return fe.keyCollect(f, m, f.keyIdx[k], buf, limit)
+		}
+		if m.kb != nil && !tried {
+			ix, empty, ok := fe.buildMemoKeyIndex(f, m.kb, last.Key)
+			switch {
+			case ok && empty:
+				return buf, true // an empty prefix: the interpreter builds no index either
+			case ok:
+				f.keyIdx[last.Key-1] = ix
+				return fe.keyCollect(f, m, ix, buf, limit)
+			case miss < len(f.memoMiss):
+				f.memoMiss[miss], tried = true, true
+			}
 		}
 	}
 	// An empty prefix: nothing after it.
@@ -127,10 +215,124 @@ func (fe *fastEnv) memoCollect(m *fastMemo, buf []xmltree.NodeID, limit int) ([]
 			return buf, true
 		}
 	}
-	if m.walk != nil && !(m.keyed && f.cat.keyIsShared(last.Key)) {
-		return fe.memoWalk(f, m, buf, limit)
+	if m.walk != nil && !tried && !(m.keyed && f.cat.keyIsShared(last.Key)) {
+		buf, ok := fe.memoWalk(f, m, buf, limit)
+		if !ok && miss < len(f.memoMiss) {
+			f.memoMiss[miss] = true
+		}
+		return buf, ok
 	}
 	return buf, false
+}
+
+// buildMemoKeyIndex builds key slot k's index as the interpreter's
+// buildKeyIndex does, without a frame: the nodes of the prefix (walked),
+// their children of the step's name, in document order, and the key of
+// each. empty: the prefix has no node, and the path is empty without an
+// index (evalPath stops there). ok=false when it cannot: a walk that does
+// not decide, children out of document order (nested prefix nodes, which
+// the interpreter sorts), more than fastMaxNodes nodes or more than the
+// memo holds, a key the walk cannot read, or a key item that is not a
+// string or untypedAtomic (the interpreter then marks the index
+// unusable).
+func (fe *fastEnv) buildMemoKeyIndex(f *frame, kb *keyBuild, k int32) (_ *keyIndex, empty, ok bool) {
+	if int(k) > len(f.keyIdx) {
+		return nil, false, false
+	}
+	var cur []xmltree.NodeID
+	if s := int(kb.prefixSlot) - 1; s >= 0 && s < len(f.memoSet) && f.memoSet[s] {
+		for _, it := range f.memo[s] {
+			if it.T != xdm.TNode || it.Doc != 0 {
+				return nil, false, false
+			}
+		}
+		for fe.depth >= len(fe.bufs) {
+			fe.bufs = append(fe.bufs, nil)
+		}
+		cur = fe.bufs[fe.depth][:0] // collect's buffer of this depth
+		cur, _ = nodesOf(f.memo[s], cur, len(f.memo[s]))
+		fe.bufs[fe.depth] = cur
+	} else {
+		var ok bool
+		if cur, ok = fe.collect(&kb.prefix, 0, fastMaxNodes+1); !ok || len(cur) > fastMaxNodes {
+			return nil, false, false
+		}
+	}
+	if len(cur) == 0 {
+		return nil, true, true
+	}
+	d := fe.doc
+	items := fe.memoItems[:0]
+	if id := fe.ids[kb.slot-1]; id >= 0 && kb.desc {
+		if len(cur) > 1 {
+			return nil, false, false // subtrees that may nest: the interpreter sorts them
+		}
+		if cur[0] == 0 || d.Kind(cur[0]) == xmltree.KindElement {
+			l := d.NamedIn(cur[0], id, false)
+			if len(l) > fastMaxNodes {
+				return nil, false, false
+			}
+			for _, n := range l {
+				items = append(items, xdm.NodeItem(int32(n)))
+			}
+		}
+	} else if id >= 0 {
+		for _, c := range cur {
+			first, second := fe.kids.children(d, c, id)
+			for n := first; n != xmltree.None; n = nextNamed(d, n, first, second, id) {
+				if l := len(items); l == fastMaxNodes || (l > 0 && xmltree.NodeID(items[l-1].Node) >= n) {
+					fe.memoItems = items
+					return nil, false, false
+				}
+				items = append(items, xdm.NodeItem(int32(n)))
+			}
+		}
+	}
+	fe.memoItems = items
+	if f.memoItems+len(items) > maxMemoItems {
+		return nil, false, false
+	}
+	mark := f.posMark()
+	untyped := true
+	fe.depth++
+	defer func() { fe.depth-- }()
+	for i, it := range items {
+		n := xmltree.NodeID(it.Node)
+		if kb.keyStep != nil {
+			keys, ok := fe.collect(kb.keyStep, n, fastMaxNodes+1)
+			if !ok || len(keys) > fastMaxNodes {
+				f.posDrop(mark)
+				return nil, false, false
+			}
+			for _, kn := range keys {
+				f.posAdd(d.StringValue(kn), i)
+			}
+			continue
+		}
+		typed := true
+		if !kb.key.items(fe, n, func(a xdm.Item) bool {
+			switch a.T {
+			case xdm.TUntyped:
+			case xdm.TString:
+				untyped = false
+			default:
+				typed = false
+				return false
+			}
+			f.posAdd(a.S, i)
+			return true
+		}) || !typed {
+			f.posDrop(mark)
+			return nil, false, false
+		}
+	}
+	ix := f.newKeyIndex()
+	ix.untyped = untyped
+	f.memoItems += len(items)
+	ix.nodes = f.memoCopy(items)
+	ix.pos = f.indexMap(len(items))
+	f.posFlush(mark, ix.pos)
+	return ix, false, true
 }
 
 // memoWalk is memoCollect for a path that nothing in the memo decides

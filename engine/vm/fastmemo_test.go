@@ -11,19 +11,21 @@ import (
 )
 
 // TestFastMemo: absolute paths with predicates are decided without a frame
-// only from what the interpreter stored for the same document (fastmemo.go):
-// the value of the whole path, or the key index of its last step, whose
-// other predicates then run on the nodes of the literal; and a path walked
-// without a frame is stored for the tests after it.
+// from what is kept for the document (fastmemo.go): the value of the whole
+// path, or the key index of its last step, whose other predicates then run
+// on the nodes of the literal; what the memo does not hold yet is built
+// without a frame (the index, as the interpreter would build it) and kept
+// for the tests after it; and nothing of one document's is read for
+// another.
 func TestFastMemo(t *testing.T) {
 	const src = `<r><t><id>a</id></t><t><id>b</id><id>z</id></t><t><id>z</id><id>z</id><n>1</n></t><u><t><id>z</id></t></u></r>`
-	doc, other := parse(t, src), parse(t, src)
+	doc, other := parse(t, src), parse(t, `<r><t><id>z</id></t><u><t><id>a</id></t></u></r>`)
 	sc, progs := compileShared(t,
-		"exists(//t[id = 'a']) and exists(//u/t[id = 'a'])", // builds the key indexes of //t[id = …] and //u/t[id = …]
+		"exists(//t[id = 'a']) and exists(//u/t[id = 'z'])", // builds the key indexes of //t[id = …] and //u/t[id = …]
 		"count(//u/t[id = 'z']) = 1",                        // after a prefix that has no memo point
 		"count(//t[id = 'z']) = 3",                          // a node with two keys 'z' counts once
 		"count(//t[id = 'z'][n = 1]) = 1",                   // the other predicates filter
-		"exists(//t[id = 'q'])",                             // no node
+		"not(//t[id = 'q'])",                                // no node
 		"exists(//t[id = 'a']) and count(//u/t) = 1",        // the stored value, and a walk
 	)
 	ctx := context.Background()
@@ -34,53 +36,43 @@ func TestFastMemo(t *testing.T) {
 		if !p.FastRoot() {
 			t.Fatalf("%s: no frame-free test", p.Source())
 		}
-		if _, ok := p.TryFast(env, root); ok {
-			t.Errorf("%s: decided before the interpreter made the memo", p.Source())
+		if v, ok := p.TryFast(env, root); !ok || !v {
+			t.Errorf("%s: %v, %v without a frame, want true, true", p.Source(), v, ok)
 		}
 	}
-	if _, err := progs[0].EvalBool(ctx, env, root); err != nil {
-		t.Fatal(err)
+	// The two key indexes, built once; each keyed path found through
+	// them is stored for the tests after it (//u/t, walked, is not a
+	// memo reading).
+	if got := env.KeyIndexes(); got != 2 {
+		t.Errorf("%d key indexes, want 2", got)
 	}
-	before := env.MemoCount()
-	for _, p := range progs[1:] {
-		v, ok := p.TryFast(env, root)
-		if !ok {
-			t.Errorf("%s: not decided from the memo", p.Source())
-			continue
-		}
-		want := p.Source() != "exists(//t[id = 'q'])"
-		if v != want {
-			t.Errorf("%s: %v without a frame, want %v", p.Source(), v, want)
-		}
+	if got := env.MemoCount(); got != 5 {
+		t.Errorf("%d memo values after the frame-free tests, want 5", got)
 	}
-	// Each keyed path found without a frame is stored for the tests after
-	// it (//u/t, walked, is not a memo reading).
-	if got := env.MemoCount(); got != before+4 {
-		t.Errorf("%d memo values after the frame-free tests, want %d", got, before+4)
-	}
-	for _, p := range progs[1:] {
-		// FastAgrees compares the frame-free answer given the memo the
-		// interpreter made for progs[0] with the interpreter's own.
-		if _, err := progs[0].EvalBool(ctx, env, root); err != nil {
-			t.Fatal(err)
-		}
+	for _, p := range progs {
+		// FastAgrees compares the frame-free answer, given what is kept,
+		// with the interpreter's own.
 		decided, err := p.FastAgrees(ctx, env, root)
 		if err != nil || !decided {
 			t.Errorf("%s: decided %v, %v", p.Source(), decided, err)
 		}
 	}
-	// Another document: nothing is read from this one's memo; but a path
-	// through a name the document lacks is empty without any memo.
+	// Another document, with other answers: its own memo and indexes;
+	// and a path through a name the document lacks is empty without any.
 	absent := compile(t, "not(//w[. = 'y']) and not(//v[q = 'a']/t[id = 'z'])", sc)
 	env.Doc = other
 	env.CatalogIDs(sc.Catalog)
-	for _, p := range progs {
-		if _, ok := p.TryFast(env, other.Root()); ok {
-			t.Errorf("%s: decided on another document from this one's memo", p.Source())
+	for _, p := range append(progs, absent) {
+		decided, err := p.FastAgrees(ctx, env, other.Root())
+		if err != nil || !decided {
+			t.Errorf("%s on the other document: decided %v, %v", p.Source(), decided, err)
 		}
 	}
-	if v, ok := absent.TryFast(env, other.Root()); !ok || !v {
-		t.Errorf("%s: %v, %v without a frame, want true, true", absent.Source(), v, ok)
+	if v, ok := progs[4].TryFast(env, other.Root()); !ok || !v {
+		t.Errorf("%s on the other document: %v, %v", progs[4].Source(), v, ok)
+	}
+	if v, ok := progs[2].TryFast(env, other.Root()); !ok || v {
+		t.Errorf("%s on the other document: %v, %v, want false, true", progs[2].Source(), v, ok)
 	}
 }
 
@@ -138,42 +130,85 @@ func TestFastMemoCall(t *testing.T) {
 }
 
 // TestFastMemoWalk: an absolute path with predicates that nothing in the
-// memo decides yet is walked without a frame and stored for the tests after
-// it (UBL-SR-29's //cac:PartyIdentification/cbc:ID[upper-case(@schemeID) =
-// 'SEPA'], tested once a document), unless its last step's key index
-// serves other paths too: the interpreter builds that index for all of
-// them (the VAT categories' //cac:TaxCategory[…]/cbc:ID[… = 'AE']).
+// memo decides yet is decided without a frame and stored for the tests
+// after it: walked (UBL-SR-29's //cac:PartyIdentification/cbc:ID[
+// upper-case(@schemeID) = 'SEPA'], tested once a document) or, when its
+// last step's key index serves other paths too (the VAT categories'
+// //cac:TaxCategory[…]/cbc:ID[… = 'AE']), through that index, built
+// without a frame as the interpreter would build it for all of them. A
+// descendant step with predicates is walked over every node of its name
+// then (the result is kept), not only up to descPredMax of them.
 func TestFastMemoWalk(t *testing.T) {
-	const src = `<r><t><id>a</id><n>1</n></t><t><id>b</id></t><u><t><id>z</id><n>2</n></t></u></r>`
+	const src = `<r><t><id>a</id><n>1</n></t><t><id>b</id></t><u><t><id>z</id><n>2</n></t></u>` +
+		`<s><k>1</k></s><s><k>2</k></s><s><k>3</k></s><s><k>4</k></s><s><k>5</k></s><s><k>6</k></s><s><k>7</k></s><s><k>8</k></s><s><k>9</k><id>x</id></s></r>`
 	sc, progs := compileShared(t,
-		"count(//t[preceding::t]) = 2", // no frame-free form: the interpreter readies the memo table
-		"count(//t[n]/id) = 2",         // no key: walked
-		"exists(//t[n = '2']/id)",      // a key of its own: walked
-		"exists(//u/t[id = 'z'])",      // one key index for this path
-		"not(//u/t[id = 'a'])",         // and this one: the interpreter's
+		"count(//t[n]/id) = 2",       // no key: walked
+		"exists(//t[n = '2']/id)",    // a key of its own: walked
+		"exists(//u/t[id = 'z'])",    // one key index for this path
+		"not(//u/t[id = 'a'])",       // and this one, built once
+		"exists(//s[k > 8]/id)",      // nine s: past descPredMax
+		"exists(//s[k]/id[. = 'x'])", // and a key index from them
+		"not(//s[k]/id[. = 'y'])",
 	)
 	ctx := context.Background()
 	doc := parse(t, src)
 	root := doc.Root()
 	env := &vm.Env{Doc: doc}
 	env.CatalogIDs(sc.Catalog)
+	for _, p := range progs {
+		if v, ok := p.TryFast(env, root); !ok || !v {
+			t.Errorf("%s: %v, %v without a frame, want true, true", p.Source(), v, ok)
+		}
+	}
+	if got := env.MemoCount(); got != 7 {
+		t.Errorf("%d memo values after the frame-free tests, want 7", got)
+	}
+	if got := env.KeyIndexes(); got != 2 {
+		t.Errorf("%d key indexes, want 2 (//u/t and //s[k]/id by id)", got)
+	}
+	for _, p := range progs {
+		if _, err := p.FastAgrees(ctx, env, root); err != nil {
+			t.Errorf("%s: %v", p.Source(), err)
+		}
+	}
+}
+
+// TestFastMemoKeyBuild: a key index is built without a frame only where it
+// is what the interpreter's would be (and is not tried again in the
+// document once it gave up); otherwise the interpreter builds it:
+// prefix nodes nested in each other, whose children the interpreter sorts
+// (the outer t's id comes after the inner t's), and keys of another type
+// than a string (the interpreter marks that index unusable).
+func TestFastMemoKeyBuild(t *testing.T) {
+	const src = `<r><t><t><id>z</id><d>1</d></t><id>y</id><d>2</d></t><v><w><d>3</d></w></v></r>`
+	sc, progs := compileShared(t,
+		"count(//t[preceding::t]) = 0",
+		"exists(//t/id[. = 'z'])", "exists(//t/id[. = 'y'])", // nested prefix nodes
+		"exists(//v/w[xs:decimal(d) = '3'])", "exists(//v/w[xs:decimal(d) = '4'])", // decimal keys
+	)
+	ctx := context.Background()
+	doc := parse(t, src)
+	root := doc.Root()
+	env := &vm.Env{Doc: doc}
+	env.CatalogIDs(sc.Catalog)
+	if _, err := progs[0].EvalBool(ctx, env, root); err != nil {
+		t.Fatal(err)
+	}
 	for _, p := range progs[1:] {
-		if _, ok := p.TryFast(env, root); ok {
-			t.Errorf("%s: decided before the interpreter readied the memo", p.Source())
+		if !p.FastRoot() {
+			t.Fatalf("%s: no frame-free test", p.Source())
+		}
+		if v, ok := p.TryFast(env, root); ok {
+			t.Errorf("%s: %v, decided without a frame", p.Source(), v)
 		}
 	}
-	if v, err := progs[0].EvalBool(ctx, env, root); err != nil || !v {
-		t.Fatalf("%s: %v, %v", progs[0].Source(), v, err)
+	if got := env.KeyIndexes(); got != 0 {
+		t.Errorf("%d key indexes built without a frame, want 0", got)
 	}
-	before := env.MemoCount()
-	for i, p := range progs[1:] {
-		v, ok := p.TryFast(env, root)
-		if walked := i < 2; ok != walked || (ok && !v) {
-			t.Errorf("%s: %v, %v without a frame, want decided %v (true)", p.Source(), v, ok, walked)
-		}
-	}
-	if got := env.MemoCount(); got != before+2 {
-		t.Errorf("%d memo values after the walks, want %d", got, before+2)
+	// Each path's build gave up once, and is not tried again in this
+	// document.
+	if got := env.MemoMisses(); got != 4 {
+		t.Errorf("%d paths that gave up, want 4", got)
 	}
 	for _, p := range progs[1:] {
 		if _, err := p.FastAgrees(ctx, env, root); err != nil {

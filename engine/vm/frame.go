@@ -59,10 +59,13 @@ type frame struct {
 	catReady bool
 
 	// Memoised absolute paths of memoDoc (see memo.go), by memo slot.
-	memoDoc   *xmltree.Document
-	memoCat   *Catalog
-	memo      []xdm.Sequence
-	memoSet   []bool
+	memoDoc *xmltree.Document
+	memoCat *Catalog
+	memo    []xdm.Sequence
+	memoSet []bool
+	// memoMiss[s]: a frame-free walk or index build for memo slot s
+	// gave up in this document (fastmemo.go): not tried again there.
+	memoMiss  []bool
 	memoArena []xdm.Item
 	// ixArena and posArena hold memoDoc's key and step indexes and their
 	// positions (newKeyIndex, posInts), reused like memoArena.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/einvoice-dev/einvoice/engine/xdm"
+	"github.com/einvoice-dev/einvoice/engine/xmltree"
 )
 
 // Per-document memoisation of absolute paths.
@@ -313,17 +314,28 @@ func (f *frame) memoReady(fc focus) bool {
 	if fc.undefined || fc.item.T != xdm.TNode || fc.item.Doc != 0 || f.docIdx != 0 {
 		return false
 	}
-	cat := f.prog.cat
-	if f.memoDoc != f.env.Doc || f.memoCat != cat || len(f.memo) < int(cat.nMemo) || len(f.keyIdx) < int(cat.nKeys) {
-		f.memoDoc, f.memoCat = f.env.Doc, cat
+	f.memoTable(f.env.Doc, f.prog.cat)
+	return true
+}
+
+// memoTable makes the frame's memo table and indexes those of doc and
+// cat's programs: empty when they were another document's or catalog's.
+func (f *frame) memoTable(doc *xmltree.Document, cat *Catalog) {
+	if f.memoDoc != doc || f.memoCat != cat || len(f.memo) < int(cat.nMemo) || len(f.keyIdx) < int(cat.nKeys) {
+		f.memoDoc, f.memoCat = doc, cat
 		if cap(f.memo) < int(cat.nMemo) {
 			f.memo = make([]xdm.Sequence, cat.nMemo)
 			f.memoSet = make([]bool, cat.nMemo)
 		}
+		if cap(f.memoMiss) < int(cat.nMemo) {
+			f.memoMiss = make([]bool, cat.nMemo)
+		}
 		f.memo = f.memo[:cat.nMemo]
 		f.memoSet = f.memoSet[:cat.nMemo]
+		f.memoMiss = f.memoMiss[:cat.nMemo]
 		clear(f.memo)
 		clear(f.memoSet)
+		clear(f.memoMiss)
 		if cap(f.keyIdx) < int(cat.nKeys) {
 			f.keyIdx = make([]*keyIndex, cat.nKeys)
 		}
@@ -342,7 +354,6 @@ func (f *frame) memoReady(fc focus) bool {
 		clear(f.stepIdx)
 		f.recycleIndexMaps()
 	}
-	return true
 }
 
 // maxSpareMaps and maxSpareMapLen bound the index maps a frame keeps for
