@@ -182,8 +182,15 @@ func (fe *fastEnv) memoCollect(m *fastMemo, buf []xmltree.NodeID, limit int) ([]
 	}
 	// The table of this document: the interpreter's, or a new one when
 	// no evaluation has made it yet (the document element's rule runs
-	// its tests first, most of them frame-free).
-	f.memoTable(fe.doc, f.cat)
+	// its tests first, most of them frame-free). One of this document
+	// for another catalog's programs (an xsl:function's body) is left as
+	// it is: making it again for each test would undo theirs.
+	switch {
+	case f.memoDoc != fe.doc:
+		f.memoTable(fe.doc, f.cat)
+	case f.memoCat != f.cat:
+		return buf, false
+	}
 	last := &m.pts[len(m.pts)-1]
 	if s := int(last.Slot) - 1; s < len(f.memoSet) && f.memoSet[s] {
 		return nodesOf(f.memo[s], buf, limit)
