@@ -2502,12 +2502,14 @@ func compileFastVarCmp(e *Expr) fastBool {
 }
 
 // compileFastPairCmp compiles a general comparison of two frame-free
-// operands, the right one of at most one item (Peppol's R005:
-// normalize-space(text()) = normalize-space(../cbc:DocumentCurrencyCode/text())):
-// every item of the left is compared with it, and the answer is given only
+// operands (Peppol's R005: normalize-space(text()) =
+// normalize-space(../cbc:DocumentCurrencyCode/text()); BR-17's ram:ID =
+// ../../ram:ApplicableHeaderTradeAgreement/ram:SellerTradeParty/ram:ID,
+// two IDs each): every item of the left is compared with every item of
+// the right (up to maxPairItems of them), and the answer is given only
 // when no comparison raises an error (the order of the pairs then does
-// not matter, see above). An empty right operand compares false, once
-// the left one's items are all made (a cast among them may fail).
+// not matter, see above). An empty right operand compares false, once the
+// left one's items are all made (a cast among them may fail).
 func compileFastPairCmp(e *Expr) fastBool {
 	if e.Op != OpGenCmp || len(e.Args) != 2 {
 		return nil
@@ -2519,26 +2521,39 @@ func compileFastPairCmp(e *Expr) fastBool {
 	}
 	a, b, op := l, r, e.Cmp // the closure's own copies (compileFastNumOne)
 	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
-		var y xdm.Item
-		k := 0
+		// The right operand's items, in the scratch after what the
+		// callers hold there (a nested use appends after them).
+		start := len(fe.qitems)
 		if !b.items(fe, n, func(it xdm.Item) bool {
-			y, k = it, k+1
-			return k == 1
+			if len(fe.qitems)-start == maxPairItems {
+				return false
+			}
+			fe.qitems = append(fe.qitems, it)
+			return true
 		}) {
+			fe.qitems = fe.qitems[:start]
 			return false, false
 		}
+		ys := fe.qitems[start:]
 		v := false
 		decided := a.items(fe, n, func(x xdm.Item) bool {
-			if k == 0 {
-				return true
+			for _, y := range ys {
+				r, err := xdm.CompareGeneral(op, x, y)
+				if err != nil {
+					return false // undecided
+				}
+				v = v || r
 			}
-			r, err := xdm.CompareGeneral(op, x, y)
-			v = v || r
-			return err == nil // an error: undecided
+			return true
 		})
+		fe.qitems = fe.qitems[:start]
 		return v, decided
 	}
 }
+
+// maxPairItems bounds the items of the right operand of a frame-free
+// general comparison (compileFastPairCmp).
+const maxPairItems = 64
 
 // comparison returns xdm's comparison of two atomic items for a general
 // comparison (general) or a value comparison.
