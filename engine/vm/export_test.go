@@ -26,30 +26,22 @@ func (p *Program) WithoutScalarFors() *Program {
 
 // MemoCount is the number of memo slots the Env's frame holds a value in
 // for its document (for TestFastMemo).
-func (env *Env) MemoCount() int {
-	f := env.fr
-	if f == nil || f.memoDoc != env.Doc {
-		return 0
-	}
-	n := 0
-	for _, set := range f.memoSet {
-		if set {
-			n++
-		}
-	}
-	return n
-}
+func (env *Env) MemoCount() int { return env.memoFlags(func(f *frame) []bool { return f.memoSet }) }
 
 // MemoMisses is the number of memo slots whose frame-free walk or index
 // build gave up in the Env's document (for TestFastMemoKeyBuild).
-func (env *Env) MemoMisses() int {
+func (env *Env) MemoMisses() int { return env.memoFlags(func(f *frame) []bool { return f.memoMiss }) }
+
+// memoFlags counts the flags set among those flags picks from the Env's
+// frame's memo table, when the table is its document's.
+func (env *Env) memoFlags(flags func(*frame) []bool) int {
 	f := env.fr
 	if f == nil || f.memoDoc != env.Doc {
 		return 0
 	}
 	n := 0
-	for _, miss := range f.memoMiss {
-		if miss {
+	for _, set := range flags(f) {
+		if set {
 			n++
 		}
 	}

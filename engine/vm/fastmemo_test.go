@@ -36,19 +36,11 @@ func TestFastMemo(t *testing.T) {
 		if !p.FastRoot() {
 			t.Fatalf("%s: no frame-free test", p.Source())
 		}
-		if v, ok := p.TryFast(env, root); !ok || !v {
-			t.Errorf("%s: %v, %v without a frame, want true, true", p.Source(), v, ok)
-		}
 	}
 	// The two key indexes, built once; each keyed path found through
 	// them is stored for the tests after it (//u/t, walked, is not a
 	// memo reading).
-	if got := env.KeyIndexes(); got != 2 {
-		t.Errorf("%d key indexes, want 2", got)
-	}
-	if got := env.MemoCount(); got != 5 {
-		t.Errorf("%d memo values after the frame-free tests, want 5", got)
-	}
+	fastAllTrue(t, env, root, progs, 5, 2)
 	for _, p := range progs {
 		// FastAgrees compares the frame-free answer, given what is kept,
 		// with the interpreter's own.
@@ -73,6 +65,24 @@ func TestFastMemo(t *testing.T) {
 	}
 	if v, ok := progs[2].TryFast(env, other.Root()); !ok || v {
 		t.Errorf("%s on the other document: %v, %v, want false, true", progs[2].Source(), v, ok)
+	}
+}
+
+// fastAllTrue checks that every test of progs is true on root, decided
+// without a frame, and that env then holds memo values in memo slots and
+// keys key indexes.
+func fastAllTrue(t *testing.T, env *vm.Env, root xmltree.NodeID, progs []*vm.Program, memo, keys int) {
+	t.Helper()
+	for _, p := range progs {
+		if v, ok := p.TryFast(env, root); !ok || !v {
+			t.Errorf("%s: %v, %v without a frame, want true, true", p.Source(), v, ok)
+		}
+	}
+	if got := env.MemoCount(); got != memo {
+		t.Errorf("%d memo values after the frame-free tests, want %d", got, memo)
+	}
+	if got := env.KeyIndexes(); got != keys {
+		t.Errorf("%d key indexes, want %d", got, keys)
 	}
 }
 
@@ -155,17 +165,7 @@ func TestFastMemoWalk(t *testing.T) {
 	root := doc.Root()
 	env := &vm.Env{Doc: doc}
 	env.CatalogIDs(sc.Catalog)
-	for _, p := range progs {
-		if v, ok := p.TryFast(env, root); !ok || !v {
-			t.Errorf("%s: %v, %v without a frame, want true, true", p.Source(), v, ok)
-		}
-	}
-	if got := env.MemoCount(); got != 7 {
-		t.Errorf("%d memo values after the frame-free tests, want 7", got)
-	}
-	if got := env.KeyIndexes(); got != 2 {
-		t.Errorf("%d key indexes, want 2 (//u/t and //s[k]/id by id)", got)
-	}
+	fastAllTrue(t, env, root, progs, 7, 2) // the indexes of //u/t and //s[k]/id by id
 	for _, p := range progs {
 		if _, err := p.FastAgrees(ctx, env, root); err != nil {
 			t.Errorf("%s: %v", p.Source(), err)
