@@ -66,15 +66,15 @@ type fastMemo struct {
 	// that holds nothing for it yet (memoCollect); nil when it has none.
 	walk *fastPath
 	// kb: how the key index of a keyed last step is built without a
-	// frame (buildKeyIndex), nil when it cannot be (setKeyBuild).
+	// frame (buildMemoKeyIndex), nil when it cannot be (setKeyBuild).
 	kb *keyBuild
 }
 
 // keyBuild is what a fastMemo needs to build its last step's key index
 // as the interpreter's buildKeyIndex does: the path's steps before that
-// step, the step's name (a named child or descendant step), and its key: the key nodes'
-// one step (OpChildEq: their string values are the keys) or an operand
-// whose items are the keys.
+// step, the step's name (a named child or descendant step), and its key:
+// the key nodes' one step (OpChildEq: their string values are the keys)
+// or an operand whose items are the keys.
 type keyBuild struct {
 	prefix fastPath
 	// prefixSlot: the memo slot of the prefix's value (0: none), read
@@ -182,9 +182,10 @@ func (fe *fastEnv) memoCollect(m *fastMemo, buf []xmltree.NodeID, limit int) ([]
 	}
 	// The table of this document: the interpreter's, or a new one when
 	// no evaluation has made it yet (the document element's rule runs
-	// its tests first, most of them frame-free). One of this document
-	// for another catalog's programs (an xsl:function's body) is left as
-	// it is: making it again for each test would undo theirs.
+	// its tests first, most of them frame-free). A table of this
+	// document for another catalog is left as it is (a guard: a rule
+	// set's programs share one catalog): making it again for each test
+	// would undo the interpreter's values.
 	switch {
 	case f.memoDoc != fe.doc:
 		f.memoTable(fe.doc, f.cat)
@@ -233,9 +234,10 @@ func (fe *fastEnv) memoCollect(m *fastMemo, buf []xmltree.NodeID, limit int) ([]
 }
 
 // buildMemoKeyIndex builds key slot k's index as the interpreter's
-// buildKeyIndex does, without a frame: the nodes of the prefix (walked),
-// their children of the step's name, in document order, and the key of
-// each. empty: the prefix has no node, and the path is empty without an
+// buildKeyIndex does, without a frame: the nodes of the prefix (walked, or
+// read from its memo point), their children of the step's name in
+// document order (a descendant step: the descendants of the one prefix
+// node), and the key of each. empty: the prefix has no node, and the path is empty without an
 // index (evalPath stops there). ok=false when it cannot: a walk that does
 // not decide, children out of document order (nested prefix nodes, which
 // the interpreter sorts), more than fastMaxNodes nodes or more than the
@@ -351,7 +353,7 @@ func (fe *fastEnv) buildMemoKeyIndex(f *frame, kb *keyBuild, k int32) (_ *keyInd
 func (fe *fastEnv) memoWalk(f *frame, m *fastMemo, buf []xmltree.NodeID, limit int) ([]xmltree.NodeID, bool) {
 	slot := m.pts[len(m.pts)-1].Slot
 	if int(slot) > len(f.memo) {
-		return buf, false // a table made before the catalog grew (memoReady)
+		return buf, false // a guard: memoTable sizes the table for the catalog
 	}
 	all, ok := fe.collect(m.walk, 0, fastMaxNodes+1)
 	if !ok || len(all) > fastMaxNodes {
