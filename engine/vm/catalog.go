@@ -30,8 +30,8 @@ type Catalog struct {
 	nKeys int32
 	// keyFirst[k-1] is the first memo slot whose point is keyed by key
 	// slot k; keyShared[k-1] is set once another memo slot is too: the
-	// key index then serves several paths (memoCollect's walk leaves
-	// those to the interpreter, which builds the index).
+	// key index then serves several paths, and memoCollect builds it
+	// (or leaves it to the interpreter) rather than walking one path.
 	keyFirst  []int32
 	keyShared []bool
 	// preds: fingerprint of a memoisable predicate -> slot (1-based);

@@ -390,8 +390,9 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 		// its kind are shared by many tests through the interpreter's
 		// memo points and key indexes, which are cheaper than walking
 		// them again for each: the fast path reads what they hold, and
-		// walks p only when they hold nothing yet and no other path
-		// shares its key index (memoCollect).
+		// when they hold nothing yet builds the key index from p's
+		// steps or, when no other path shares that index, walks p
+		// (memoCollect); what it makes is kept for the document.
 		if m, ok := memoPath(e); ok || !readsLocal(e) {
 			if ok {
 				w := p
