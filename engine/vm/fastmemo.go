@@ -91,7 +91,10 @@ type keyBuild struct {
 // on a named child or descendant step whose key has a frame-free form.
 func (m *fastMemo) setKeyBuild(e *Expr, p *fastPath) {
 	lp := m.pts[len(m.pts)-1]
-	if k := p.steps[lp.Arg].kind; !m.keyed || len(p.steps) != len(e.Args) || (k != fsChild && k != fsDesc) {
+	if !m.keyed || len(p.steps) != len(e.Args) {
+		return
+	}
+	if k := p.steps[lp.Arg].kind; k != fsChild && k != fsDesc {
 		return
 	}
 	st := e.Args[lp.Arg]
@@ -185,23 +188,23 @@ func (fe *fastEnv) memoCollect(m *fastMemo, buf []xmltree.NodeID, limit int) ([]
 	// its tests first, most of them frame-free). A table of this
 	// document for another catalog is left as it is (a guard: a rule
 	// set's programs share one catalog): making it again for each test
-	// would undo the interpreter's values.
-	switch {
-	case f.memoDoc != fe.doc:
-		f.memoTable(fe.doc, f.cat)
-	case f.memoCat != f.cat:
+	// would undo the interpreter's values. memoTable also sizes the table
+	// for every slot of the catalog (one that grew since is made again),
+	// so the slots below are all in range.
+	if f.memoDoc == fe.doc && f.memoCat != f.cat {
 		return buf, false
 	}
+	f.memoTable(fe.doc, f.cat)
 	last := &m.pts[len(m.pts)-1]
-	if s := int(last.Slot) - 1; s < len(f.memoSet) && f.memoSet[s] {
+	s := int(last.Slot) - 1
+	if f.memoSet[s] {
 		return nodesOf(f.memo[s], buf, limit)
 	}
 	// A frame-free walk or build that gave up once in this document
 	// (on a node the interpreter alone decides) is not tried again.
-	miss := int(last.Slot) - 1
-	tried := miss < len(f.memoMiss) && f.memoMiss[miss]
+	tried := f.memoMiss[s]
 	if m.keyed {
-		if k := int(last.Key) - 1; k < len(f.keyIdx) && f.keyIdx[k] != nil {
+		if k := int(last.Key) - 1; f.keyIdx[k] != nil {
 			return fe.keyCollect(f, m, f.keyIdx[k], buf, limit)
 		}
 		if m.kb != nil && !tried {
@@ -212,21 +215,21 @@ func (fe *fastEnv) memoCollect(m *fastMemo, buf []xmltree.NodeID, limit int) ([]
 			case ok:
 				f.keyIdx[last.Key-1] = ix
 				return fe.keyCollect(f, m, ix, buf, limit)
-			case miss < len(f.memoMiss):
-				f.memoMiss[miss], tried = true, true
+			default:
+				f.memoMiss[s], tried = true, true
 			}
 		}
 	}
 	// An empty prefix: nothing after it.
 	for _, mp := range m.pts[:len(m.pts)-1] {
-		if s := int(mp.Slot) - 1; s < len(f.memoSet) && f.memoSet[s] && len(f.memo[s]) == 0 {
+		if ps := int(mp.Slot) - 1; f.memoSet[ps] && len(f.memo[ps]) == 0 {
 			return buf, true
 		}
 	}
 	if m.walk != nil && !tried && !(m.keyed && f.cat.keyIsShared(last.Key)) {
 		buf, ok := fe.memoWalk(f, m, buf, limit)
-		if !ok && miss < len(f.memoMiss) {
-			f.memoMiss[miss] = true
+		if !ok {
+			f.memoMiss[s] = true
 		}
 		return buf, ok
 	}
@@ -245,11 +248,8 @@ func (fe *fastEnv) memoCollect(m *fastMemo, buf []xmltree.NodeID, limit int) ([]
 // string or untypedAtomic (the interpreter then marks the index
 // unusable).
 func (fe *fastEnv) buildMemoKeyIndex(f *frame, kb *keyBuild, k int32) (_ *keyIndex, empty, ok bool) {
-	if int(k) > len(f.keyIdx) {
-		return nil, false, false
-	}
 	var cur []xmltree.NodeID
-	if s := int(kb.prefixSlot) - 1; s >= 0 && s < len(f.memoSet) && f.memoSet[s] {
+	if s := int(kb.prefixSlot) - 1; s >= 0 && f.memoSet[s] {
 		for _, it := range f.memo[s] {
 			if it.T != xdm.TNode || it.Doc != 0 {
 				return nil, false, false
@@ -352,9 +352,6 @@ func (fe *fastEnv) buildMemoKeyIndex(f *frame, kb *keyBuild, k int32) (_ *keyInd
 // the memo for the tests after this one.
 func (fe *fastEnv) memoWalk(f *frame, m *fastMemo, buf []xmltree.NodeID, limit int) ([]xmltree.NodeID, bool) {
 	slot := m.pts[len(m.pts)-1].Slot
-	if int(slot) > len(f.memo) {
-		return buf, false // a guard: memoTable sizes the table for the catalog
-	}
 	all, ok := fe.collect(m.walk, 0, fastMaxNodes+1)
 	if !ok || len(all) > fastMaxNodes {
 		return buf, false
