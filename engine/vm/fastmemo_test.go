@@ -216,3 +216,39 @@ func TestFastMemoKeyBuild(t *testing.T) {
 		}
 	}
 }
+
+// TestFastMemoKeyBuildFromPrefix: a key index built without a frame takes
+// its prefix's nodes from the memo when the interpreter stored them there
+// (keyBuild.prefixSlot), instead of walking the prefix again.
+func TestFastMemoKeyBuildFromPrefix(t *testing.T) {
+	const src = `<r><t><id>a</id><n>1</n></t><t><id>b</id></t><t><id>q</id><id>a</id><n>2</n></t></r>`
+	sc, progs := compileShared(t,
+		"count(//t[n]/id) = 3",          // the interpreter (FastAgrees) stores //t[n] and //t[n]/id
+		"count(//t[n]/id[. = 'a']) = 2", // one index for this path
+		"count(//t[n]/id[. = 'q']) = 1", // and this one
+	)
+	ctx := context.Background()
+	doc := parse(t, src)
+	root := doc.Root()
+	env := &vm.Env{Doc: doc}
+	env.CatalogIDs(sc.Catalog)
+	if _, err := progs[0].FastAgrees(ctx, env, root); err != nil {
+		t.Fatal(err)
+	}
+	if got := env.KeyIndexes(); got != 0 {
+		t.Fatalf("%d key indexes before the keyed tests, want 0", got)
+	}
+	for _, p := range progs[1:] {
+		if v, ok := p.TryFast(env, root); !ok || !v {
+			t.Errorf("%s: %v, %v without a frame, want true, true", p.Source(), v, ok)
+		}
+	}
+	if got := env.KeyIndexes(); got != 1 {
+		t.Errorf("%d key indexes, want 1", got)
+	}
+	for _, p := range progs[1:] {
+		if _, err := p.FastAgrees(ctx, env, root); err != nil {
+			t.Errorf("%s: %v", p.Source(), err)
+		}
+	}
+}
