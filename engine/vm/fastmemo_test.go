@@ -238,14 +238,8 @@ func TestFastMemoKeyBuildFromPrefix(t *testing.T) {
 	if got := env.KeyIndexes(); got != 0 {
 		t.Fatalf("%d key indexes before the keyed tests, want 0", got)
 	}
-	for _, p := range progs[1:] {
-		if v, ok := p.TryFast(env, root); !ok || !v {
-			t.Errorf("%s: %v, %v without a frame, want true, true", p.Source(), v, ok)
-		}
-	}
-	if got := env.KeyIndexes(); got != 1 {
-		t.Errorf("%d key indexes, want 1", got)
-	}
+	// The interpreter's two values and each keyed path's; one index.
+	fastAllTrue(t, env, root, progs[1:], 4, 1)
 	for _, p := range progs[1:] {
 		if _, err := p.FastAgrees(ctx, env, root); err != nil {
 			t.Errorf("%s: %v", p.Source(), err)
