@@ -136,18 +136,21 @@ func (fe *fastEnv) local(slot int) (xdm.Item, bool) {
 	return fe.locals[slot].it, true
 }
 
-// childCache remembers, for one document, the first two children of a
-// node with a name: the rule sets read the same child of the same
-// node from many tests (cac:Item of a line, for its name, its tax
-// category, its classification...), and each read walked the node's
-// children, text nodes included, to their end. Direct-mapped; the
-// document is held, so its address cannot be reused while entries name it.
+// childCache answers, for one document, "the first two children of node n
+// named id": the rule sets read the same child of the same node from many
+// tests (cac:Item of a line, for its name, its tax category, its
+// classification...), and names that a node lacks as often. On the first
+// question about n, n's element children are all entered at once, one walk
+// of them (text nodes skipped): after it every question about n, whatever
+// the name, is one probe, and a name n lacks is known absent. Open
+// addressing keyed by (n, id); the document is held, so its address cannot
+// be reused while entries name it.
 type childCache struct {
 	doc     *xmltree.Document
-	entries *[childCacheSize]childEntry
+	entries []childEntry // a power of two long; parent 0: empty
+	used    int
+	filled  []uint64 // a bit per node: its children are entered
 }
-
-const childCacheSize = 512
 
 type childEntry struct {
 	parent        xmltree.NodeID // +1; 0: empty
@@ -155,24 +158,99 @@ type childEntry struct {
 	first, second xmltree.NodeID
 }
 
+const (
+	childCacheMin = 256     // entries of a new table
+	childCacheMax = 1 << 14 // a table larger than this is not kept for the next document
+)
+
 // children returns the first and second element children of n named id
 // (None when there are fewer).
 func (k *childCache) children(d *xmltree.Document, n xmltree.NodeID, id xmltree.NameID) (first, second xmltree.NodeID) {
 	if k.doc != d {
-		if k.entries == nil {
-			k.entries = new([childCacheSize]childEntry)
-		} else {
-			clear(k.entries[:])
+		k.reset(d)
+	}
+	for {
+		mask := uint32(len(k.entries) - 1)
+		for i := childHash(n, id) & mask; ; i = (i + 1) & mask {
+			e := &k.entries[i]
+			if e.parent == n+1 && e.id == id {
+				return e.first, e.second
+			}
+			if e.parent == 0 {
+				break
+			}
 		}
-		k.doc = d
+		if k.filled[n>>6]&(1<<(n&63)) != 0 {
+			return xmltree.None, xmltree.None
+		}
+		k.fill(d, n)
 	}
-	e := &k.entries[(uint32(n)*0x9E3779B1^uint32(id)*0x85EBCA77)>>23&(childCacheSize-1)]
-	if e.parent == n+1 && e.id == id {
-		return e.first, e.second
+}
+
+func childHash(n xmltree.NodeID, id xmltree.NameID) uint32 {
+	return (uint32(n)*0x9E3779B1 ^ uint32(id)*0x85EBCA77) >> 7
+}
+
+// reset empties the cache for document d.
+func (k *childCache) reset(d *xmltree.Document) {
+	if len(k.entries) > childCacheMax {
+		k.entries = nil
 	}
-	first, second = firstTwoNamed(d, n, id)
-	*e = childEntry{parent: n + 1, id: id, first: first, second: second}
-	return first, second
+	if k.entries == nil {
+		k.entries = make([]childEntry, childCacheMin)
+	} else {
+		clear(k.entries)
+	}
+	words := (d.Len() + 63) / 64
+	if cap(k.filled) < words {
+		k.filled = make([]uint64, words)
+	}
+	k.filled = k.filled[:words]
+	clear(k.filled)
+	k.doc, k.used = d, 0
+}
+
+// fill enters the element children of n.
+func (k *childCache) fill(d *xmltree.Document, n xmltree.NodeID) {
+	k.filled[n>>6] |= 1 << (n & 63)
+	for c := d.FirstChildElement(n); c != xmltree.None; c = d.NextSiblingElement(c) {
+		if 2*(k.used+1) > len(k.entries) {
+			k.grow()
+		}
+		id := d.Name(c)
+		mask := uint32(len(k.entries) - 1)
+		for i := childHash(n, id) & mask; ; i = (i + 1) & mask {
+			e := &k.entries[i]
+			if e.parent == 0 {
+				*e = childEntry{parent: n + 1, id: id, first: c, second: xmltree.None}
+				k.used++
+				break
+			}
+			if e.parent == n+1 && e.id == id {
+				if e.second == xmltree.None {
+					e.second = c
+				}
+				break
+			}
+		}
+	}
+}
+
+// grow doubles the table.
+func (k *childCache) grow() {
+	old := k.entries
+	k.entries = make([]childEntry, 2*len(old))
+	mask := uint32(len(k.entries) - 1)
+	for _, e := range old {
+		if e.parent == 0 {
+			continue
+		}
+		i := childHash(e.parent-1, e.id) & mask
+		for k.entries[i].parent != 0 {
+			i = (i + 1) & mask
+		}
+		k.entries[i] = e
+	}
 }
 
 // firstTwoNamed returns the first and second element children of n named

@@ -120,6 +120,20 @@ func (d *Document) NextSiblingNamed(c NodeID, id NameID) NodeID {
 	return nextNamed(nodes, nodes[c].next, id)
 }
 
+// FirstChildElement returns the first element child of n, or None.
+func (d *Document) FirstChildElement(n NodeID) NodeID {
+	nodes := d.nodes
+	c := nodes[n].first
+	for c != None && nodes[c].kind != KindElement {
+		c = nodes[c].next
+	}
+	return c
+}
+
+// NextSiblingElement returns the next element sibling of the element c, or
+// None.
+func (d *Document) NextSiblingElement(c NodeID) NodeID { return d.nodes[c].nextEl }
+
 // nextNamed returns c or the first of its following siblings that is an
 // element named id, or None: the loop of a named child step, with the
 // siblings read from one slice.

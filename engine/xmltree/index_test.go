@@ -143,10 +143,11 @@ func TestNameIndexCorpus(t *testing.T) {
 	}
 }
 
-// TestChildNamed compares FirstChildNamed and NextSiblingNamed with the
-// element children found through FirstChild and NextSibling, for every
-// node and name, with text, comments, PIs (whose target is a name) and
-// attributes of the same name around.
+// TestChildNamed compares FirstChildElement and NextSiblingElement, and
+// FirstChildNamed and NextSiblingNamed, with the element children found
+// through FirstChild and NextSibling, for every node (and name), with
+// text, comments, PIs (whose target is a name) and attributes of the same
+// name around.
 func TestChildNamed(t *testing.T) {
 	docs := []string{
 		`<?a x?><r a="1"><a/>t<b a="2"><a/><!-- a --><a>x</a></b><?a y?><a/><c><a/></c></r>`,
@@ -163,6 +164,18 @@ func TestChildNamed(t *testing.T) {
 			t.Fatal(err)
 		}
 		for n := NodeID(0); n < NodeID(d.Len()); n++ {
+			var want, got []NodeID
+			for c := d.FirstChild(n); c != None; c = d.NextSibling(c) {
+				if d.Kind(c) == KindElement {
+					want = append(want, c)
+				}
+			}
+			for c := d.FirstChildElement(n); c != None; c = d.NextSiblingElement(c) {
+				got = append(got, c)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("element children of %d: %v, want %v", n, got, want)
+			}
 			for id := NameID(-1); int(id) <= d.NameCount(); id++ {
 				var want, got []NodeID
 				for c := d.FirstChild(n); c != None; c = d.NextSibling(c) {
