@@ -1333,7 +1333,7 @@ func compileFastOne(ns *numShares, e *Expr) fastBool {
 			return compileFastMatches(e)
 		}
 		if e.Builtin != nil && strPairTests[e.Builtin.Name] != nil {
-			return compileFastStrPair(e)
+			return compileFastStrPair(ns, e)
 		}
 		if e.Builtin == nil || e.Builtin.Name != "normalize-space" || len(e.Args) > 1 {
 			return nil
@@ -1531,7 +1531,7 @@ func compileFastNameTest(e *Expr) fastBool {
 // when it cannot decide (dst is then as it was).
 type fastValue func(fe *fastEnv, n xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool)
 
-// compileFastValue compiles the value of a let such as Peppol's line
+// compileFastValueIn compiles the value of a let such as Peppol's line
 // amounts, if (cac:Price/cbc:PriceAmount) then
 // xs:decimal(cac:Price/cbc:PriceAmount) else 0: a conditional whose test
 // has a fastBool and whose branches are constants, casts or string
@@ -1540,7 +1540,12 @@ type fastValue func(fe *fastEnv, n xmltree.NodeID, dst xdm.Sequence) (xdm.Sequen
 // (round(sum(...)) in allowancesTotal, where a line has allowances).
 // The items are the interpreter's: the same casts and functions, and a
 // cast of several nodes, or one that fails, gives up.
-func compileFastValue(e *Expr) fastValue {
+//
+// In a program that may read variables (ns.vars, a let's: BR-FR's
+// $allBarNotes, $barTreatment), a variable's value is copied, and the
+// tests, counts and string functions (compileFastStr) read variables as
+// FastVarTest's do.
+func compileFastValueIn(ns *numShares, e *Expr) fastValue {
 	if c, ok := fastConsts(e); ok {
 		return func(_ *fastEnv, _ xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool) {
 			return append(dst, c...), true
@@ -1551,7 +1556,7 @@ func compileFastValue(e *Expr) fastValue {
 		// Always one boolean (Peppol's $supplierCountryIsDE:
 		// upper-case(normalize-space(/*/…/cbc:IdentificationCode)) = 'DE');
 		// not a value comparison, whose value may be empty.
-		b := compileFast(e)
+		b := compileFastIn(ns, e)
 		if b == nil {
 			return nil
 		}
@@ -1562,12 +1567,26 @@ func compileFastValue(e *Expr) fastValue {
 			}
 			return append(dst, xdm.Bool(v)), true
 		}
+	case OpVar:
+		if ns == nil || !ns.vars {
+			return nil
+		}
+		slot := e.Slot
+		return func(fe *fastEnv, _ xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool) {
+			v, ok := fe.varValue(slot)
+			if !ok {
+				return dst, false
+			}
+			return append(dst, v...), true
+		}
+	case OpCount:
+		return fastNumValue(compileFastNumIn(ns, e))
 	case OpIf:
-		cond := compileFast(e.Args[0])
+		cond := compileFastIn(ns, e.Args[0])
 		if cond == nil {
 			return nil
 		}
-		th, el := compileFastValue(e.Args[1]), compileFastValue(e.Args[2])
+		th, el := compileFastValueIn(ns, e.Args[1]), compileFastValueIn(ns, e.Args[2])
 		if th == nil && el == nil {
 			return nil
 		}
@@ -1586,23 +1605,35 @@ func compileFastValue(e *Expr) fastValue {
 			return br(fe, n, dst)
 		}
 	case OpArith, OpNeg:
-		return fastNumValue(compileFastNum(e))
+		return fastNumValue(compileFastNumIn(ns, e))
 	case OpCall:
+		if e.Builtin != nil && (e.Builtin.Name == "sum" || e.Builtin.Name == "string-length") || fastNumFnName(e) {
+			return fastNumValue(compileFastNumIn(ns, e))
+		}
 		if e.Builtin != nil && e.Builtin.Name == "concat" {
-			return compileFastConcat(e)
+			if fn := compileFastConcat(e); fn != nil {
+				return fn
+			}
 		}
-		if (e.Builtin != nil && e.Builtin.Name == "sum") || fastNumFnName(e) {
-			return fastNumValue(compileFastNum(e))
+		if fn := compileFastOperandValue(e); fn != nil {
+			return fn
 		}
-		fallthrough
-	case OpCast:
-		o, ok := fastOperandOf(e)
-		if !ok || !(o.cast || o.fn != nil) || len(o.path.steps) != 0 {
+		if e.Builtin == nil {
+			return nil
+		}
+		str := compileFastStr(ns, e)
+		if str == nil {
 			return nil
 		}
 		return func(fe *fastEnv, n xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool) {
-			return o.appendTo(fe, n, dst)
+			s, ok := str(fe, n)
+			if !ok {
+				return dst, false
+			}
+			return append(dst, xdm.String(s)), true
 		}
+	case OpCast:
+		return compileFastOperandValue(e)
 	case OpStep, OpPath, OpFilter, OpUnion:
 		// The nodes of a path (XRechnung's BT-151, BT-102...): walk
 		// collects them in document order, each once.
@@ -1622,6 +1653,18 @@ func compileFastValue(e *Expr) fastValue {
 		}
 	}
 	return nil
+}
+
+// compileFastOperandValue is the value of a cast or a string function of
+// a fastOperand applied once (not along a path), or nil.
+func compileFastOperandValue(e *Expr) fastValue {
+	o, ok := fastOperandOf(e)
+	if !ok || !(o.cast || o.fn != nil) || len(o.path.steps) != 0 {
+		return nil
+	}
+	return func(fe *fastEnv, n xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool) {
+		return o.appendTo(fe, n, dst)
+	}
 }
 
 // fastNumValue is the value of a frame-free numeric expression (fastnum.go:
@@ -1881,60 +1924,28 @@ var strPairTests = map[string]func(a, b string) bool{
 }
 
 // compileFastStrPair compiles contains, starts-with and ends-with of two
-// arguments, each a string literal or a fastOperand (Peppol's R004:
+// compileFastStr arguments (Peppol's R004:
 // starts-with(normalize-space(cbc:CustomizationID/text()), 'urn:...'),
 // EN 16931's BR-CO-09: contains(' 1A AD ... ', substring(cbc:CompanyID, 1,
-// 2))): an operand of no item is "", of one string or untypedAtomic item
-// that string; one of two or more items, or of an item of another type
-// (XPTY0004), is left to the interpreter.
-func compileFastStrPair(e *Expr) fastBool {
+// 2)), BR-FR's contains($afterBar, '#')): an operand of no item is "", of
+// one string or untypedAtomic item that string; one of two or more items,
+// or of an item of another type (XPTY0004), is left to the interpreter.
+func compileFastStrPair(ns *numShares, e *Expr) fastBool {
 	test := strPairTests[e.Builtin.Name]
 	if test == nil || len(e.Args) != 2 {
 		return nil
 	}
-	type strArg struct {
-		o   fastOperand
-		lit string
-		fix bool // a literal
-	}
-	var args [2]strArg
-	for i, a := range e.Args {
-		if c, ok := fastConsts(a); ok {
-			if len(c) != 1 || c[0].T != xdm.TString {
-				return nil
-			}
-			args[i] = strArg{lit: c[0].S, fix: true}
-			continue
-		}
-		o, ok := fastOperandOf(a)
-		if !ok || o.count {
-			return nil
-		}
-		args[i].o = o
-	}
-	str := func(fe *fastEnv, n xmltree.NodeID, a *strArg) (string, bool) {
-		if a.fix {
-			return a.lit, true
-		}
-		s, k := "", 0
-		if !a.o.items(fe, n, func(it xdm.Item) bool {
-			if k++; k > 1 || (it.T != xdm.TString && it.T != xdm.TUntyped) {
-				return false
-			}
-			s = it.S
-			return true
-		}) {
-			return "", false
-		}
-		return s, true
+	a, b := compileFastStr(ns, e.Args[0]), compileFastStr(ns, e.Args[1])
+	if a == nil || b == nil {
+		return nil
 	}
 	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
-		a, ok := str(fe, n, &args[0])
+		x, ok := a(fe, n)
 		if !ok {
 			return false, false
 		}
-		b, ok := str(fe, n, &args[1])
-		return ok && test(a, b), ok
+		y, ok := b(fe, n)
+		return ok && test(x, y), ok
 	}
 }
 

@@ -206,7 +206,7 @@ func TestFastPaths(t *testing.T) {
 		{"exists(t/xs:decimal(id))", true, true},  // 'vat' is no decimal
 		{"empty(d/xs:decimal(b))", true, false},
 		{"xs:decimal(d/b) * @x = 2", true, false},
-		{"string-length(c) + 1 = 4", false, false},
+		{"string-length(c) + 1 = 4", true, false},
 		{"((xs:decimal(d/b) + 1) cast as xs:integer) = 3", true, true}, // empty: XPTY0004
 		{"((xs:decimal(d/b) + 1) cast as xs:integer?) = 3", true, false},
 		{"(a|d)/b * 1 > 0", true, true}, // three b from r: XPTY0004
@@ -634,10 +634,11 @@ func TestFastDispatchValues(t *testing.T) {
 }
 
 // TestFastValues: a let's value computed without a frame (Peppol's line
-// amounts, XRechnung's node sets) is the interpreter's on every element
-// and attribute: the branch taken, the cast's value and scale, an error
-// where a cast fails or reads two nodes, the empty sequence, the nodes of
-// a path in document order.
+// amounts, XRechnung's node sets, BR-FR's strings of lets) is the
+// interpreter's on every element and attribute: the branch taken, the
+// cast's value and scale, an error where a cast fails or reads two nodes,
+// the empty sequence, the nodes of a path in document order, the strings
+// of variables.
 func TestFastValues(t *testing.T) {
 	doc := parse(t, fastOperandDoc)
 	for _, c := range []struct {
@@ -650,7 +651,7 @@ func TestFastValues(t *testing.T) {
 		{"if (w) then normalize-space(w) else if (b) then upper-case(b) else 'none'", true},
 		{"if (b) then sum(b) else 0", true}, // the then-branch by the interpreter
 		{"if (w) then string-length(w) else ()", true},
-		{"if ($v) then 1 else 0", false},
+		{"if ($v) then 1 else 0", true},
 		{"xs:decimal(m/v)", true},
 		{"l/xs:decimal(m/v)", false}, // a path before the cast: the interpreter's
 		// The nodes of a path (XRechnung's BT-151 and BT-102), in order.
@@ -666,10 +667,25 @@ func TestFastValues(t *testing.T) {
 		// 'x' no number).
 		{"round(sum(m/xs:decimal(v)) * 10 * 10) div 100", true}, {"-xs:decimal(m/v) + 1", true},
 		{"abs(xs:decimal(m/v))", true}, {"sum(w)", true}, {"xs:decimal(q) * 2", true}, {"count(m/v) + $v", false},
+		// Variables (a let's value reading the lets before it: BR-FR's
+		// $allBarNotes, $barTreatment), counts and string functions of
+		// them: $s a string, $n two nodes, $v a boolean (no string: the
+		// interpreter's).
+		{"$v", true}, {"$n", true}, {"count(m/v)", true}, {"count(l[w]) + 1", true},
+		{"string-join(m/v, '-')", true}, {"string-join($n, ',')", true}, {"string-join($v, ',')", false},
+		{"concat(string-join(l/w[contains(., 'a')], ''), '#')", true},
+		{"replace(w, ' ', '_')", true}, {"replace($s, '#', '')", true}, {"replace($s, '#.', '')", false},
+		{"replace($s, '#', '$0')", false}, {"replace(m/v, '.', ',')", false},
+		{"(string-length($s) - string-length(replace($s, '#', ''))) div 1", true},
+		{"if (contains($s, '#')) then substring-before($s, '#') else $s", true},
+		{"substring-after($n, 'x')", false}, // two nodes: XPTY0004, the interpreter's
+		{"normalize-space(concat(w, $s))", true},
+		{"$s != '' and $s != 'B2B'", false}, // a variable compared with a literal: the interpreter's
 	} {
 		cat := vm.NewCatalog()
-		p := compile(t, c.expr, &xpath.StaticContext{Catalog: cat, Variables: map[string]int{"v": 0}})
-		env := &vm.Env{Doc: doc, Vars: []xdm.Sequence{{xdm.Bool(true)}}}
+		p := compile(t, c.expr, &xpath.StaticContext{Catalog: cat, Variables: map[string]int{"v": 0, "s": 1, "n": 2}})
+		nodes := xdm.Sequence{xdm.NodeItem(2), xdm.NodeItem(4)}
+		env := &vm.Env{Doc: doc, Vars: []xdm.Sequence{{xdm.Bool(true)}, {xdm.String("a#b#c")}, nodes}}
 		env.CatalogIDs(cat)
 		decided := 0
 		eachElementOrAttr(doc, func(n xmltree.NodeID) {

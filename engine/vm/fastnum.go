@@ -30,12 +30,9 @@ import (
 // none (empty); ok=false when it cannot decide.
 type fastNum func(fe *fastEnv, n xmltree.NodeID) (it xdm.Item, empty, ok bool)
 
-// compileFastNum returns e's fastNum, or nil when e is not of the kinds
-// above.
-func compileFastNum(e *Expr) fastNum { return compileFastNumIn(nil, e) }
-
-// compileFastNumIn is compileFastNum where the subexpressions ns shares
-// are computed once per evaluation of the test.
+// compileFastNumIn returns e's fastNum, or nil when e is not of the kinds
+// above; the subexpressions ns shares are computed once per evaluation of
+// the test.
 func compileFastNumIn(ns *numShares, e *Expr) fastNum {
 	fn := compileFastNumOne(ns, e)
 	if slot, local, ok := ns.slot(e, fn != nil); ok {
@@ -172,6 +169,9 @@ func compileFastNumOne(ns *numShares, e *Expr) fastNum {
 		if e.Builtin.Name == "sum" {
 			return compileFastSum(e.Args[0])
 		}
+		if fn := compileFastStrLen(ns, e); fn != nil {
+			return fn
+		}
 		dec, dbl := fastNumFn(e.Builtin.Name)
 		if a := compileFastNumIn(ns, e.Args[0]); a != nil && dec != nil {
 			return fastUnary(a, true, func(x xdm.Item) (xdm.Item, error) {
@@ -195,7 +195,7 @@ func compileFastNumOne(ns *numShares, e *Expr) fastNum {
 }
 
 // compileFastNumStep compiles P/E, a path whose last part E is
-// arithmetic, a cast or a call that compileFastNum computes (UBL's BR-S-08
+// arithmetic, a cast or a call that compileFastNumIn computes (UBL's BR-S-08
 // and its siblings: ../xs:decimal(cbc:TaxableAmount - 1)): E on P's node
 // when P selects one, the empty sequence when it selects none; with two
 // or more the path's value is a sequence of items, which a fastNum does
@@ -231,7 +231,7 @@ func compileFastNumStep(ns *numShares, e *Expr) fastNum {
 }
 
 // fastNumFnName reports whether e calls one of the numeric functions of
-// one argument compileFastNum compiles (abs, round, floor, ceiling).
+// one argument compileFastNumIn compiles (abs, round, floor, ceiling).
 func fastNumFnName(e *Expr) bool {
 	if e.Op != OpCall || e.Builtin == nil || len(e.Args) != 1 {
 		return false

@@ -66,7 +66,7 @@ func NewProgramIn(src string, root *Expr, nLocals int, fns *Functions, cat *Cata
 		if ns != nil && p.fast != nil {
 			p.fastShares = len(ns.slots)
 		}
-		p.fastVal = compileFastValue(root)
+		p.fastVal = compileFastValueIn(&numShares{vars: true, fns: fns}, root)
 		if p.fast == nil && (len(p.vars) > 0 || fns.callsScalar(root)) {
 			p.fastVars = compileFastVars(root, fns)
 		}
