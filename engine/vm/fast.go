@@ -1268,6 +1268,9 @@ func compileFastOne(ns *numShares, e *Expr) fastBool {
 			if fn := compileFastVarCmp(e); fn != nil {
 				return fn
 			}
+			if fn := compileFastVarStrCmp(ns, e); fn != nil {
+				return fn
+			}
 		}
 		return compileFastNumCmp(ns, e)
 	case OpBlankCmp:
@@ -1334,6 +1337,9 @@ func compileFastOne(ns *numShares, e *Expr) fastBool {
 		}
 		if e.Builtin != nil && strPairTests[e.Builtin.Name] != nil {
 			return compileFastStrPair(ns, e)
+		}
+		if fn := compileFastStrEBV(ns, e); fn != nil {
+			return fn
 		}
 		if e.Builtin == nil || e.Builtin.Name != "normalize-space" || len(e.Args) > 1 {
 			return nil
@@ -1635,6 +1641,9 @@ func compileFastValueIn(ns *numShares, e *Expr) fastValue {
 	case OpCast:
 		return compileFastOperandValue(e)
 	case OpStep, OpPath, OpFilter, OpUnion:
+		if fn := compileFastStrFilter(ns, e); fn != nil {
+			return fn
+		}
 		// The nodes of a path (XRechnung's BT-151, BT-102...): walk
 		// collects them in document order, each once.
 		p, ok := fastPathOf(e)

@@ -680,7 +680,12 @@ func TestFastValues(t *testing.T) {
 		{"if (contains($s, '#')) then substring-before($s, '#') else $s", true},
 		{"substring-after($n, 'x')", false}, // two nodes: XPTY0004, the interpreter's
 		{"normalize-space(concat(w, $s))", true},
-		{"$s != '' and $s != 'B2B'", false}, // a variable compared with a literal: the interpreter's
+		{"$s != '' and $s != 'B2B'", true}, {"$s = ('x', 'a#b#c')", true}, {"$n = 'x'", true},
+		{"$n != ('x', 'y')", true}, {"$v = 'true'", false}, // a boolean and a string: XPTY0004
+		{"if (string(w)) then 1 else 0", true}, {"if (concat(w, $s)) then $s else ()", true},
+		{"substring($n[1], 1, 2)", true}, {"if (string(w)) then w else substring($s[1], 1, 1)", true},
+		{"string-join(l/w, '')[contains(., 'a')]", true}, {"concat(w, '')[starts-with(., 'x')]", true},
+		{"string-join(m/v, '')[. = '1']", false}, // a comparison, not a string test: the interpreter's
 	} {
 		cat := vm.NewCatalog()
 		p := compile(t, c.expr, &xpath.StaticContext{Catalog: cat, Variables: map[string]int{"v": 0, "s": 1, "n": 2}})

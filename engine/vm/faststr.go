@@ -34,13 +34,14 @@ func compileFastStr(ns *numShares, e *Expr) fastStr {
 		}
 		return func(*fastEnv, xmltree.NodeID) (string, bool) { return s, true }
 	}
-	if e.Op == OpVar {
-		if ns == nil || !ns.vars {
-			return nil
-		}
-		slot := e.Slot
+	if slot, first, ok := fastVarOperand(ns, e); ok {
+		// $v, or $v[1] (BR-FR's substring($siret[1], 1, 9)): its first
+		// item.
 		return func(fe *fastEnv, _ xmltree.NodeID) (string, bool) {
 			v, ok := fe.varValue(slot)
+			if first && len(v) > 1 {
+				v = v[:1]
+			}
 			if !ok || len(v) > 1 {
 				return "", false
 			}
@@ -221,5 +222,121 @@ func compileFastStrLen(ns *numShares, e *Expr) fastNum {
 			return xdm.Item{}, false, false
 		}
 		return xdm.Integer(int64(utf8.RuneCountInString(s))), false, true
+	}
+}
+
+// fastVarOperand reports whether e is a variable, $v, or its first item,
+// $v[1] (first), in a program reading variables.
+func fastVarOperand(ns *numShares, e *Expr) (slot int, first, ok bool) {
+	if ns == nil || !ns.vars {
+		return 0, false, false
+	}
+	if e.Op == OpFilter && len(e.Args) == 1 && len(e.Preds) == 1 && e.Preds[0].ConstPos() == 1 {
+		e, first = e.Args[0], true
+	}
+	if e.Op != OpVar {
+		return 0, false, false
+	}
+	return e.Slot, first, true
+}
+
+// fastStrEBV are the string functions whose effective boolean value
+// compileFastOne takes from compileFastStr: one xs:string, true when not
+// empty (BR-FR's if (string(cac:DeliveryParty/…/cbc:CompanyID)) then …).
+var fastStrEBV = map[string]bool{
+	"string": true, "concat": true, "substring": true, "substring-before": true, "substring-after": true,
+	"upper-case": true, "lower-case": true, "string-join": true, "replace": true,
+}
+
+// compileFastStrEBV is the effective boolean value of a string function
+// of fastStrEBV, or nil.
+func compileFastStrEBV(ns *numShares, e *Expr) fastBool {
+	if e.Op != OpCall || e.Builtin == nil || !fastStrEBV[e.Builtin.Name] {
+		return nil
+	}
+	str := compileFastStr(ns, e)
+	if str == nil {
+		return nil
+	}
+	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+		s, ok := str(fe, n)
+		return s != "", ok
+	}
+}
+
+// compileFastStrFilter compiles S[contains(., 'lit')] (or starts-with,
+// ends-with) for S a string function's one xs:string (BR-FR's
+// string-join(./cbc:Note, ”)[contains(., '#BAR#')]): S when the test
+// holds on it, else the empty sequence. nil for other filters.
+func compileFastStrFilter(ns *numShares, e *Expr) fastValue {
+	if e.Op != OpFilter || len(e.Args) != 1 || len(e.Preds) != 1 {
+		return nil
+	}
+	base, pred := e.Args[0], e.Preds[0]
+	if base.Op != OpCall || base.Builtin == nil || !fastStrEBV[base.Builtin.Name] ||
+		pred.Op != OpCall || pred.Builtin == nil || len(pred.Args) != 2 || pred.Args[0].Op != OpContext {
+		return nil
+	}
+	test := strPairTests[pred.Builtin.Name]
+	lit, ok := fastLiteralString(pred.Args[1])
+	str := compileFastStr(ns, base)
+	if test == nil || !ok || str == nil {
+		return nil
+	}
+	return func(fe *fastEnv, n xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool) {
+		s, ok := str(fe, n)
+		if !ok {
+			return dst, false
+		}
+		if test(s, lit) {
+			dst = append(dst, xdm.String(s))
+		}
+		return dst, true
+	}
+}
+
+// compileFastVarStrCmp compiles $v = 'lit' or $v != 'lit' (or a sequence
+// of literals: BR-FR's $docType = ('389', '501', ...)), a general
+// comparison of a variable with string literals: true when some pair of
+// items compares so, each item of the variable a string, an untypedAtomic
+// or a node (atomized: untypedAtomic, compared as a string); another type
+// gives up (the interpreter's casts and errors).
+func compileFastVarStrCmp(ns *numShares, e *Expr) fastBool {
+	if e.Op != OpGenCmp || len(e.Args) != 2 || (e.Cmp != xdm.OpEq && e.Cmp != xdm.OpNe) {
+		return nil
+	}
+	v, c := e.Args[0], e.Args[1]
+	if v.Op != OpVar {
+		v, c = c, v
+	}
+	slot, first, ok := fastVarOperand(ns, v)
+	lits, isConst := fastConsts(c)
+	if !ok || first || !isConst {
+		return nil
+	}
+	for _, l := range lits {
+		if l.T != xdm.TString {
+			return nil
+		}
+	}
+	eq := e.Cmp == xdm.OpEq
+	return func(fe *fastEnv, _ xmltree.NodeID) (bool, bool) {
+		vals, ok := fe.varValue(slot)
+		if !ok || len(vals) > maxVarItems {
+			return false, false
+		}
+		res := false
+		for _, it := range vals {
+			s, ok := fe.stringOf(it)
+			if !ok {
+				return false, false
+			}
+			for _, l := range lits {
+				if (s == l.S) == eq {
+					res = true
+				}
+			}
+		}
+		return res, true
 	}
 }
