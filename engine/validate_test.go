@@ -271,6 +271,26 @@ func TestLetErrorsAreLazy(t *testing.T) {
 			t.Fatalf("test %q: want the let's FORG0001 at assert B2, got %v", test, err)
 		}
 	}
+	// A let whose value is frame-free and reads the failed let (a string
+	// function of it, vm.compileFastStr): the probe's two bindings give two
+	// values, so the error stands where the value is needed; not where the
+	// branch taken does not read it.
+	for expr, needed := range map[string]bool{
+		"concat($bad, 'x')": true, "string-length(replace(string($bad), '1', '')) + 1": true,
+		"if (count(//t:line) > 0) then 'y' else concat($bad, 'x')": false,
+	} {
+		tb := base("$pl = 'y' or $pl != 'y'")
+		tb.Lets[2].Expr = expr
+		rs := mustLoad(t, tb)
+		got, err := rs.Validate(context.Background(), parseFile(t, "testdata/small.xml"))
+		var ee *EvalError
+		switch {
+		case needed && (!errors.As(err, &ee) || ee.Code() != "FORG0001"):
+			t.Fatalf("let %q: want the failed let's FORG0001, got %v %v", expr, summary(got), err)
+		case !needed && (err != nil || len(got) != 5):
+			t.Fatalf("let %q: %v %v, want the 5 findings and no error", expr, summary(got), err)
+		}
+	}
 }
 
 // TestAbsenceVerdicts: checks decided by a name the document lacks

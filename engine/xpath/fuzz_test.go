@@ -86,7 +86,8 @@ func FuzzEval(f *testing.F) {
 // (so that its frame-free forms are made, those reading the variable $v
 // included: vm.Program.FastVarTest) and checks, with $v bound in turn to
 // a string, an integer and the document's nodes, that they answer as the
-// interpreter alone on every element and attribute (vm.Program.FastAgrees).
+// interpreter alone on every element and attribute (vm.Program.FastAgrees),
+// and that its value as a let's does (vm.Program.FastValueAgrees).
 func FuzzFastAgrees(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
@@ -108,7 +109,12 @@ func FuzzFastAgrees(f *testing.F) {
 		"every $r in cac:TaxCategory/xs:decimal(cbc:Percent) satisfies exists(//cac:InvoiceLine[cac:Item/cac:ClassifiedTaxCategory/normalize-space(cbc:ID) = 'S'][cac:Item/cac:ClassifiedTaxCategory/xs:decimal(cbc:Percent) = $r])",
 		"every $r in //cac:TaxSubtotal/cac:TaxCategory/xs:decimal(cbc:Percent) satisfies (../xs:decimal(cbc:TaxableAmount - 1) < sum(/*/cac:InvoiceLine[cac:Item/cac:ClassifiedTaxCategory/xs:decimal(cbc:Percent) = $r]/xs:decimal(cbc:LineExtensionAmount)) and ../xs:decimal(cbc:TaxableAmount + 1) > sum(/*/cac:InvoiceLine[cac:Item/cac:ClassifiedTaxCategory/xs:decimal(cbc:Percent) = $r]/xs:decimal(cbc:LineExtensionAmount)))",
 		"sum(/cac:Invoice/cac:InvoiceLine[cac:Item/cac:ClassifiedTaxCategory/normalize-space(cbc:ID) = 'E']/xs:decimal(cbc:LineExtensionAmount)) = 0 and exists(/*/cac:AllowanceCharge[cbc:ChargeIndicator = true()][cac:TaxCategory/cbc:ID = 'S'])",
-		"some $r in cac:InvoiceLine/cbc:ID satisfies count(/*/cac:InvoiceLine[cbc:ID = $r]) = 1"} {
+		"some $r in cac:InvoiceLine/cbc:ID satisfies count(/*/cac:InvoiceLine[cbc:ID = $r]) = 1",
+		// String functions of paths and of $v (faststr.go), as tests and
+		// as values.
+		"string-join(cbc:Note, '-')", "replace($v, 'N', '')", "(string-length($v) - string-length(replace($v, '-', ''))) div 1",
+		"if (string(cbc:Note)) then substring($v[1], 1, 2) else $v", "string-join(cac:InvoiceLine/cbc:ID, '')[contains(., '2')]",
+		"$v = ('INV-1', 'x') or $v != 'n'", "if (contains($v, '-')) then substring-before($v, '-') else $v", "count(cac:InvoiceLine) + 1"} {
 		f.Add(s)
 	}
 	// testDoc, and a document with enough lines and allowances for the
@@ -144,6 +150,9 @@ func FuzzFastAgrees(f *testing.F) {
 					}
 					if _, err := p.FastAgrees(ctx, env, nodeID(n)); err != nil && ctx.Err() == nil {
 						t.Fatalf("%q with $v = %v on document %d: %v", src, v, i, err)
+					}
+					if _, err := p.FastValueAgrees(ctx, env, nodeID(n)); err != nil && ctx.Err() == nil {
+						t.Fatalf("%q as a value with $v = %v on document %d: %v", src, v, i, err)
 					}
 				}
 			}
