@@ -10,13 +10,13 @@ import (
 )
 
 // TestChildCache: the cache answers as firstTwoNamed, the walk it
-// replaces, for every element and every name (a sample of them in a document of many
-// names) of documents whose nodes have
-// repeated names, text and comments between children, a child nested in a
-// child of the same name, no children at all, and (the first) more distinct
-// children than a new table holds; each document asked in a random order,
-// so that absent names are asked before and after their node is entered. A
-// table grown past childCacheMax is not kept for the next document.
+// replaces, for every element and every name (a sample of them in a
+// document of many names) of documents whose nodes have repeated names,
+// text and comments between children, a child nested in a child of the
+// same name, no children at all, and (the first) more distinct children
+// than a new table holds; each document asked in a random order, so that
+// absent names are asked before and after their node is entered. A table
+// grown past childCacheMax is not kept for the next document.
 func TestChildCache(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var k childCache

@@ -162,11 +162,7 @@ func compileFastStringJoin(ns *numShares, a, sepExpr *Expr) fastStr {
 	if !ok {
 		return nil
 	}
-	if a.Op == OpVar {
-		if ns == nil || !ns.vars {
-			return nil
-		}
-		slot := a.Slot
+	if slot, first, ok := fastVarOperand(ns, a); ok && !first {
 		return func(fe *fastEnv, _ xmltree.NodeID) (string, bool) {
 			v, ok := fe.varValue(slot)
 			if !ok {
