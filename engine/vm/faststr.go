@@ -261,8 +261,8 @@ func compileFastStrEBV(ns *numShares, e *Expr) fastBool {
 }
 
 // compileFastStrFilter compiles S[contains(., 'lit')] (or starts-with,
-// ends-with) for S a string function's one xs:string (BR-FR's
-// string-join(./cbc:Note, ”)[contains(., '#BAR#')]): S when the test
+// ends-with) for S a string function's one xs:string (BR-FR's $allNotes:
+// the notes joined, filtered by contains(., '#BAR#')): S when the test
 // holds on it, else the empty sequence. nil for other filters.
 func compileFastStrFilter(ns *numShares, e *Expr) fastValue {
 	if e.Op != OpFilter || len(e.Args) != 1 || len(e.Preds) != 1 {
