@@ -94,6 +94,11 @@ type fastEnv struct {
 	// (compileFastExt), without an allocation per call.
 	extArgs  [maxExtArgs]xdm.Sequence
 	extItems [maxExtArgs]xdm.Item
+	// strs: the parts string-join joins (compileFastJoinParts), cleared
+	// after each join; joined: their bytes, when a filter tests them
+	// before a string is made (compileFastStrFilter).
+	strs   []string
+	joined []byte
 	// nums holds the values of the shared subexpressions (numShares)
 	// of the test being evaluated, valid while their gen is numGen.
 	nums           []numEntry

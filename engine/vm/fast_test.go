@@ -685,6 +685,9 @@ func TestFastValues(t *testing.T) {
 		{"if (string(w)) then 1 else 0", true}, {"if (concat(w, $s)) then $s else ()", true},
 		{"substring($n[1], 1, 2)", true}, {"if (string(w)) then w else substring($s[1], 1, 1)", true},
 		{"string-join(l/w, '')[contains(., 'a')]", true}, {"concat(w, '')[starts-with(., 'x')]", true},
+		{"string-join($n, '-')[ends-with(., '2')]", true}, {"string-join(l/w, '')[starts-with(., 'zz')]", true},
+		{"string-join($n, '-')[contains(., 'x-')]", true}, {"string-join(l/m/v, ', ')[contains(., '5, 2')]", true},
+		{"string-join($v, '')[contains(., 'a')]", false}, // a boolean: XPTY0004
 		{"string-join(m/v, '')[. = '1']", false}, // a comparison, not a string test: the interpreter's
 	} {
 		cat := vm.NewCatalog()

@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
 
@@ -92,7 +93,7 @@ func compileFastStrCall(ns *numShares, e *Expr) fastStr {
 	switch {
 	case name == "string-join" && len(args) == 2:
 		return compileFastStringJoin(ns, args[0], args[1])
-	case name == "concat":
+	case name == "concat" && len(args) <= maxConcatArgs:
 		parts := make([]fastStr, len(args))
 		for i, a := range args {
 			if parts[i] = compileFastStr(ns, a); parts[i] == nil {
@@ -100,15 +101,16 @@ func compileFastStrCall(ns *numShares, e *Expr) fastStr {
 			}
 		}
 		return func(fe *fastEnv, n xmltree.NodeID) (string, bool) {
-			var sb strings.Builder
-			for _, p := range parts {
+			var buf [maxConcatArgs]string
+			strs := buf[:len(parts)]
+			for i, p := range parts {
 				s, ok := p(fe, n)
 				if !ok {
 					return "", false
 				}
-				sb.WriteString(s)
+				strs[i] = s
 			}
-			return sb.String(), true
+			return joinStrings(strs, ""), true
 		}
 	case name == "replace" && len(args) == 3:
 		pat, ok1 := fastLiteralString(args[1])
@@ -158,48 +160,90 @@ func fastLiteralString(e *Expr) (string, bool) {
 // variables, a variable (its nodes' string values, its strings and
 // untypedAtomics; another type gives up, XPTY0004).
 func compileFastStringJoin(ns *numShares, a, sepExpr *Expr) fastStr {
-	sep, ok := fastLiteralString(sepExpr)
-	if !ok {
-		return nil
-	}
-	if slot, first, ok := fastVarOperand(ns, a); ok && !first {
-		return func(fe *fastEnv, _ xmltree.NodeID) (string, bool) {
-			v, ok := fe.varValue(slot)
-			if !ok {
-				return "", false
-			}
-			var sb strings.Builder
-			for i, it := range v {
-				s, ok := fe.stringOf(it)
-				if !ok {
-					return "", false
-				}
-				if i > 0 {
-					sb.WriteString(sep)
-				}
-				sb.WriteString(s)
-			}
-			return sb.String(), true
-		}
-	}
-	p, ok := fastPathOf(a)
-	if !ok || len(p.steps) == 0 {
+	parts, sep := compileFastJoinParts(ns, a, sepExpr)
+	if parts == nil {
 		return nil
 	}
 	return func(fe *fastEnv, n xmltree.NodeID) (string, bool) {
-		nodes, ok := fe.collect(&p, n, fastMaxNodes)
-		if !ok || len(nodes) == fastMaxNodes {
+		strs, ok := parts(fe, n)
+		if !ok {
 			return "", false
 		}
-		var sb strings.Builder
-		for i, c := range nodes {
-			if i > 0 {
-				sb.WriteString(sep)
-			}
-			sb.WriteString(fe.doc.StringValue(c))
-		}
-		return sb.String(), true
+		s := joinStrings(strs, sep)
+		fe.dropStrs(strs)
+		return s, true
 	}
+}
+
+// joinParts returns the strings string-join joins, in fe.strs (views of
+// the document: fastEnv.dropStrs clears them after use); ok=false when it
+// cannot decide.
+type joinParts func(fe *fastEnv, n xmltree.NodeID) (strs []string, ok bool)
+
+// compileFastJoinParts is compileFastStringJoin's parts and separator, or
+// nil.
+func compileFastJoinParts(ns *numShares, a, sepExpr *Expr) (joinParts, string) {
+	sep, ok := fastLiteralString(sepExpr)
+	if !ok {
+		return nil, ""
+	}
+	if slot, first, ok := fastVarOperand(ns, a); ok && !first {
+		return func(fe *fastEnv, _ xmltree.NodeID) ([]string, bool) {
+			v, ok := fe.varValue(slot)
+			if !ok {
+				return nil, false
+			}
+			strs := fe.strs[:0]
+			for _, it := range v {
+				s, ok := fe.stringOf(it)
+				if !ok {
+					fe.dropStrs(strs)
+					return nil, false
+				}
+				strs = append(strs, s)
+			}
+			return strs, true
+		}, sep
+	}
+	p, ok := fastPathOf(a)
+	if !ok || len(p.steps) == 0 {
+		return nil, ""
+	}
+	return func(fe *fastEnv, n xmltree.NodeID) ([]string, bool) {
+		nodes, ok := fe.collect(&p, n, fastMaxNodes)
+		if !ok || len(nodes) == fastMaxNodes {
+			return nil, false
+		}
+		strs := fe.strs[:0]
+		for _, c := range nodes {
+			strs = append(strs, fe.doc.StringValue(c))
+		}
+		return strs, true
+	}, sep
+}
+
+// dropStrs clears the parts of a join, so that no document's text is held
+// beyond it, and keeps their array for the next.
+func (fe *fastEnv) dropStrs(strs []string) {
+	clear(strs)
+	fe.strs = strs[:0]
+}
+
+// maxConcatArgs bounds the arguments of a concat() compileFastStr
+// compiles (their strings are kept on the stack).
+const maxConcatArgs = 8
+
+// joinStrings is strings.Join, without an allocation for none or one
+// string (the string itself, a view of the document when it is one), and
+// with one allocation of the joined size otherwise.
+func joinStrings(strs []string, sep string) string {
+	switch len(strs) {
+	case 0:
+		return ""
+	case 1:
+		return strs[0]
+	}
+	return strings.Join(strs, sep)
 }
 
 // compileFastStrLen compiles string-length(X) for X a compileFastStr
@@ -275,8 +319,40 @@ func compileFastStrFilter(ns *numShares, e *Expr) fastValue {
 	}
 	test := strPairTests[pred.Builtin.Name]
 	lit, ok := fastLiteralString(pred.Args[1])
+	if test == nil || !ok {
+		return nil
+	}
+	if base.Builtin.Name == "string-join" && len(base.Args) == 2 {
+		// The parts joined in fe's bytes and tested there: the string
+		// is made only when the test keeps it.
+		litb := []byte(lit)
+		btest := map[string]func(b, lit []byte) bool{
+			"contains": bytes.Contains, "starts-with": bytes.HasPrefix, "ends-with": bytes.HasSuffix,
+		}[pred.Builtin.Name]
+		if parts, sep := compileFastJoinParts(ns, base.Args[0], base.Args[1]); parts != nil {
+			return func(fe *fastEnv, n xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool) {
+				strs, ok := parts(fe, n)
+				if !ok {
+					return dst, false
+				}
+				b := fe.joined[:0]
+				for i, s := range strs {
+					if i > 0 {
+						b = append(b, sep...)
+					}
+					b = append(b, s...)
+				}
+				fe.dropStrs(strs)
+				fe.joined = b[:0]
+				if btest(b, litb) {
+					dst = append(dst, xdm.String(string(b)))
+				}
+				return dst, true
+			}
+		}
+	}
 	str := compileFastStr(ns, base)
-	if test == nil || !ok || str == nil {
+	if str == nil {
 		return nil
 	}
 	return func(fe *fastEnv, n xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool) {
