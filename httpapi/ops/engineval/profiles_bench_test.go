@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/einvoice-dev/einvoice/engine"
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/rulesets"
@@ -147,5 +148,47 @@ func BenchmarkProfiles(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// BenchmarkProfileStages runs each rule set of each profile alone on the
+// profile's two documents in turn, as BenchmarkProfiles does:
+// ProfileStages/<profile>/<n> is the profile's n-th stage (0 the EN 16931
+// base, 1 the profile's own rule set). The steps run inside stageLoop, so
+// that callgrind counts them and nothing of the setup (the profile's
+// first validation, which may compile its rule sets):
+//
+//	valgrind --tool=callgrind --toggle-collect='github.com/einvoice-dev/einvoice/httpapi/ops/engineval.stageLoop' \
+//	  engineval.test -test.run '^$' -test.bench '^BenchmarkProfileStages$/^ubl_br_fr$/^1$' -test.benchtime 100x
+//
+// counts 101 steps (the benchmark's first run of one, then 100), the same
+// in every run of one binary.
+func BenchmarkProfileStages(b *testing.B) {
+	ctx := context.Background()
+	for _, c := range profileCases {
+		b.Run(c.name(), func(b *testing.B) {
+			p, docs := profileFor(b, c)
+			res, err := p.Validate(ctx, docs[0])
+			if err != nil || !res.Complete {
+				b.Fatal(err, res)
+			}
+			for i, rs := range res.Rulesets {
+				b.Run(fmt.Sprint(i), func(b *testing.B) {
+					b.ReportAllocs()
+					stageLoop(ctx, b, rs, docs, b.N)
+				})
+			}
+		})
+	}
+}
+
+// stageLoop validates docs in turn with rs, n times.
+//
+//go:noinline
+func stageLoop(ctx context.Context, b *testing.B, rs *engine.Ruleset, docs [2]*xmltree.Document, n int) {
+	for i := range n {
+		if _, err := rs.Validate(ctx, docs[i&1]); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
