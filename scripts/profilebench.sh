@@ -7,7 +7,7 @@
 # one profile after the other, so both sides of a row ran in the same minute. Prints a Markdown
 # table (ratio = reference median / our CPU per op; the target is 30x) and the load average.
 #
-#   scripts/profilebench.sh                  BENCHTIME=300x COUNT=3 N=500 WARMUP=500
+#   scripts/profilebench.sh                  BENCHTIME=300x COUNT=5 N=500 WARMUP=500 SETTLE=2
 #   ONLY='cii_xrechnung|ubl_peppol' scripts/profilebench.sh
 #
 # Needs the generated rule tables (make generate), ../shared (or EINVOICE_SHARED) and the oracle
@@ -18,7 +18,12 @@ root=$(pwd)
 SHARED=$(cd "${EINVOICE_SHARED:-../shared}" && pwd)
 export EINVOICE_SHARED=$SHARED
 BENCHTIME=${BENCHTIME:-300x}
-COUNT=${COUNT:-3}
+# Our side is the median of COUNT counts of BENCHTIME ops (~60 ms each), the reference's the
+# median of N transforms after WARMUP: a disturbance of a few hundred ms (seen right after the
+# previous row's JVM exits: two counts of three at twice the third's time) would move three
+# counts' median and not the reference's, so five counts, after SETTLE seconds of quiet.
+COUNT=${COUNT:-5}
+SETTLE=${SETTLE:-2}
 N=${N:-500}
 WARMUP=${WARMUP:-500}
 ONLY=${ONLY:-.*}
@@ -48,6 +53,7 @@ started=$(date -u +%H:%M:%S)
 rows=()
 while read -r _ name version doc stages; do
   # Ours, then the reference, for this profile.
+  sleep "$SETTLE"
   (cd "$pkg" && "$OUT/engineval.test" -test.run '^$' -test.bench "^BenchmarkProfiles\$/^${name}\$/" \
     -test.cpu 1 -test.benchtime "$BENCHTIME" -test.count "$COUNT") >"$OUT/$name.go.txt"
   sch=()
@@ -68,7 +74,7 @@ while read -r _ name version doc stages; do
 done <"$OUT/cases"
 load_after=$(uptime)
 
-echo "Run $(date -u +%F) $started–$(date -u +%H:%M:%S) UTC; BENCHTIME=$BENCHTIME COUNT=$COUNT N=$N WARMUP=$WARMUP; raw outputs in $OUT"
+echo "Run $(date -u +%F) $started–$(date -u +%H:%M:%S) UTC; BENCHTIME=$BENCHTIME COUNT=$COUNT N=$N WARMUP=$WARMUP SETTLE=$SETTLE; raw outputs in $OUT"
 echo "Load before: $load_before"
 echo "Load after:  $load_after"
 echo
