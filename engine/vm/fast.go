@@ -1632,17 +1632,7 @@ func compileFastValueIn(ns *numShares, e *Expr) fastValue {
 		if e.Builtin == nil {
 			return nil
 		}
-		str := compileFastStr(ns, e)
-		if str == nil {
-			return nil
-		}
-		return func(fe *fastEnv, n xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool) {
-			s, ok := str(fe, n)
-			if !ok {
-				return dst, false
-			}
-			return append(dst, xdm.String(s)), true
-		}
+		return fastStrValue(compileFastStr(ns, e), nil)
 	case OpCast:
 		return compileFastOperandValue(e)
 	case OpStep, OpPath, OpFilter, OpUnion:

@@ -351,7 +351,13 @@ func compileFastStrFilter(ns *numShares, e *Expr) fastValue {
 			}
 		}
 	}
-	str := compileFastStr(ns, base)
+	return fastStrValue(compileFastStr(ns, base), func(s string) bool { return test(s, lit) })
+}
+
+// fastStrValue is the value of a string function str computes: its one
+// xs:string, kept only where keep holds on it when keep is not nil; nil
+// for nil.
+func fastStrValue(str fastStr, keep func(string) bool) fastValue {
 	if str == nil {
 		return nil
 	}
@@ -360,7 +366,7 @@ func compileFastStrFilter(ns *numShares, e *Expr) fastValue {
 		if !ok {
 			return dst, false
 		}
-		if test(s, lit) {
+		if keep == nil || keep(s) {
 			dst = append(dst, xdm.String(s))
 		}
 		return dst, true
