@@ -304,6 +304,11 @@ func compileFastStrEBV(ns *numShares, e *Expr) fastBool {
 	}
 }
 
+// bytesPairTests are strPairTests on bytes (compileFastStrFilter's joins).
+var bytesPairTests = map[string]func(b, lit []byte) bool{
+	"contains": bytes.Contains, "starts-with": bytes.HasPrefix, "ends-with": bytes.HasSuffix,
+}
+
 // compileFastStrFilter compiles S[contains(., 'lit')] (or starts-with,
 // ends-with) for S a string function's one xs:string (BR-FR's $allNotes:
 // the notes joined, filtered by contains(., '#BAR#')): S when the test
@@ -326,9 +331,7 @@ func compileFastStrFilter(ns *numShares, e *Expr) fastValue {
 		// The parts joined in fe's bytes and tested there: the string
 		// is made only when the test keeps it.
 		litb := []byte(lit)
-		btest := map[string]func(b, lit []byte) bool{
-			"contains": bytes.Contains, "starts-with": bytes.HasPrefix, "ends-with": bytes.HasSuffix,
-		}[pred.Builtin.Name]
+		btest := bytesPairTests[pred.Builtin.Name]
 		if parts, sep := compileFastJoinParts(ns, base.Args[0], base.Args[1]); parts != nil {
 			return func(fe *fastEnv, n xmltree.NodeID, dst xdm.Sequence) (xdm.Sequence, bool) {
 				strs, ok := parts(fe, n)
