@@ -469,9 +469,11 @@ func Load(t *Tables, opts ...Option) (*Ruleset, error) {
 			if names, any := pat.ElementNames(); !any && !pat.AtMostOneNode() {
 				ctxNames = names
 			}
+			tsc := *rsc
+			tsc.Test = true // read by EvalBool only
 			for ci := rule.FirstCheck; ci < rule.FirstCheck+rule.NumChecks; ci++ {
 				c := t.Checks[ci]
-				prog, err := xpath.Compile(c.Test, rsc)
+				prog, err := xpath.Compile(c.Test, &tsc)
 				if err != nil {
 					return nil, wrap(c.Pos, c.Kind.String()+" "+c.ID+" test", c.Test, err)
 				}

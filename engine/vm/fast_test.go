@@ -691,7 +691,11 @@ func TestFastValues(t *testing.T) {
 		{"string-join(m/v, '')[. = '1']", false},         // a comparison, not a string test: the interpreter's
 	} {
 		cat := vm.NewCatalog()
-		p := compile(t, c.expr, &xpath.StaticContext{Catalog: cat, Variables: map[string]int{"v": 0, "s": 1, "n": 2}})
+		vars := map[string]int{"v": 0, "s": 1, "n": 2}
+		p := compile(t, c.expr, &xpath.StaticContext{Catalog: cat, Variables: vars})
+		// The same expression as a check's test (vm.TestUse): no value
+		// form, and Eval answers alike through the interpreter.
+		tp := compile(t, c.expr, &xpath.StaticContext{Catalog: cat, Variables: vars, Test: true})
 		nodes := xdm.Sequence{xdm.NodeItem(2), xdm.NodeItem(4)}
 		env := &vm.Env{Doc: doc, Vars: []xdm.Sequence{{xdm.Bool(true)}, {xdm.String("a#b#c")}, nodes}}
 		env.CatalogIDs(cat)
@@ -703,6 +707,12 @@ func TestFastValues(t *testing.T) {
 			}
 			if ok {
 				decided++
+			}
+			want, werr := p.Eval(context.Background(), env, n)
+			got, gerr := tp.Eval(context.Background(), env, n)
+			if ok, err := tp.FastValueAgrees(context.Background(), env, n); ok || err != nil ||
+				(werr == nil) != (gerr == nil) || !slices.Equal(got, want) {
+				t.Errorf("%s on node %d as a test: decided %v, %v; Eval %v, %v, want %v, %v", c.expr, n, ok, err, got, gerr, want, werr)
 			}
 		})
 		if (decided > 0) != c.fast {

@@ -55,6 +55,23 @@ func NewProgramFuncs(src string, root *Expr, nLocals int, fns *Functions) *Progr
 // numbered in cat (shared by the programs of one rule set, so an Env
 // resolves names once per document for all of them); cat may be nil.
 func NewProgramIn(src string, root *Expr, nLocals int, fns *Functions, cat *Catalog) *Program {
+	return newProgram(src, root, nLocals, fns, cat, ValueUse)
+}
+
+// Use tells a program's constructor how its result will be read.
+type Use uint8
+
+const (
+	// ValueUse: by Eval and EvalBool (a let, a message part).
+	ValueUse Use = iota
+	// TestUse: by EvalBool only (a check's test). No frame-free form of
+	// the value is compiled: a rule set's tests are most of its programs,
+	// and that form cost about a tenth of a start-up's compile and 20 MB
+	// of its garbage. Eval still works, through the interpreter.
+	TestUse
+)
+
+func newProgram(src string, root *Expr, nLocals int, fns *Functions, cat *Catalog, use Use) *Program {
 	p := &Program{src: src, root: root, nLocals: nLocals, re: new(sync.Map), reCount: new(atomic.Int32), fns: fns, cat: cat}
 	cat.prepare(root)
 	markCmpCard(root)
@@ -66,7 +83,9 @@ func NewProgramIn(src string, root *Expr, nLocals int, fns *Functions, cat *Cata
 		if ns != nil && p.fast != nil {
 			p.fastShares = len(ns.slots)
 		}
-		p.fastVal = compileFastValueIn(&numShares{vars: true, fns: fns}, root)
+		if use == ValueUse {
+			p.fastVal = compileFastValueIn(&numShares{vars: true, fns: fns}, root)
+		}
 		if p.fast == nil && (len(p.vars) > 0 || fns.callsScalar(root)) {
 			p.fastVars = compileFastVars(root, fns)
 		}
@@ -77,8 +96,8 @@ func NewProgramIn(src string, root *Expr, nLocals int, fns *Functions, cat *Cata
 // NewProgramShared is NewProgramIn with common-subexpression elimination:
 // costly subexpressions repeated in the tree share their value within one
 // evaluation (cse.go). The compiler's optimised path uses it.
-func NewProgramShared(src string, root *Expr, nLocals int, fns *Functions, cat *Catalog) *Program {
-	p := NewProgramIn(src, root, nLocals, fns, cat)
+func NewProgramShared(src string, root *Expr, nLocals int, fns *Functions, cat *Catalog, use Use) *Program {
+	p := newProgram(src, root, nLocals, fns, cat, use)
 	var hc *hashCons
 	if cat != nil {
 		hc = &cat.cse
@@ -109,8 +128,8 @@ var hashConsPool = sync.Pool{New: func() any { return new(hashCons) }}
 
 // NewProgramPlanned is NewProgramShared for a copy of a tree planned by
 // PlanShared: the same program, without planning again.
-func NewProgramPlanned(src string, root *Expr, nLocals int, fns *Functions, cat *Catalog, plan CSEPlan) *Program {
-	p := NewProgramIn(src, root, nLocals, fns, cat)
+func NewProgramPlanned(src string, root *Expr, nLocals int, fns *Functions, cat *Catalog, plan CSEPlan, use Use) *Program {
+	p := newProgram(src, root, nLocals, fns, cat, use)
 	p.cseLocals = plan.locals
 	p.nCSE = len(plan.locals)
 	return p

@@ -139,7 +139,7 @@ func (c *Cache) compile(src string, sc *StaticContext) (*vm.Program, error) {
 		}
 		return ps, &cacheEntry{root: root, cse: vm.PlanShared(root)}, nil
 	}, func(e *cacheEntry) *vm.Program {
-		return vm.NewProgramPlanned(src, c.arena.Clone(e.root), e.nLocals, sc.Functions, sc.Catalog, e.cse)
+		return vm.NewProgramPlanned(src, c.arena.Clone(e.root), e.nLocals, sc.Functions, sc.Catalog, e.cse, sc.use())
 	})
 }
 

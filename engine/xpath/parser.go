@@ -33,6 +33,17 @@ type StaticContext struct {
 	// operand (a general comparison against a list as a set lookup) apply.
 	// The sequences are shared and read-only.
 	Constants map[int]xdm.Sequence
+	// Test marks the expression as a test, read by EvalBool only (a
+	// check's): the program is compiled with vm.TestUse.
+	Test bool
+}
+
+// use is how the program compiled with sc will be read.
+func (sc *StaticContext) use() vm.Use {
+	if sc.Test {
+		return vm.TestUse
+	}
+	return vm.ValueUse
 }
 
 type scopeVar struct {
@@ -88,7 +99,7 @@ func compile(src string, sc *StaticContext, opt bool) (*vm.Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	return vm.NewProgramShared(src, e, ps.nLocals, ps.sc.Functions, ps.sc.Catalog), nil
+	return vm.NewProgramShared(src, e, ps.nLocals, ps.sc.Functions, ps.sc.Catalog, ps.sc.use()), nil
 }
 
 // parse parses and checks src; the tree is not yet wrapped in a program.
