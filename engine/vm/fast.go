@@ -2425,10 +2425,10 @@ func compileFastQuantified(ns *numShares, e *Expr) fastBool {
 
 // compileFastVars compiles test root, which reads variables or calls
 // extension functions, with compileFastVarCmp's comparisons and
-// compileFastExt's calls among its parts (Program.FastVarTest); nil when
-// some part has no frame-free evaluation.
-func compileFastVars(root *Expr, fns *Functions) fastBool {
-	ns := numSharesOf(root)
+// compileFastExt's calls among its parts (Program.FastVarTest) and the
+// shares ns of its repeated subexpressions; nil when some part has no
+// frame-free evaluation.
+func compileFastVars(ns *numShares, root *Expr, fns *Functions) fastBool {
 	vs := &numShares{vars: true, fns: fns}
 	if ns != nil {
 		vs.slots, vs.local = ns.slots, ns.local

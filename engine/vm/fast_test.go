@@ -74,6 +74,37 @@ func TestFastShares(t *testing.T) {
 	}
 }
 
+// TestFastLocalShares: a repeated subexpression that reads the variable of
+// a frame-free quantified expression (BR-S-08's sums of the lines at
+// $rate) is shared within one binding only: 3 at $x = 1 must not answer
+// for $x = 2.
+func TestFastLocalShares(t *testing.T) {
+	doc := parse(t, `<r><v>1</v><v>2</v><v>3</v></r>`)
+	for _, c := range []struct {
+		expr   string
+		shares int
+		want   bool
+	}{
+		{"some $x in v/xs:decimal(.) satisfies ($x * 2 + 1 = 5 and $x * 2 + 1 > 4)", 2, true},
+		{"every $x in v/xs:decimal(.) satisfies ($x * 2 + 1 != 5 or $x * 2 + 1 > 6)", 2, false},
+	} {
+		cat := vm.NewCatalog()
+		p := compile(t, c.expr, &xpath.StaticContext{Catalog: cat})
+		if got := p.FastShares(); got != c.shares {
+			t.Errorf("%s: %d shared, want %d", c.expr, got, c.shares)
+		}
+		env := &vm.Env{Doc: doc}
+		env.CatalogIDs(cat)
+		r := doc.Root()
+		if decided, err := p.FastAgrees(context.Background(), env, r); !decided || err != nil {
+			t.Errorf("%s: decided %v, %v", c.expr, decided, err)
+		}
+		if got, err := p.EvalBool(context.Background(), env, r); got != c.want || err != nil {
+			t.Errorf("%s = %v, %v; want %v", c.expr, got, err, c.want)
+		}
+	}
+}
+
 // TestFastPaths checks the frame-free evaluation (fast.go) construct by
 // construct on every element and attribute of fastDoc: whether a test
 // compiles to it, that wherever it decides the interpreter gives the same

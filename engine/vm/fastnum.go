@@ -358,12 +358,13 @@ func compileFastNumCmp(ns *numShares, e *Expr) fastBool {
 
 // numShares numbers the repeated subexpressions of one test.
 type numShares struct {
-	slots map[string]int32
+	// slots: the nodes of the test's tree that share a slot, and theirs
+	// (nil: none). Structurally equal nodes share one.
+	slots map[*Expr]int32
 	// local[s]: slot s's subexpression reads the variable of a
 	// frame-free quantified expression (localExpr), so its value holds
-	// for one binding of it only (fastEnv.locGen).
+	// for one binding of it only (fastEnv.locGen). One entry per slot.
 	local []bool
-	fp    []byte
 	// vars: the test may compare with variables and call fns's
 	// ExtScalars (compileFastVars).
 	vars bool
@@ -380,63 +381,99 @@ type numEntry struct {
 }
 
 // numSharesOf returns the shares of root's repeated subexpressions, or
-// nil when there are none.
-func numSharesOf(root *Expr) *numShares {
-	var cands []*Expr
-	var walk func(e *Expr)
-	walk = func(e *Expr) {
-		if e == nil {
-			return
-		}
+// nil when there are none. Structure is compared by hash-consing, in one
+// walk over the tree (hc is a scratch table, as prepareCSE's), and
+// closedExpr and localExpr are found on the way up: a start-up compiles
+// some 15,000 tests, and a fingerprint and a closedExpr walk of every
+// candidate subtree cost 6 % of its instructions.
+func numSharesOf(root *Expr, hc *hashCons) *numShares {
+	// The candidates are the nodes reached through operands (Args) only,
+	// not those in predicates or bindings.
+	n := 0
+	var count func(e *Expr)
+	count = func(e *Expr) {
 		if sharedOp(e) {
-			cands = append(cands, e)
+			n++
 		}
 		for _, a := range e.Args {
-			walk(a)
+			count(a)
 		}
 	}
-	walk(root)
-	if len(cands) < 2 {
+	if count(root); n < 2 {
 		return nil // most tests: nothing to share
 	}
-	count := map[string]int{}
-	local := map[string]bool{}
-	var fp []byte
-	for _, e := range cands {
-		if sharedNumCandidate(e) {
-			fp = fingerprint(fp[:0], e)
-			count[string(fp)]++
-			if localExpr(e) {
-				local[string(fp)] = true
-			}
-		}
+	hc.reset()
+	type group struct {
+		nodes []*Expr
+		local bool
 	}
+	groups := map[int32]*group{}
+	var order []int32
+	var stack []int32
+	// walk returns e's id and whether e is closedBut(e, false),
+	// closedBut(e, true) and readsLocal(e); cand: e is reached through
+	// operands only.
+	var walk func(e *Expr, cand bool) (id int32, closed, closedL, reads bool)
+	walk = func(e *Expr, cand bool) (int32, bool, bool, bool) {
+		closed, closedL, reads := ownClosed(e, false), ownClosed(e, true), e.Op == OpLocal
+		mark := len(stack)
+		kid := func(c *Expr, arg, tree bool) {
+			id, cc, cl, r := walk(c, cand && arg)
+			stack = append(stack, id)
+			if tree { // closedBut reads Args and Preds
+				closed, closedL = closed && cc, closedL && cl
+			}
+			reads = reads || r
+		}
+		for _, a := range e.Args {
+			kid(a, true, true)
+		}
+		stack = append(stack, -1)
+		for _, p := range e.Preds {
+			kid(p, false, true)
+		}
+		stack = append(stack, -2)
+		for _, bd := range e.Bindings() {
+			stack = append(stack, int32(bd.Slot))
+			kid(bd.In, false, false)
+		}
+		id := hc.id(e, stack[mark:])
+		stack = stack[:mark]
+		// A candidate is worth a slot (a call, a cast or an operator, not
+		// a literal or a plain path) and depends on its node only
+		// (closedExpr: no variable, no extension function); or it also
+		// reads the variables of the frame-free quantified expressions
+		// around it (BR-S-08's sums of the lines at $rate, each compared
+		// twice), and its value holds for one binding of them (local).
+		if local := closedL && reads; cand && sharedOp(e) && (closed || local) {
+			g := groups[id]
+			if g == nil {
+				g = &group{}
+				groups[id] = g
+				order = append(order, id)
+			}
+			g.nodes = append(g.nodes, e)
+			g.local = g.local || local
+		}
+		return id, closed, closedL, reads
+	}
+	walk(root, true)
 	var ns *numShares
-	for k, n := range count {
-		if n < 2 {
+	for _, id := range order {
+		g := groups[id]
+		if len(g.nodes) < 2 {
 			continue
 		}
 		if ns == nil {
-			ns = &numShares{slots: map[string]int32{}}
+			ns = &numShares{slots: map[*Expr]int32{}}
 		}
-		ns.slots[k] = int32(len(ns.slots))
-		ns.local = append(ns.local, local[k])
+		for _, e := range g.nodes {
+			ns.slots[e] = int32(len(ns.local))
+		}
+		ns.local = append(ns.local, g.local)
 	}
 	return ns
 }
-
-// sharedNumCandidate: a subexpression worth a slot (a call, a cast or an
-// operator, not a literal or a plain path) that depends on its node only
-// (closedExpr: no variable, no extension function; the only kind whose
-// fingerprint is taken).
-// Or one that also reads the variables of the frame-free quantified
-// expressions around it (localExpr: BR-S-08's sums of the lines at
-// $rate, each compared twice), whose value holds for one binding of them.
-func sharedNumCandidate(e *Expr) bool { return sharedOp(e) && (closedExpr(e) || localExpr(e)) }
-
-// localExpr reports whether e would be closedExpr but for reading local
-// variables, and reads one.
-func localExpr(e *Expr) bool { return closedBut(e, true) && readsLocal(e) }
 
 // sharedOp: e's operator is one a slot can hold.
 func sharedOp(e *Expr) bool {
@@ -451,11 +488,10 @@ func sharedOp(e *Expr) bool {
 // is true, if it has one (ns may be nil: none); local reports that the
 // slot's value holds for one binding of the quantified variables only.
 func (ns *numShares) slot(e *Expr, compiled bool) (slot int32, local, ok bool) {
-	if ns == nil || !compiled || !sharedNumCandidate(e) {
+	if ns == nil || !compiled || ns.slots == nil {
 		return 0, false, false
 	}
-	ns.fp = fingerprint(ns.fp[:0], e)
-	s, ok := ns.slots[string(ns.fp)]
+	s, ok := ns.slots[e]
 	return s, ok && ns.local[s], ok
 }
 
@@ -499,7 +535,7 @@ func shareTest(ns *numShares, test fastBool) fastBool {
 	if ns == nil || test == nil {
 		return test
 	}
-	k := len(ns.slots)
+	k := len(ns.local)
 	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 		if len(fe.nums) < k {
 			fe.nums = append(fe.nums, make([]numEntry, k-len(fe.nums))...)

@@ -193,6 +193,24 @@ func closedExpr(e *Expr) bool { return closedBut(e, false) }
 // closedBut is closedExpr, reading local variables allowed when locals is
 // set (localExpr).
 func closedBut(e *Expr, locals bool) bool {
+	if !ownClosed(e, locals) {
+		return false
+	}
+	for _, a := range e.Args {
+		if !closedBut(a, locals) {
+			return false
+		}
+	}
+	for _, p := range e.Preds {
+		if !closedBut(p, locals) {
+			return false
+		}
+	}
+	return true
+}
+
+// ownClosed is closedBut of e without its operands.
+func ownClosed(e *Expr, locals bool) bool {
 	switch e.Op {
 	case OpLocal:
 		return locals
@@ -204,16 +222,6 @@ func closedBut(e *Expr, locals bool) bool {
 		}
 	case OpCall:
 		if e.Builtin == nil || e.Builtin.Name == "current-date" {
-			return false
-		}
-	}
-	for _, a := range e.Args {
-		if !closedBut(a, locals) {
-			return false
-		}
-	}
-	for _, p := range e.Preds {
-		if !closedBut(p, locals) {
 			return false
 		}
 	}

@@ -78,16 +78,16 @@ func newProgram(src string, root *Expr, nLocals int, fns *Functions, cat *Catalo
 	p.vars = collectVars(nil, root)
 	p.scalarFors = compileScalarFors(root, nil)
 	if cat != nil && root != nil {
-		ns := numSharesOf(root)
+		ns := numSharesOf(root, &cat.cse)
 		p.fast = shareTest(ns, compileFastIn(ns, root))
 		if ns != nil && p.fast != nil {
-			p.fastShares = len(ns.slots)
+			p.fastShares = len(ns.local)
 		}
 		if use == ValueUse {
 			p.fastVal = compileFastValueIn(&numShares{vars: true, fns: fns}, root)
 		}
 		if p.fast == nil && (len(p.vars) > 0 || fns.callsScalar(root)) {
-			p.fastVars = compileFastVars(root, fns)
+			p.fastVars = compileFastVars(ns, root, fns)
 		}
 	}
 	return p
