@@ -48,14 +48,22 @@ func (s *Server) handleHealth(ctx context.Context, w http.ResponseWriter, _ *inp
 }
 
 func (s *Server) handleOpenAPI(_ context.Context, w http.ResponseWriter, _ *input) error {
+	r := s.reference()
+	if r.err != nil {
+		return r.err
+	}
 	w.Header().Set("Content-Type", mediaJSON)
-	_, _ = w.Write(s.openapi)
+	_, _ = w.Write(r.openapi)
 	return nil
 }
 
 func (s *Server) handleDocs(_ context.Context, w http.ResponseWriter, _ *input) error {
+	r := s.reference()
+	if r.err != nil {
+		return r.err
+	}
 	w.Header().Set("Content-Type", mediaHTML)
-	_, _ = w.Write(s.docs)
+	_, _ = w.Write(r.html)
 	return nil
 }
 

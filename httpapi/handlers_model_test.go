@@ -76,7 +76,7 @@ func TestSchemaInvoiceRoute(t *testing.T) {
 		t.Fatalf("%d %s %.200s", w.Code, w.Header().Get("Content-Type"), w.Body.String())
 	}
 	var doc map[string]any
-	mustJSON(t, s.OpenAPI(), &doc)
+	mustJSON(t, openAPIOf(t, s), &doc)
 	schemas := doc["components"].(map[string]any)["schemas"].(map[string]any)
 	if _, ok := schemas["ModelInvoice"]; !ok {
 		t.Fatal("OpenAPI lacks the model definitions")

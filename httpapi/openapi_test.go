@@ -44,13 +44,16 @@ func TestOpenAPIGolden(t *testing.T) {
 	}
 	// The document describes the interface, not the deployment.
 	s2, _ := newTestServer(t, func(c *Config) { c.GatewaySecret = "x"; c.Ops = &ops.Service{Validator: stubValidator{}} })
-	if !bytes.Equal(s2.OpenAPI(), got) {
+	if !bytes.Equal(openAPIOf(t, s2), got) {
 		t.Error("OpenAPI document depends on configuration")
 	}
 }
 
 func TestOpenAPIContent(t *testing.T) {
 	s, _ := newTestServer(t, nil)
+	if err := s.PrepareReference(); err != nil { // as serve does once the rule sets are compiled
+		t.Fatal(err)
+	}
 	var doc struct {
 		OpenAPI string `json:"openapi"`
 		Info    struct {
@@ -62,7 +65,7 @@ func TestOpenAPIContent(t *testing.T) {
 			SecuritySchemes map[string]map[string]any `json:"securitySchemes"`
 		} `json:"components"`
 	}
-	mustJSON(t, s.OpenAPI(), &doc)
+	mustJSON(t, openAPIOf(t, s), &doc)
 	if doc.OpenAPI != "3.1.0" || doc.Info.Version != "0.1.0" {
 		t.Fatalf("openapi %q version %q", doc.OpenAPI, doc.Info.Version)
 	}
@@ -238,4 +241,14 @@ func (v stubValidator) Validate(_ context.Context, req ops.ValidateRequest) (*wi
 
 func (stubValidator) Rulesets() []wire.RulesetRef {
 	return []wire.RulesetRef{{Name: "en16931-ubl", Version: "1.3.16"}}
+}
+
+// openAPIOf is s.OpenAPI, failing the test on an error.
+func openAPIOf(t *testing.T, s *Server) []byte {
+	t.Helper()
+	b, err := s.OpenAPI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -50,14 +51,46 @@ type Server struct {
 	metrics *metrics
 	// metricsHandler serves the registry in the Prometheus text format.
 	metricsHandler http.Handler
-	openapi        []byte
-	docs           []byte
+	ref            reference
 	handler        http.Handler
 }
 
+// reference is the OpenAPI document and its HTML rendering, made on first
+// use (Server.reference) rather than in New: rendering them is about 5 %
+// of a server start's work, done while the rule sets compile.
+type reference struct {
+	once    sync.Once
+	openapi []byte
+	html    []byte
+	err     error
+}
+
+// reference renders the OpenAPI document and its HTML once. The
+// document depends on the route table only; an error is a defect of
+// this package (tests render it), reported to the caller as a 500.
+func (s *Server) reference() *reference {
+	s.ref.once.Do(func() {
+		r := &s.ref
+		if r.openapi, r.err = json.MarshalIndent(s.buildOpenAPI(), "", "  "); r.err != nil {
+			r.err = fmt.Errorf("httpapi: openapi: %w", r.err)
+			return
+		}
+		r.openapi = append(r.openapi, '\n')
+		if r.html, r.err = renderDocs(r.openapi); r.err != nil {
+			r.err = fmt.Errorf("httpapi: docs: %w", r.err)
+		}
+	})
+	return &s.ref
+}
+
+// PrepareReference renders the OpenAPI document and the HTML reference
+// now, so that the first request for them does not wait (serve calls it
+// once the rule sets are compiled).
+func (s *Server) PrepareReference() error { return s.reference().err }
+
 // New builds a Server: it fills defaults, builds the route table, the
-// parameter specs, the OpenAPI document and its HTML rendering, and the
-// middleware chain.
+// parameter specs and the middleware chain. The OpenAPI document and its
+// HTML rendering are made on first use (PrepareReference).
 func New(cfg Config) (*Server, error) {
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = DefaultMaxBody
@@ -108,14 +141,6 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.metrics = m
 	s.metricsHandler = promhttp.HandlerFor(cfg.Registry, promhttp.HandlerOpts{})
-	doc := s.buildOpenAPI()
-	if s.openapi, err = json.MarshalIndent(doc, "", "  "); err != nil {
-		return nil, fmt.Errorf("httpapi.New: openapi: %w", err)
-	}
-	s.openapi = append(s.openapi, '\n')
-	if s.docs, err = renderDocs(s.openapi); err != nil {
-		return nil, fmt.Errorf("httpapi.New: docs: %w", err)
-	}
 	s.handler = withSecurityHeaders(s.withRequestID(s.withObservation(s.withRecover(s.withTimeout(http.HandlerFunc(s.dispatch))))))
 	return s, nil
 }
@@ -132,8 +157,12 @@ func (s *Server) Routes() []Route {
 	return out
 }
 
-// OpenAPI returns the generated OpenAPI 3.1 document (JSON).
-func (s *Server) OpenAPI() []byte { return append([]byte(nil), s.openapi...) }
+// OpenAPI returns the generated OpenAPI 3.1 document (JSON), or an error
+// when it could not be rendered.
+func (s *Server) OpenAPI() ([]byte, error) {
+	r := s.reference()
+	return append([]byte(nil), r.openapi...), r.err
+}
 
 // dispatch finds the route for the request and serves it.
 func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {

@@ -146,6 +146,9 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		case <-ctx.Done():
 			return
 		}
+		if err := api.PrepareReference(); err != nil {
+			logger.Error("the OpenAPI document could not be rendered; /openapi.json and /docs answer 500", "error", err)
+		}
 		superviseVeraPDF(ctx, svc.VeraPDF, cfg.verapdf, logger)
 	}()
 	serveErr := make(chan error, 1)
