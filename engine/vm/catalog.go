@@ -55,7 +55,7 @@ type Catalog struct {
 	stepClass map[*Expr]int32
 	classes   map[string]int32
 	// cse is the scratch hash-consing table of NewProgramShared (cse.go)
-	// and numSharesOf, under the same one-goroutine rule.
+	// and planNumShares, under the same one-goroutine rule.
 	cse hashCons
 	// fastPreds and fastOps hold the frame-free evaluations of the
 	// predicates and index keys of the catalog's programs and patterns

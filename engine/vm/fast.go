@@ -2431,7 +2431,7 @@ func compileFastQuantified(ns *numShares, e *Expr) fastBool {
 func compileFastVars(ns *numShares, root *Expr, fns *Functions) fastBool {
 	vs := &numShares{vars: true, fns: fns}
 	if ns != nil {
-		vs.slots, vs.local = ns.slots, ns.local
+		vs.local = ns.local
 	}
 	fn := compileFastIn(vs, root)
 	if ns == nil {

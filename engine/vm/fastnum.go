@@ -3,6 +3,7 @@ package vm
 import (
 	"errors"
 	"math"
+	"math/bits"
 	"strings"
 
 	"github.com/einvoice-dev/einvoice/engine/xdm"
@@ -356,19 +357,29 @@ func compileFastNumCmp(ns *numShares, e *Expr) fastBool {
 // documents, and a test evaluated inside another (a predicate's closure)
 // only makes the outer one compute again.
 
-// numShares numbers the repeated subexpressions of one test.
+// numShares is the sharing of one test's repeated subexpressions: the
+// nodes that share slot s carry NumShare s+1 (planNumShares).
 type numShares struct {
-	// slots: the nodes of the test's tree that share a slot, and theirs
-	// (nil: none). Structurally equal nodes share one.
-	slots map[*Expr]int32
 	// local[s]: slot s's subexpression reads the variable of a
 	// frame-free quantified expression (localExpr), so its value holds
-	// for one binding of it only (fastEnv.locGen). One entry per slot.
+	// for one binding of it only (fastEnv.locGen). One entry per slot;
+	// nil: no slot (the NumShare of the tree's nodes are not read).
 	local []bool
 	// vars: the test may compare with variables and call fns's
 	// ExtScalars (compileFastVars).
 	vars bool
 	fns  *Functions
+	// used: the slots a closure was wrapped for (slot), a bit each.
+	used [4]uint64
+}
+
+// nUsed returns how many slots a closure was wrapped for.
+func (ns *numShares) nUsed() int {
+	n := 0
+	for _, w := range ns.used {
+		n += bits.OnesCount64(w)
+	}
+	return n
 }
 
 // numEntry is a shared slot's value (fastEnv.nums): it, empty and ok for
@@ -380,13 +391,15 @@ type numEntry struct {
 	empty, ok bool
 }
 
-// numSharesOf returns the shares of root's repeated subexpressions, or
-// nil when there are none. Structure is compared by hash-consing, in one
-// walk over the tree (hc is a scratch table, as prepareCSE's), and
-// closedExpr and localExpr are found on the way up: a start-up compiles
-// some 15,000 tests, and a fingerprint and a closedExpr walk of every
-// candidate subtree cost 6 % of its instructions.
-func numSharesOf(root *Expr, hc *hashCons) *numShares {
+// planNumShares numbers root's repeated subexpressions that a frame-free
+// test computes once per evaluation (Expr.NumShare) and returns each
+// slot's local flag (numShares.local), nil when there are none. It
+// depends on the tree's structure only, so a tree wrapped many times (the
+// compile cache) is planned once (PlanShared) and its copies carry the
+// numbers. Structure is compared by hash-consing, in one walk over the
+// tree (hc is a scratch table, as prepareCSE's), and closedExpr and
+// localExpr are found on the way up.
+func planNumShares(root *Expr, hc *hashCons) []bool {
 	// The candidates are the nodes reached through operands (Args) only,
 	// not those in predicates or bindings.
 	n := 0
@@ -415,6 +428,7 @@ func numSharesOf(root *Expr, hc *hashCons) *numShares {
 	// operands only.
 	var walk func(e *Expr, cand bool) (id int32, closed, closedL, reads bool)
 	walk = func(e *Expr, cand bool) (int32, bool, bool, bool) {
+		e.NumShare = 0 // a tree planned before
 		closed, closedL, reads := ownClosed(e, false), ownClosed(e, true), e.Op == OpLocal
 		mark := len(stack)
 		kid := func(c *Expr, arg, tree bool) {
@@ -458,22 +472,23 @@ func numSharesOf(root *Expr, hc *hashCons) *numShares {
 		return id, closed, closedL, reads
 	}
 	walk(root, true)
-	var ns *numShares
+	var local []bool
 	for _, id := range order {
 		g := groups[id]
-		if len(g.nodes) < 2 {
+		if len(g.nodes) < 2 || len(local) == maxNumShares {
 			continue
 		}
-		if ns == nil {
-			ns = &numShares{slots: map[*Expr]int32{}}
-		}
+		local = append(local, g.local)
 		for _, e := range g.nodes {
-			ns.slots[e] = int32(len(ns.local))
+			e.NumShare = uint8(len(local))
 		}
-		ns.local = append(ns.local, g.local)
 	}
-	return ns
+	return local
 }
+
+// maxNumShares bounds a test's slots (Expr.NumShare is a byte); further
+// repeated subexpressions are computed at each occurrence.
+const maxNumShares = 255
 
 // sharedOp: e's operator is one a slot can hold.
 func sharedOp(e *Expr) bool {
@@ -488,11 +503,12 @@ func sharedOp(e *Expr) bool {
 // is true, if it has one (ns may be nil: none); local reports that the
 // slot's value holds for one binding of the quantified variables only.
 func (ns *numShares) slot(e *Expr, compiled bool) (slot int32, local, ok bool) {
-	if ns == nil || !compiled || ns.slots == nil {
+	if ns == nil || !compiled || e.NumShare == 0 || int(e.NumShare) > len(ns.local) {
 		return 0, false, false
 	}
-	s, ok := ns.slots[e]
-	return s, ok && ns.local[s], ok
+	s := int32(e.NumShare) - 1
+	ns.used[s>>6] |= 1 << (s & 63)
+	return s, ns.local[s], true
 }
 
 // shareNum is fn reading and filling slot.

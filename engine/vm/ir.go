@@ -167,6 +167,11 @@ type Expr struct {
 	// reference evaluates first (cmpManyOne, cmpOneMany; cardinality.go);
 	// 0: the left, whole, then the right.
 	Card uint8
+	// NumShare (set when the program is built, or planned: PlanShared):
+	// 1 + the slot of a repeated subexpression the program's frame-free
+	// test computes once per evaluation (planNumShares); 0 when none.
+	// (The byte of padding after Card.)
+	NumShare uint8
 	// fastIdx (set when the program is built with a Catalog): 1 + the
 	// index of the node's frame-free evaluation in its catalog (fast.go):
 	// in Catalog.fastPreds for a predicate or the closed conjunct of a

@@ -55,7 +55,7 @@ func NewProgramFuncs(src string, root *Expr, nLocals int, fns *Functions) *Progr
 // numbered in cat (shared by the programs of one rule set, so an Env
 // resolves names once per document for all of them); cat may be nil.
 func NewProgramIn(src string, root *Expr, nLocals int, fns *Functions, cat *Catalog) *Program {
-	return newProgram(src, root, nLocals, fns, cat, ValueUse)
+	return newProgram(src, root, nLocals, fns, cat, ValueUse, nil)
 }
 
 // Use tells a program's constructor how its result will be read.
@@ -71,17 +71,28 @@ const (
 	TestUse
 )
 
-func newProgram(src string, root *Expr, nLocals int, fns *Functions, cat *Catalog, use Use) *Program {
+// newProgram builds the program of root; plan is root's PlanShared, or
+// nil to plan the frame-free test's shares here.
+func newProgram(src string, root *Expr, nLocals int, fns *Functions, cat *Catalog, use Use, plan *CSEPlan) *Program {
 	p := &Program{src: src, root: root, nLocals: nLocals, re: new(sync.Map), reCount: new(atomic.Int32), fns: fns, cat: cat}
+	var numLocal []bool
+	if plan != nil {
+		numLocal = plan.numLocal
+	} else if cat != nil && root != nil {
+		numLocal = planNumShares(root, &cat.cse)
+	}
 	cat.prepare(root)
 	markCmpCard(root)
 	p.vars = collectVars(nil, root)
 	p.scalarFors = compileScalarFors(root, nil)
 	if cat != nil && root != nil {
-		ns := numSharesOf(root, &cat.cse)
+		var ns *numShares
+		if numLocal != nil {
+			ns = &numShares{local: numLocal}
+		}
 		p.fast = shareTest(ns, compileFastIn(ns, root))
 		if ns != nil && p.fast != nil {
-			p.fastShares = len(ns.local)
+			p.fastShares = ns.nUsed()
 		}
 		if use == ValueUse {
 			p.fastVal = compileFastValueIn(&numShares{vars: true, fns: fns}, root)
@@ -97,7 +108,7 @@ func newProgram(src string, root *Expr, nLocals int, fns *Functions, cat *Catalo
 // costly subexpressions repeated in the tree share their value within one
 // evaluation (cse.go). The compiler's optimised path uses it.
 func NewProgramShared(src string, root *Expr, nLocals int, fns *Functions, cat *Catalog, use Use) *Program {
-	p := newProgram(src, root, nLocals, fns, cat, use)
+	p := newProgram(src, root, nLocals, fns, cat, use, nil)
 	var hc *hashCons
 	if cat != nil {
 		hc = &cat.cse
@@ -109,19 +120,24 @@ func NewProgramShared(src string, root *Expr, nLocals int, fns *Functions, cat *
 
 // CSEPlan is the common-subexpression plan of a tree (cse.go): which
 // subexpressions share a slot (Expr.CSE) and the local variables each
-// slot's value depends on. It depends only on the tree's structure, not on
-// the catalog the tree is wrapped with.
-type CSEPlan struct{ locals [][]int32 }
+// slot's value depends on; and the same for the frame-free test's shares
+// (Expr.NumShare, planNumShares). It depends only on the tree's
+// structure, not on the catalog the tree is wrapped with.
+type CSEPlan struct {
+	locals   [][]int32
+	numLocal []bool
+}
 
 // PlanShared computes the plan of a tree that has not been wrapped yet and
-// records it in the tree (Expr.CSE). Copies made by CloneExpr carry the
+// records it in the tree (Expr.CSE, Expr.NumShare). Copies made by CloneExpr carry the
 // annotations, so a tree wrapped many times (the compile cache: the
 // EN 16931 base in several rule sets) is planned once and each copy is
 // wrapped with NewProgramPlanned.
 func PlanShared(root *Expr) CSEPlan {
 	hc := hashConsPool.Get().(*hashCons)
 	defer hashConsPool.Put(hc)
-	return CSEPlan{locals: prepareCSE(root, hc)}
+	locals := prepareCSE(root, hc)
+	return CSEPlan{locals: locals, numLocal: planNumShares(root, hc)}
 }
 
 var hashConsPool = sync.Pool{New: func() any { return new(hashCons) }}
@@ -129,7 +145,7 @@ var hashConsPool = sync.Pool{New: func() any { return new(hashCons) }}
 // NewProgramPlanned is NewProgramShared for a copy of a tree planned by
 // PlanShared: the same program, without planning again.
 func NewProgramPlanned(src string, root *Expr, nLocals int, fns *Functions, cat *Catalog, plan CSEPlan, use Use) *Program {
-	p := newProgram(src, root, nLocals, fns, cat, use)
+	p := newProgram(src, root, nLocals, fns, cat, use, &plan)
 	p.cseLocals = plan.locals
 	p.nCSE = len(plan.locals)
 	return p

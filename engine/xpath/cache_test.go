@@ -197,13 +197,14 @@ func TestCacheKeysScopeAndFunctions(t *testing.T) {
 
 // TestCachePlansSharedSubexpressionsOnce: a program wrapped from a cache
 // entry (a copy of a tree planned once, vm.PlanShared) shares exactly the
-// subexpressions that a direct compilation (vm.NewProgramShared, planned
-// after the catalog annotations) shares, for every expression of the rule
-// sets, on a miss and on a hit in another catalog.
+// subexpressions that a direct compilation (vm.NewProgramShared) shares,
+// in the interpreter (Expr.CSE) and in the frame-free test (Expr.NumShare,
+// FastShares), for every expression of the rule sets, on a miss and on a
+// hit in another catalog.
 func TestCachePlansSharedSubexpressionsOnce(t *testing.T) {
 	exprs, funcs := collectRuleSetExpressions(t, filepath.Join(sharedDir(), "rulesets"))
 	cache := NewCache()
-	shared := 0
+	shared, fastShared := 0, 0
 	for _, x := range exprs {
 		if x.pattern || strings.TrimSpace(x.src) == "" {
 			continue
@@ -224,27 +225,30 @@ func TestCachePlansSharedSubexpressionsOnce(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%q round %d: %v", x.src, round, err)
 			}
-			if got.SharedSubexpressions() != want.SharedSubexpressions() || !sameCSE(got.Root(), want.Root()) {
-				t.Errorf("%q round %d: %d shared subexpressions, direct compile %d, or different nodes", x.src, round,
-					got.SharedSubexpressions(), want.SharedSubexpressions())
+			if got.SharedSubexpressions() != want.SharedSubexpressions() || got.FastShares() != want.FastShares() || !sameCSE(got.Root(), want.Root()) {
+				t.Errorf("%q round %d: %d shared subexpressions and %d frame-free, direct compile %d and %d, or different nodes", x.src, round,
+					got.SharedSubexpressions(), got.FastShares(), want.SharedSubexpressions(), want.FastShares())
 			}
 		}
 		if want.SharedSubexpressions() > 0 {
 			shared++
 		}
+		if want.FastShares() > 0 {
+			fastShared++
+		}
 	}
-	if shared < 100 {
-		t.Fatalf("only %d expressions share subexpressions: the test does not exercise the plan", shared)
+	if shared < 100 || fastShared < 100 {
+		t.Fatalf("only %d expressions share subexpressions, %d in the frame-free test: the test does not exercise the plan", shared, fastShared)
 	}
 }
 
 // sameCSE reports whether two trees of one expression have the same shape
-// and the same shared-subexpression slots node by node.
+// and the same shared-subexpression slots (CSE, NumShare) node by node.
 func sameCSE(a, b *vm.Expr) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	if a.Op != b.Op || a.CSE != b.CSE || len(a.Args) != len(b.Args) || len(a.Preds) != len(b.Preds) || len(a.Bindings()) != len(b.Bindings()) {
+	if a.Op != b.Op || a.CSE != b.CSE || a.NumShare != b.NumShare || len(a.Args) != len(b.Args) || len(a.Preds) != len(b.Preds) || len(a.Bindings()) != len(b.Bindings()) {
 		return false
 	}
 	for i := range a.Args {
