@@ -195,6 +195,40 @@ func TestCacheKeysScopeAndFunctions(t *testing.T) {
 	}
 }
 
+// TestCacheSharesRegexes: a literal pattern is compiled once per cache,
+// whatever expression holds it; other flags are another pattern, and a bad
+// pattern stays a compile error.
+func TestCacheSharesRegexes(t *testing.T) {
+	cache := NewCache()
+	compileIn := func(src string) *vm.Program {
+		t.Helper()
+		sc := ublContext()
+		sc.Catalog, sc.Cache = vm.NewCatalog(), cache
+		p, err := Compile(src, sc)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		return p
+	}
+	re := func(p *vm.Program) *vm.Regex { return p.Root().Args[0].Regex() }
+	a := compileIn("not(matches(cbc:ID, '^[0-9]+$'))")
+	b := compileIn("not(matches(cbc:Note, '^[0-9]+$'))")
+	c := compileIn("not(matches(cbc:Note, '^[0-9]+$', 'i'))")
+	if re(a) == nil || re(a) != re(b) {
+		t.Errorf("one pattern in two expressions: %p and %p, want one shared", re(a), re(b))
+	}
+	if re(c) == nil || re(c) == re(a) {
+		t.Errorf("other flags share the pattern's regex (%p)", re(c))
+	}
+	sc := ublContext()
+	sc.Cache = cache
+	for range 2 {
+		if _, err := Compile("matches(cbc:ID, '(')", sc); err == nil {
+			t.Error("a bad pattern compiled through the cache")
+		}
+	}
+}
+
 // TestCachePlansSharedSubexpressionsOnce: a program wrapped from a cache
 // entry (a copy of a tree planned once, vm.PlanShared) shares exactly the
 // subexpressions that a direct compilation (vm.NewProgramShared) shares,

@@ -387,7 +387,7 @@ func (ps *parser) precompileRegex(e *vm.Expr, name token) error {
 			return nil
 		}
 	}
-	re, err := vm.CompileRegex(pat, flags)
+	re, err := ps.sc.Cache.regex(pat, flags)
 	if err != nil {
 		return &Error{Offset: name.pos, Construct: e.FuncName(), Msg: err.Error()}
 	}
