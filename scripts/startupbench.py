@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Server start-up probe (issue 4: "all rule sets loaded: start-up under 300 ms").
 
-usage: scripts/startupbench.py N BINARY [BINARY...]   (SHARED=../shared by default)
+usage: scripts/startupbench.py N BINARY [BINARY...]   (SHARED=../shared, PAUSE=0.3 by default)
 
 Starts `BINARY serve` N times per binary, the binaries alternating so that each row shares the
 machine's load, and for each start records:
@@ -14,6 +14,8 @@ machine's load, and for each start records:
     the wall time of a start without changing its CPU time: other processes of this machine show
     in the first, other guests of the host in the second.
 Nothing polls the server over HTTP meanwhile: a curl loop takes CPU from the warm-up it measures.
+PAUSE seconds pass between two starts: the killed server's memory goes back to the kernel, and
+its exit does not overlap the next start.
 Prints, per binary, the median and range of each figure, and the median wall time of the starts
 with steal under 5 %. The run delay is shown, not filtered on: on two cores the warm-up's own
 goroutines and the collector's workers queue for a core too (53-357 ms, median 103, in 20 starts on
@@ -94,10 +96,12 @@ def main():
         sys.exit(__doc__)
     n, binaries = int(sys.argv[1]), sys.argv[2:]
     shared = os.environ.get("SHARED", "../shared")
+    pause = float(os.environ.get("PAUSE", "0.3"))
     rows = {b: [] for b in binaries}
     for _ in range(n):
         for b in binaries:
             rows[b].append(start(b, shared))
+            time.sleep(pause)
     for b in binaries:
         ms = [r[0] for r in rows[b]]
         cpu = [r[1][0] for r in rows[b]]
