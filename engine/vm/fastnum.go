@@ -361,7 +361,8 @@ func compileFastNumCmp(ns *numShares, e *Expr) fastBool {
 // nodes that share slot s carry NumShare s+1 (planNumShares).
 type numShares struct {
 	// local[s]: slot s's subexpression reads the variable of a
-	// frame-free quantified expression (localExpr), so its value holds
+	// frame-free quantified expression (closedBut(e, true), reading an
+	// OpLocal), so its value holds
 	// for one binding of it only (fastEnv.locGen). One entry per slot;
 	// nil: no slot (the NumShare of the tree's nodes are not read).
 	local []bool
@@ -397,8 +398,8 @@ type numEntry struct {
 // depends on the tree's structure only, so a tree wrapped many times (the
 // compile cache) is planned once (PlanShared) and its copies carry the
 // numbers. Structure is compared by hash-consing, in one walk over the
-// tree (hc is a scratch table, as prepareCSE's), and closedExpr and
-// localExpr are found on the way up.
+// tree (hc is a scratch table, as prepareCSE's), and closedBut of each
+// node, with and without locals, is found on the way up.
 func planNumShares(root *Expr, hc *hashCons) []bool {
 	// The candidates are the nodes reached through operands (Args) only,
 	// not those in predicates or bindings.

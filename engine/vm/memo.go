@@ -191,7 +191,8 @@ func (c *Catalog) memoSlot(key []byte) int32 {
 func closedExpr(e *Expr) bool { return closedBut(e, false) }
 
 // closedBut is closedExpr, reading local variables allowed when locals is
-// set (localExpr).
+// set (a frame-free test's shares that read a quantified variable,
+// planNumShares).
 func closedBut(e *Expr, locals bool) bool {
 	if !ownClosed(e, locals) {
 		return false

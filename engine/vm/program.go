@@ -66,7 +66,7 @@ const (
 	ValueUse Use = iota
 	// TestUse: by EvalBool only (a check's test). No frame-free form of
 	// the value is compiled: a rule set's tests are most of its programs,
-	// and that form cost about a tenth of a start-up's compile and 20 MB
+	// and that form cost 6 % of a server start's instructions and 20 MB
 	// of its garbage. Eval still works, through the interpreter.
 	TestUse
 )
@@ -129,10 +129,10 @@ type CSEPlan struct {
 }
 
 // PlanShared computes the plan of a tree that has not been wrapped yet and
-// records it in the tree (Expr.CSE, Expr.NumShare). Copies made by CloneExpr carry the
-// annotations, so a tree wrapped many times (the compile cache: the
-// EN 16931 base in several rule sets) is planned once and each copy is
-// wrapped with NewProgramPlanned.
+// records it in the tree (Expr.CSE, Expr.NumShare). Copies made by
+// CloneExpr carry the annotations, so a tree wrapped many times (the
+// compile cache: the EN 16931 base in several rule sets) is planned once
+// and each copy is wrapped with NewProgramPlanned.
 func PlanShared(root *Expr) CSEPlan {
 	hc := hashConsPool.Get().(*hashCons)
 	defer hashConsPool.Put(hc)
