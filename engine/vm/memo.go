@@ -279,8 +279,8 @@ func fingerprint(b []byte, e *Expr) []byte {
 			b = appendStr(b, re.String())
 		}
 	case OpLocal:
-		// A local variable by its slot (localExpr's shared
-		// subexpressions; no closed expression has one).
+		// A local variable by its slot (the hash-consing of
+		// planNumShares and prepareCSE; no closed expression has one).
 		b = append(b, '$')
 		b = appendInt(b, int64(e.Slot))
 	}
