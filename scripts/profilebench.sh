@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Every profile against the reference, in the same run (issue 4): for each profile of DECISIONS.md,
 # on its example document (httpapi/ops/engineval/profiles_bench_test.go, profileCases), runs
-#   1. ours: BenchmarkProfiles/<profile>/{Schematron,Whole} (-cpu 1, CPU time per op), then
+#   1. ours: BenchmarkProfiles/<profile>/Whole (informative), then <profile>/Schematron (-cpu 1,
+#      CPU time per op), then
 #   2. the reference: the same .sch stages, in order, through `oracle.jar bench` (Saxon-HE, warm,
 #      median of N transforms, parse excluded), then
-#   3. ours again,
+#   3. ours again (Schematron),
 # one profile after the other, so both sides of a row ran in the same minute. Prints a Markdown
 # table (ratio = reference median / our CPU per op; the target is 30x) and the load average.
 #
@@ -56,25 +57,26 @@ ms() { awk '{printf "%.3f", $1 / 1e6}'; }
 
 load_before=$(uptime)
 started=$(date -u +%H:%M:%S)
+# ours PROFILE: COUNT counts of our Schematron step, each a process of its own, after SETTLE s.
+ours() {
+  sleep "$SETTLE"
+  for _ in $(seq "$COUNT"); do
+    (cd "$pkg" && "$OUT/engineval.test" -test.run '^$' -test.bench "^BenchmarkProfiles\$/^$1\$/Schematron" \
+      -test.cpu 1 -test.benchtime "$BENCHTIME")
+  done
+}
 rows=()
 while read -r _ name version doc stages; do
   # Ours, the reference, ours again, for this profile; the whole validation (informative) once.
-  ours() {
-    sleep "$SETTLE"
-    for _ in $(seq "$COUNT"); do
-      (cd "$pkg" && "$OUT/engineval.test" -test.run '^$' -test.bench "^BenchmarkProfiles\$/^${name}\$/Schematron" \
-        -test.cpu 1 -test.benchtime "$BENCHTIME")
-    done
-  }
   (cd "$pkg" && "$OUT/engineval.test" -test.run '^$' -test.bench "^BenchmarkProfiles\$/^${name}\$/Whole" \
     -test.cpu 1 -test.benchtime "$WHOLETIME" -test.count 3) >"$OUT/$name.go.txt"
-  ours >>"$OUT/$name.go.txt"
+  ours "$name" >>"$OUT/$name.go.txt"
   sch=()
   for s in $stages; do sch+=(--sch "$s"); done
   sleep "$SETTLE"
   (cd "$SHARED" && java -jar "$JAR" bench --cache "$CACHE" "${sch[@]}" --n "$N" --warmup "$WARMUP" "$doc") \
     >"$OUT/$name.ref.json"
-  ours >>"$OUT/$name.go.txt"
+  ours "$name" >>"$OUT/$name.go.txt"
   sch_cpu=$(metric "$name/Schematron" "$OUT/$name.go.txt" cpu-ns/op | median)
   sch_min=$(metric "$name/Schematron" "$OUT/$name.go.txt" min-ns/op | median)
   whole_cpu=$(metric "$name/Whole" "$OUT/$name.go.txt" cpu-ns/op | median)
