@@ -306,19 +306,23 @@ type fastBool func(fe *fastEnv, n xmltree.NodeID) (v, ok bool)
 type fastStepKind uint8
 
 const (
-	fsChild    fastStepKind = iota // child::name
-	fsAnyChild                     // child::* (every element child)
-	fsAttr                         // attribute::name (last step only)
-	fsParent                       // .. (leading steps only)
-	fsSelf                         // .[predicates] (first step only)
-	fsText                         // child::text() (last step only)
-	fsChildAlt                     // (a|b|...): child::a, child::b... in document order
-	fsRoot                         // / (first step only): the document node
-	fsFirst                        // child::name[1] (ram:ActualAmount[1]): the first child with the name (walk only: no shortcut takes it)
-	fsDesc                         // descendant::name (//cac:TaxCategory): the document's name index below the node (with predicates only when they read a quantified variable, up to descPredMax nodes)
-	fsDescAlt                      // (descendant::a|descendant::b|...) (//(cac:InvoiceLine|cac:CreditNoteLine)): fsDesc of each name, merged in document order
-	fsMemo                         // an absolute path's nodes read from the memo (fastmemo.go): the path's only step
-	fsFirstOf                      // (P)[1]: the first node of the steps after it, P's (first step only)
+	fsChild     fastStepKind = iota // child::name
+	fsAnyChild                      // child::* (every element child)
+	fsAttr                          // attribute::name (last step only)
+	fsParent                        // .. (leading steps only)
+	fsSelf                          // .[predicates] (first step only)
+	fsText                          // child::text() (last step only)
+	fsChildAlt                      // (a|b|...): child::a, child::b... in document order
+	fsRoot                          // / (first step only): the document node
+	fsFirst                         // child::name[1] (ram:ActualAmount[1]): the first child with the name (walk only: no shortcut takes it)
+	fsDesc                          // descendant::name (//cac:TaxCategory): the document's name index below the node (with predicates only when they read a quantified variable, up to descPredMax nodes)
+	fsDescAlt                       // (descendant::a|descendant::b|...) (//(cac:InvoiceLine|cac:CreditNoteLine)): fsDesc of each name, merged in document order
+	fsMemo                          // an absolute path's nodes read from the memo (fastmemo.go): the path's only step
+	fsFirstOf                       // (P)[1]: the first node of the steps after it, P's (first step only)
+	fsAncestor                      // ancestor::name, without predicates (first step only): nearest first, so the path is unordered
+	fsFollowing                     // following-sibling::name (first step only)
+	fsPreceding                     // preceding-sibling::name (first step only): in document order, as a path gives them
+	fsDescAttr                      // //@name, the internal descendant-attribute axis (last step only, no predicates): the document's name index below the node
 )
 
 // fastStep is one step of a fastPath.
@@ -368,6 +372,10 @@ type fastPath struct {
 	// it can reach a node twice or out of document order: collect gives
 	// up unless what it collected is in strictly ascending order.
 	desc bool
+	// unordered: the first step is fsAncestor, whose nodes come nearest
+	// first: collect gives up as for desc unless what it collected is in
+	// strictly ascending order (one ancestor, or none).
+	unordered bool
 	// kept: the walk's nodes are kept for the document (a memo value, a
 	// key index: fastMemo.walk and keyBuild.prefix), so a descendant
 	// step with predicates tests up to fastMaxNodes nodes of its name,
@@ -393,7 +401,7 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 			}
 			// preds set: no shortcut of the walk applies (oneChildStep,
 			// chainEnd, up), so every reading goes through walk.
-			first := fastStep{kind: fsFirstOf, whole: p.preds || p.desc}
+			first := fastStep{kind: fsFirstOf, whole: p.preds || p.desc || p.unordered}
 			return fastPath{steps: append([]fastStep{first}, p.steps...), preds: true}, true
 		}
 		parts = []*Expr{e}
@@ -418,15 +426,24 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 			// node is 0), whatever the context node.
 			st, ok = fastStep{kind: fsRoot}, true
 		}
+		if alts := rootAlts(a, nil); i == 0 && alts != nil {
+			// (/ubl:Invoice | /cn:CreditNote): the document node's
+			// children of those names, in document order.
+			p.steps = make([]fastStep, 0, len(parts)+1)
+			p.steps = append(p.steps, fastStep{kind: fsRoot})
+			p.abs = true
+			st, ok = fastStep{kind: fsChildAlt, alts: alts}, true
+		}
 		if !ok && e.Op == OpPath {
 			return memoPath(e) // a step the walk cannot take
 		}
 		k := len(p.steps)
 		switch {
 		case !ok,
-			(st.kind == fsAttr || st.kind == fsText) && i != len(parts)-1,
+			(st.kind == fsAttr || st.kind == fsText || st.kind == fsDescAttr) && i != len(parts)-1,
 			st.kind == fsSelf && k != 0,
 			st.kind == fsParent && k > 0 && p.steps[k-1].kind != fsParent,
+			(st.kind == fsAncestor || st.kind == fsFollowing || st.kind == fsPreceding) && k != 0,
 			st.kind == fsRoot && k != 0:
 			return fastPath{}, false
 		}
@@ -439,7 +456,8 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 		p.steps = append(p.steps, st)
 		p.preds = p.preds || len(st.preds) > 0
 		p.abs = p.abs || st.kind == fsRoot
-		p.desc = p.desc || st.kind == fsDesc || st.kind == fsDescAlt
+		p.desc = p.desc || st.kind == fsDesc || st.kind == fsDescAlt || st.kind == fsDescAttr
+		p.unordered = p.unordered || st.kind == fsAncestor
 	}
 	if p.abs {
 		// A step below the document element from the root: no index
@@ -530,6 +548,19 @@ func fastStepOf(e *Expr) (fastStep, bool) {
 		st.kind = fsAnyChild
 	case e.Axis == AxisDescendant && e.Test.Kind == TestName && e.Test.Slot > 0:
 		st.kind, st.slot = fsDesc, e.Test.Slot
+	case e.Axis == AxisDescendantAttribute && e.Test.Kind == TestName && e.Test.Slot > 0 && len(preds) == 0:
+		// UBL-DT-18: count(//@name) - count(//cbc:PaymentMeansCode/@name)
+		st.kind, st.slot = fsDescAttr, e.Test.Slot
+	case e.Axis == AxisAncestor && e.Test.Kind == TestName && e.Test.Slot > 0 && len(preds) == 0:
+		// ancestor::cac:AllowanceCharge/cbc:ChargeIndicator (XRechnung's
+		// $BT-95-UBL-Inv, RO_CIUS's BR-RO-065)
+		st.kind, st.slot = fsAncestor, e.Test.Slot
+	case (e.Axis == AxisFollowingSibling || e.Axis == AxisPrecedingSibling) && e.Test.Kind == TestName && e.Test.Slot > 0:
+		// following-sibling::cac:TaxScheme/cbc:ID (the same lets)
+		st.kind, st.slot = fsFollowing, e.Test.Slot
+		if e.Axis == AxisPrecedingSibling {
+			st.kind = fsPreceding
+		}
 	case e.Axis == AxisChild && e.Test.Kind == TestText:
 		// cbc:ChargeIndicator/text() (PEPPOL-EN16931-R043): the text
 		// children, each its own string value.
@@ -553,6 +584,24 @@ func fastStepOf(e *Expr) (fastStep, bool) {
 		st.key = compileFastKey(e, st.preds)
 	}
 	return st, true
+}
+
+// rootAlts appends to slots the catalog slots of a union of absolute
+// paths of one named, predicate-free child step each ((/ubl:Invoice |
+// /cn:CreditNote)); nil when e is not one.
+func rootAlts(e *Expr, slots []int32) []int32 {
+	switch {
+	case e.Op == OpUnion && len(e.Preds) == 0:
+		for _, a := range e.Args {
+			if slots = rootAlts(a, slots); slots == nil {
+				return nil
+			}
+		}
+		return slots
+	case e.Op == OpPath && len(e.Args) == 2 && e.Args[0].Op == OpRoot && len(e.Preds) == 0:
+		return unionSlots(e.Args[1], AxisChild, slots)
+	}
+	return nil
 }
 
 // unionSlots appends to slots the catalog slots of a union of named,
@@ -634,7 +683,7 @@ func (fe *fastEnv) collect(p *fastPath, n xmltree.NodeID, limit int) ([]xmltree.
 	buf, ok := fe.walk(p, 0, n, fe.bufs[d][:0], limit)
 	fe.depth--
 	fe.bufs[d] = buf
-	if ok && p.desc {
+	if ok && (p.desc || p.unordered) {
 		for i := 1; i < len(buf); i++ {
 			if buf[i] <= buf[i-1] {
 				return buf, false // nested subtrees (see fastPath.desc)
@@ -703,6 +752,51 @@ func (fe *fastEnv) walk(p *fastPath, i int, n xmltree.NodeID, buf []xmltree.Node
 			return buf, true
 		}
 		return fe.walk(p, i+1, n, buf, limit)
+	case fsAncestor:
+		id := fe.ids[st.slot-1]
+		if id < 0 {
+			return buf, true
+		}
+		for m := d.Parent(n); m != xmltree.None && len(buf) < limit; m = d.Parent(m) {
+			if d.Kind(m) != xmltree.KindElement || d.Name(m) != id {
+				continue
+			}
+			var ok bool
+			if buf, ok = fe.walk(p, i+1, m, buf, limit); !ok {
+				return buf, false
+			}
+		}
+		return buf, true
+	case fsDescAttr:
+		// As the interpreter: the attributes of the name in n's subtree.
+		if id := fe.ids[st.slot-1]; id >= 0 {
+			for _, c := range d.NamedIn(n, id, true) {
+				if len(buf) >= limit {
+					break
+				}
+				buf = append(buf, c)
+			}
+		}
+		return buf, true
+	case fsFollowing, fsPreceding:
+		// An attribute or the document node has no siblings.
+		id := fe.ids[st.slot-1]
+		if k := d.Kind(n); id < 0 || k == xmltree.KindAttribute || k == xmltree.KindDocument {
+			return buf, true
+		}
+		// Siblings are numbered in document order: the preceding ones
+		// are those of the parent's children below n.
+		c, end := d.NextSiblingNamed(n, id), xmltree.NodeID(math.MaxInt32)
+		if st.kind == fsPreceding {
+			c, end = d.FirstChildNamed(d.Parent(n), id), n
+		}
+		for ; c != xmltree.None && c < end && len(buf) < limit; c = d.NextSiblingNamed(c, id) {
+			var ok bool
+			if buf, ok = fe.into(st, p, i, c, buf, limit); !ok {
+				return buf, false
+			}
+		}
+		return buf, true
 	case fsDesc:
 		id := fe.ids[st.slot-1]
 		if id < 0 || (n != 0 && d.Kind(n) != xmltree.KindElement) {
@@ -1319,6 +1413,8 @@ func compileFastOne(ns *numShares, e *Expr) fastBool {
 			}
 			return codeListIn(NormalizeSpace(s), token, set, list), true
 		}
+	case OpSeq:
+		return compileFastSeqEBV(e)
 	case OpCastable:
 		return compileFastCastable(e)
 	case OpSome, OpEvery:
@@ -1502,6 +1598,37 @@ func compileFastAncestorPath(e *Expr) fastBool {
 			if found = found || v; found && !rest.preds {
 				break
 			}
+		}
+		return found, true
+	}
+}
+
+// compileFastSeqEBV compiles the effective boolean value of a sequence of
+// paths, (P1, P2, ...): whether one of them selects a node (RO_CIUS's
+// BR-RO-065: (cac:TaxRepresentativeParty/…/cbc:CompanyID,
+// cac:AccountingSupplierParty/…/cbc:CompanyID[boolean(normalize-space(.))])).
+// Every path is walked, so one that could not decide (or where the
+// interpreter might raise an error) gives up, even after a node.
+func compileFastSeqEBV(e *Expr) fastBool {
+	if len(e.Args) == 0 || len(e.Args) > 8 {
+		return nil
+	}
+	ps := make([]fastPath, len(e.Args))
+	for i, a := range e.Args {
+		p, ok := fastPathOf(a)
+		if !ok {
+			return nil
+		}
+		ps[i] = p
+	}
+	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+		found := false
+		for i := range ps {
+			f, ok := fe.any(&ps[i], n)
+			if !ok {
+				return false, false
+			}
+			found = found || f
 		}
 		return found, true
 	}

@@ -364,6 +364,33 @@ func TestFastPaths(t *testing.T) {
 		// shared, on the right).
 		{"every $v in t/id satisfies (count(//id[. < $v]) + 0 = count(//id[$v > .]) and count(//id[. < $v]) + 0 < 3)", true, false},
 		{"some $v in (1, 2) satisfies $v = 1", false, false}, // a literal list: the interpreter's
+		// A leading ancestor or sibling step (XRechnung's $BT-95-UBL-Inv:
+		// cbc:ID[ancestor::cac:AllowanceCharge/cbc:ChargeIndicator =
+		// 'false' and following-sibling::cac:TaxScheme/cbc:ID = 'VAT']);
+		// ancestors come nearest first: two r give nodes out of document
+		// order, which a count or a comparison leaves to the interpreter.
+		{"ancestor::a/i = 'false'", true, false}, {"count(ancestor::a/b) = 2", true, false},
+		{"exists(ancestor::r/d)", true, false}, {"ancestor::r/d/b = '2'", true, false},
+		{"count(ancestor::r/*) = 4", true, false},
+		{"following-sibling::b = 'x'", true, false}, {"count(preceding-sibling::e) = 2", true, false},
+		{"exists(preceding-sibling::b) and not(following-sibling::e)", true, false},
+		{"t/id[following-sibling::id = 'z'] = 'VAT'", true, false}, {"id[preceding-sibling::id] = 'z'", true, false},
+		{"b[ancestor::a/i = 'false' and following-sibling::c = ' s '] = '10'", true, false},
+		{"count(following-sibling::t/id) = 3", true, false}, {"preceding-sibling::t/id = 'z'", true, false},
+		{"following-sibling::b[. = 'x'] or preceding-sibling::b[. = '10']", true, false},
+		{"xs:decimal(following-sibling::b) = 10", true, true}, // 'x' is no decimal
+		// A union of absolute paths as a path's first step (BR-O-03's
+		// (/ubl:Invoice|/cn:CreditNote)/cac:AllowanceCharge[…]).
+		{"exists((/r | /q)/a/b)", true, false}, {"(/q | /r)/d/b = '2'", true, false},
+		{"count((/r|/s|/q)/a/t/id) = 3", true, false}, {"empty((/q|/s)/a)", true, false},
+		{"exists((/r|/q)/a/t[id = 'z'])", true, false},
+		// The effective boolean value of a sequence of paths (RO_CIUS's
+		// BR-RO-065), and attributes by name below the node (UBL-DT-18).
+		{"(q, e)", true, false}, {"not((b, d)) or (t/id[. = 'z'], i)", true, false}, {"(q, c[. = 's'])", true, false},
+		{"(b, 'x')", false, false}, {"(q, b[. > 5])", true, true}, // 'x' > 5: FORG0001
+		{"(e, b[. > 5])", true, true}, // every path walked: after e, the same error
+		{"count(//@x) - count(//a/@x) <= 0", true, false}, {"count(.//@y) = 1", true, false}, {"exists(//@q)", true, false},
+		{"//@y = ' EUR '", true, false},
 	} {
 		cat := vm.NewCatalog()
 		sc := &xpath.StaticContext{Catalog: cat, Variables: map[string]int{"v": 0}}
@@ -720,6 +747,10 @@ func TestFastValues(t *testing.T) {
 		{"string-join($n, '-')[contains(., 'x-')]", true}, {"string-join(l/m/v, ', ')[contains(., '5, 2')]", true},
 		{"string-join($v, '')[contains(., 'a')]", false}, // a boolean: XPTY0004
 		{"string-join(m/v, '')[. = '1']", false},         // a comparison, not a string test: the interpreter's
+		// Leading ancestor and sibling steps, and a union of absolute
+		// paths first (XRechnung's $BT-95-UBL-Inv, $BT-102).
+		{"l/m/v[ancestor::l/w = 'x']", true}, {"m/v[following-sibling::v]", true}, {"m/v[preceding-sibling::v = '1']", true},
+		{"ancestor::r/d/b", true}, {"following-sibling::l/m/v", true}, {"(/r|/q)/l/m/v", true},
 	} {
 		cat := vm.NewCatalog()
 		vars := map[string]int{"v": 0, "s": 1, "n": 2}
@@ -749,6 +780,47 @@ func TestFastValues(t *testing.T) {
 		if (decided > 0) != c.fast {
 			t.Errorf("%s: decided without a frame on %d nodes, want fast %v", c.expr, decided, c.fast)
 		}
+	}
+}
+
+// TestFastAncestorOrder: ancestor steps come nearest first, so a path
+// from two ancestors of one name reaches nodes out of document order: its
+// value, count and comparisons are left to the interpreter there, and
+// agree with it everywhere.
+func TestFastAncestorOrder(t *testing.T) {
+	doc := parse(t, `<r><y>1</y><r><y>2</y><x/></r></r>`)
+	x := xmltree.NodeID(-1)
+	eachElementOrAttr(doc, func(n xmltree.NodeID) {
+		if doc.NameLocal(doc.Name(n)) == "x" {
+			x = n
+		}
+	})
+	for _, c := range []struct {
+		expr    string
+		value   bool // a let's value, or a test
+		decided bool // decided without a frame on x
+	}{
+		{"ancestor::r/y", true, false}, {"count(ancestor::r/y) = 2", false, false},
+		{"ancestor::r/y = '1'", false, false}, {"exists(ancestor::r/y)", false, true},
+		{"preceding-sibling::y = '2'", false, true}, {"preceding-sibling::y", true, true},
+	} {
+		cat := vm.NewCatalog()
+		p := compile(t, c.expr, &xpath.StaticContext{Catalog: cat})
+		env := &vm.Env{Doc: doc}
+		env.CatalogIDs(cat)
+		eachElementOrAttr(doc, func(n xmltree.NodeID) {
+			agrees := p.FastAgrees
+			if c.value {
+				agrees = p.FastValueAgrees
+			}
+			ok, err := agrees(context.Background(), env, n)
+			if err != nil {
+				t.Errorf("%s: %v", c.expr, err)
+			}
+			if n == x && ok != c.decided {
+				t.Errorf("%s on x: decided %v, want %v", c.expr, ok, c.decided)
+			}
+		})
 	}
 }
 

@@ -115,7 +115,14 @@ func FuzzFastAgrees(f *testing.F) {
 		// as values.
 		"string-join(cbc:Note, '-')", "replace($v, 'N', '')", "(string-length($v) - string-length(replace($v, '-', ''))) div 1",
 		"if (string(cbc:Note)) then substring($v[1], 1, 2) else $v", "string-join(cac:InvoiceLine/cbc:ID, '')[contains(., '2')]",
-		"$v = ('INV-1', 'x') or $v != 'n'", "if (contains($v, '-')) then substring-before($v, '-') else $v", "count(cac:InvoiceLine) + 1"} {
+		"$v = ('INV-1', 'x') or $v != 'n'", "if (contains($v, '-')) then substring-before($v, '-') else $v", "count(cac:InvoiceLine) + 1",
+		// Leading ancestor and sibling steps, a union of absolute paths
+		// first, sequences of paths, //@name (fast.go's fsAncestor,
+		// fsFollowing, fsPreceding, fsDescAttr, compileFastSeqEBV).
+		"cac:AllowanceCharge/cac:TaxCategory/cbc:ID[ancestor::cac:AllowanceCharge/cbc:ChargeIndicator = 'false' and following-sibling::cac:TaxScheme/cbc:ID = 'VAT']",
+		"count(preceding-sibling::cac:InvoiceLine) < 2 or ancestor::cac:InvoiceLine/cbc:ID = '1'",
+		"exists((/ubl:Invoice | /cn:CreditNote)/cac:AllowanceCharge[cbc:ChargeIndicator = false()])",
+		"(cbc:Note, cac:InvoiceLine[cbc:ID = '2'])", "count(//@currencyID) - count(//cbc:Amount/@currencyID) <= 0"} {
 		f.Add(s)
 	}
 	// testDoc, and a document with enough lines and allowances for the
