@@ -122,6 +122,64 @@ type fastEnv struct {
 	keyCands []xmltree.NodeID
 	// memoItems: scratch for the nodes memoKeep stores.
 	memoItems []xdm.Item
+	// extMemo: the answers of the extension functions of one argument
+	// that may be kept (Functions.MemoScalar) for extMemoDoc, by
+	// function and argument (compileFastExt).
+	extMemoDoc *xmltree.Document
+	extMemo    map[extMemoKey]bool
+}
+
+// extMemoKey is an extension function's argument in fastEnv.extMemo: the
+// function (MemoScalar's token), and the argument atomized (empty: none).
+type extMemoKey struct {
+	fn    *scalarMemo
+	empty bool
+	t     xdm.Type
+	s     string
+}
+
+// maxExtMemo bounds the answers a document's extMemo keeps.
+const maxExtMemo = 1 << 12
+
+// extKey returns the extMemo key of a call of the function m with one
+// argument, arg; ok=false when arg is not one string, xs:untypedAtomic or
+// node of the document, or none. It empties the memo when it holds
+// another document's answers.
+func (fe *fastEnv) extKey(m *scalarMemo, arg xdm.Sequence) (k extMemoKey, ok bool) {
+	if fe.extMemoDoc != fe.doc {
+		clear(fe.extMemo)
+		fe.extMemoDoc = fe.doc
+	}
+	k.fn = m
+	switch {
+	case len(arg) == 0:
+		k.empty = true
+		return k, true
+	case len(arg) > 1:
+		return k, false
+	}
+	switch it := arg[0]; it.T {
+	case xdm.TNode:
+		if it.Doc != 0 {
+			return k, false
+		}
+		k.t, k.s = xdm.TUntyped, fe.doc.StringValue(xmltree.NodeID(it.Node))
+	case xdm.TString, xdm.TUntyped:
+		k.t, k.s = it.T, it.S
+	default:
+		return k, false
+	}
+	return k, true
+}
+
+// keepExt keeps answer v of the call k for the document.
+func (fe *fastEnv) keepExt(k extMemoKey, v bool) {
+	if fe.extMemo == nil {
+		fe.extMemo = make(map[extMemoKey]bool)
+	}
+	if len(fe.extMemo) < maxExtMemo {
+		fe.extMemo[k] = v
+	}
 }
 
 // fastLocal is a local variable's value in a frame-free evaluation: one
@@ -2596,7 +2654,7 @@ func compileFastExt(ns *numShares, e *Expr) fastBool {
 	if ns == nil || !ns.vars || len(e.Args) > maxExtArgs {
 		return nil
 	}
-	call := ns.fns.scalarOf(e)
+	call, memo := ns.fns.scalarOf(e)
 	if call == nil {
 		return nil
 	}
@@ -2657,9 +2715,21 @@ func compileFastExt(ns *numShares, e *Expr) fastBool {
 			}
 			seqs[i] = fe.extItems[i : i+k : i+k]
 		}
+		var k extMemoKey
+		keep := false
+		if memo != nil {
+			if k, keep = fe.extKey(memo, seqs[0]); keep {
+				if v, hit := fe.extMemo[k]; hit {
+					return v, true
+				}
+			}
+		}
 		res, ok := call(fe.doc, seqs)
 		if !ok || len(res) != 1 || res[0].T != xdm.TBoolean {
 			return false, false
+		}
+		if keep {
+			fe.keepExt(k, res[0].B)
 		}
 		return res[0].B, true
 	}

@@ -2,6 +2,7 @@ package vm_test
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -1130,5 +1131,79 @@ func TestFastExtCall(t *testing.T) {
 	p := compile(t, "u:plain(normalize-space(.))", &xpath.StaticContext{Catalog: vm.NewCatalog(), Namespaces: map[string]string{"u": ns}, Functions: fs})
 	if _, ok := p.FastVarTest(); ok {
 		t.Errorf("u:plain (no ExtScalar) has a FastVarTest")
+	}
+}
+
+// TestFastExtMemo: the answers of an extension function of one argument
+// declared with MemoScalar are kept for the validated document: called
+// once per distinct atomized argument (a node and its string value are
+// two arguments: their types differ), per function (two functions of one
+// argument never share an answer), and again for another document; they
+// agree with the interpreter on every node. Without MemoScalar every call
+// is made.
+func TestFastExtMemo(t *testing.T) {
+	const src = `<r><a>1</a><a>1</a><a>2</a><b>1</b><c><a>2</a></c></r>`
+	const ns = "urn:test"
+	calls := map[string]int{}
+	fs := vm.NewFunctions()
+	for _, f := range []struct {
+		name string
+		want string // the argument for which the function answers true
+		memo bool
+	}{{"one", "1", true}, {"two", "2", true}, {"plain", "1", false}} {
+		call := func(doc *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, bool) {
+			calls[f.name]++
+			s := ""
+			if len(args[0]) == 1 {
+				if it := args[0][0]; it.T == xdm.TNode {
+					s = doc.StringValue(xmltree.NodeID(it.Node))
+				} else {
+					s = it.S
+				}
+			}
+			return xdm.Sequence{xdm.Bool(s == f.want)}, true
+		}
+		fs.RegisterPure(ns, f.name, 1, func(_ context.Context, doc *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, error) {
+			r, _ := call(doc, args)
+			return r, nil
+		})
+		fs.RegisterScalar(ns, f.name, 1, call)
+		if f.memo {
+			fs.MemoScalar(ns, f.name, 1)
+		}
+	}
+	cat := vm.NewCatalog()
+	sc := &xpath.StaticContext{Catalog: cat, Namespaces: map[string]string{"u": ns}, Functions: fs}
+	// Seven elements, three distinct values: r "11212", a and b "1",
+	// a and c "2".
+	progs := map[string]*vm.Program{}
+	for _, expr := range []string{"u:one(.)", "u:two(.)", "u:one(string(.))", "u:plain(.)"} {
+		progs[expr] = compile(t, expr, sc)
+	}
+	env := &vm.Env{}
+	for round := range 2 {
+		// One Env for both documents, as a validation state's.
+		doc := parse(t, src)
+		env.Doc = doc
+		env.CatalogIDs(cat)
+		clear(calls)
+		for _, expr := range []string{"u:one(.)", "u:two(.)", "u:one(string(.))", "u:plain(.)"} {
+			ft, ok := progs[expr].FastVarTest()
+			if !ok {
+				t.Fatalf("%s: no FastVarTest", expr)
+			}
+			eachElementOrAttr(doc, func(n xmltree.NodeID) {
+				got, ok := env.Fast(cat).Test(ft, n)
+				want, err := progs[expr].EvalBool(context.Background(), env, n)
+				if !ok || err != nil || got != want {
+					t.Errorf("round %d: %s on node %d: %v, %v; interpreter %v, %v", round, expr, n, got, ok, want, err)
+				}
+			})
+		}
+		// The interpreter's calls (EvalBool above) go through the
+		// registered Func, which counts too: seven each.
+		if want := map[string]int{"one": 3 + 7 + 3 + 7, "two": 3 + 7, "plain": 7 + 7}; !maps.Equal(calls, want) {
+			t.Errorf("round %d: calls %v, want %v", round, calls, want)
+		}
 	}
 }

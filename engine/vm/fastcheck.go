@@ -192,6 +192,6 @@ func alone[T any](env *Env, eval func() (T, error)) (T, error) {
 // document (they are built again on use).
 func (env *Env) forgetDocument() {
 	if f := env.fr; f != nil {
-		f.memoDoc, f.stepIdxDoc, f.predDoc, f.fast.kids.doc, f.fast.keyDoc = nil, nil, nil, nil, nil
+		f.memoDoc, f.stepIdxDoc, f.predDoc, f.fast.kids.doc, f.fast.keyDoc, f.fast.extMemoDoc = nil, nil, nil, nil, nil, nil
 	}
 }

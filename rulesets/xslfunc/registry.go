@@ -37,13 +37,15 @@ var peppolFuncs = []struct {
 // raises. The functions are pure, short and read their arguments
 // atomized (atom), so a node and its untypedAtomic value, which is what
 // the frame-free tests pass, give the same answer (every case of
-// TestPeppolFunctions and TestPeppolFunctionErrors checks both forms).
+// TestPeppolFunctions and TestPeppolFunctionErrors checks both forms):
+// a document's answers may be kept (vm.Functions.MemoScalar).
 func register(fs *vm.Functions, local string, arity int, fn vm.Func) {
 	fs.Register(NSPeppol, local, arity, fn)
 	fs.RegisterScalar(NSPeppol, local, arity, func(doc *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, bool) {
 		r, err := fn(context.Background(), doc, args)
 		return r, err == nil
 	})
+	fs.MemoScalar(NSPeppol, local, arity)
 }
 
 // XRechnung returns a fresh registry of the functions the XRechnung 2.5.0

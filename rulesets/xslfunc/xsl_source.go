@@ -311,6 +311,9 @@ func compileAll(fs *vm.Functions, defs []XSLFunction, ns map[string]string) ([]*
 			// Only then: a frame-free test must not atomize arguments
 			// (an element's whole text) for a call that cannot answer.
 			fs.RegisterScalar(c.def.Space, c.def.Local, len(c.def.Params), c.scalarCall)
+			// Its params are strings and it has no context item: its
+			// answer is its arguments' atomized values'.
+			fs.MemoScalar(c.def.Space, c.def.Local, len(c.def.Params))
 		}
 	}
 	return cs, nil
