@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every profile against the reference, in the same run (issue 4): for each profile of DECISIONS.md,
-# on its example document (httpapi/ops/engineval/profiles_bench_test.go, profileCases), runs
+# on its example document (internal/profilecases), runs
 #   1. ours: BenchmarkProfiles/<profile>/Whole (informative), then <profile>/Schematron (-cpu 1,
 #      CPU time per op), then
 #   2. the reference: the same .sch stages, in order, through `oracle.jar bench` (Saxon-HE, warm,

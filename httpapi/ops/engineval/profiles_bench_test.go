@@ -16,61 +16,25 @@ import (
 	"github.com/einvoice-dev/einvoice/rulesets"
 
 	"github.com/einvoice-dev/einvoice/internal/benchcpu"
+	"github.com/einvoice-dev/einvoice/internal/profilecases"
 )
-
-// profileCase is one profile of DECISIONS.md with one valid example
-// document of it from ../shared/corpus (issue 4: a speed table per profile
-// against the reference, scripts/profilebench.sh).
-type profileCase struct {
-	syntax, profile string
-	doc             string // relative to shared/corpus
-	// findings, when set, says why the document is not valid for the
-	// profile: the corpus has no valid example of it (the benchmark then
-	// still runs every rule set, and checks the report is complete).
-	findings string
-}
-
-var profileCases = []profileCase{
-	{"ubl", "peppol", "peppol-bis-billing/3.0.21/examples/base-example.xml", ""},
-	{"ubl", "xrechnung", "xrechnung-testsuite/technical-cases/cius/01.01_comprehensive_test_ubl.xml", ""},
-	{"ubl", "ro_cius", "ro-cius/1.0.9/ubl_b2g_example1.xml", ""},
-	{"ubl", "br_fr", "br-fr/akretion/ubl-21-en16931.xml", ""},
-	{"ubl", "en16931", "en16931/ubl/examples/ubl-tc434-example1.xml", ""},
-	{"cii", "en16931", "en16931/cii/examples/CII_example1.xml", ""},
-	{"cii", "xrechnung", "xrechnung-testsuite/technical-cases/cius/01.01_comprehensive_test_uncefact.xml", ""},
-	{"cii", "peppol", "en16931/cii/examples/CII_example1.xml",
-		"no Peppol-valid CII invoice in the corpus (only unit-test fragments): EN 16931 example 1, 9 Peppol findings"},
-	{"cii", "br_fr", "factur-x/akretion/factur-x-en16931.xml", ""},
-	{"cii", "facturx_minimum", "factur-x/1.09.2/phive-test-files/minimum/factur-x-1.xml", ""},
-	{"cii", "facturx_basicwl", "factur-x/1.09.2/phive-test-files/basicwl/factur-x-1.xml", ""},
-	{"cii", "facturx_basic", "factur-x/1.09.2/phive-test-files/basic/factur-x-1.xml", ""},
-	{"cii", "facturx_en16931", "factur-x/1.09.2/phive-test-files/en16931/factur-x-1.xml", ""},
-	{"cii", "facturx_extended", "factur-x/1.09.2/phive-test-files/extended/factur-x-1.xml", ""},
-	{"orderx", "basic", "order-x/akretion/order-x-basic.xml", ""},
-	{"orderx", "comfort", "order-x/akretion/order-x-comfort.xml", ""},
-	// The corpus's one EXTENDED Order-X (horstoeko) fails the EXTENDED
-	// XSD; the COMFORT example is a valid EXTENDED order.
-	{"orderx", "extended", "order-x/akretion/order-x-comfort.xml", ""},
-}
-
-func (c profileCase) name() string { return c.syntax + "_" + c.profile }
 
 // profileFor returns the case's default-version profile and two separate
 // parses of its document (the Schematron benchmark alternates them, so
 // every op sees a document the previous op did not: the vm's
 // per-document memos are cold, as in a service).
-func profileFor(t testing.TB, c profileCase) (*rulesets.Profile, [2]*xmltree.Document) {
+func profileFor(t testing.TB, c profilecases.Case) (*rulesets.Profile, [2]*xmltree.Document) {
 	t.Helper()
-	p, ok := testValidator.catalog.Profile(c.syntax, c.profile)
+	p, ok := testValidator.catalog.Profile(c.Syntax, c.Profile)
 	if !ok {
-		t.Fatalf("profile %s/%s not in the catalog", c.syntax, c.profile)
+		t.Fatalf("profile %s/%s not in the catalog", c.Syntax, c.Profile)
 	}
-	data := corpus(t, c.doc)
+	data := corpus(t, c.Doc)
 	var docs [2]*xmltree.Document
 	for i := range docs {
 		d, err := xmltree.Parse(data, xmltree.DefaultLimits())
 		if err != nil {
-			t.Fatalf("%s: %v", c.doc, err)
+			t.Fatalf("%s: %v", c.Doc, err)
 		}
 		docs[i] = d
 	}
@@ -84,33 +48,33 @@ func profileFor(t testing.TB, c profileCase) (*rulesets.Profile, [2]*xmltree.Doc
 // PROFILEBENCH_LIST=1).
 func TestProfileBenchCases(t *testing.T) {
 	list := os.Getenv("PROFILEBENCH_LIST") != ""
-	for _, c := range profileCases {
-		rep, err := svc().Validate(context.Background(), ops.ValidateRequest{Syntax: c.syntax, Profile: c.profile, Body: corpus(t, c.doc)})
+	for _, c := range profilecases.Cases {
+		rep, err := svc().Validate(context.Background(), ops.ValidateRequest{Syntax: c.Syntax, Profile: c.Profile, Body: corpus(t, c.Doc)})
 		if err != nil {
-			t.Fatalf("%s: %v", c.name(), err)
+			t.Fatalf("%s: %v", c.Name(), err)
 		}
-		if rep.Valid == (c.findings != "") || !rep.Complete {
-			t.Errorf("%s: %s: valid %v, complete %v, want valid %v: %+v", c.name(), c.doc, rep.Valid, rep.Complete, c.findings == "", rep)
+		if rep.Valid == (c.Findings != "") || !rep.Complete {
+			t.Errorf("%s: %s: valid %v, complete %v, want valid %v: %+v", c.Name(), c.Doc, rep.Valid, rep.Complete, c.Findings == "", rep)
 			continue
 		}
 		p, docs := profileFor(t, c)
 		res, err := p.Validate(context.Background(), docs[0])
 		if err != nil || !res.Complete || len(res.Rulesets) == 0 {
-			t.Fatalf("%s: rule sets: %v %+v", c.name(), err, res)
+			t.Fatalf("%s: rule sets: %v %+v", c.Name(), err, res)
 		}
 		stages := make([]string, len(res.Rulesets))
 		for i, rs := range res.Rulesets {
 			src := rs.Tables().Source
 			if !strings.HasSuffix(src, ".sch") {
-				t.Fatalf("%s: rule set %s has no .sch source (%q)", c.name(), rs.Label(), src)
+				t.Fatalf("%s: rule set %s has no .sch source (%q)", c.Name(), rs.Label(), src)
 			}
 			if _, err := os.Stat(filepath.Join(shared(), filepath.FromSlash(src))); err != nil {
-				t.Fatalf("%s: %v", c.name(), err)
+				t.Fatalf("%s: %v", c.Name(), err)
 			}
 			stages[i] = src
 		}
 		if list {
-			fmt.Printf("PROFILE %s %s %s %s\n", c.name(), p.Version, "corpus/"+c.doc, strings.Join(stages, " "))
+			fmt.Printf("PROFILE %s %s %s %s\n", c.Name(), p.Version, "corpus/"+c.Doc, strings.Join(stages, " "))
 		}
 	}
 }
@@ -127,8 +91,8 @@ func TestProfileBenchCases(t *testing.T) {
 // shared machine) and min-ns/op (the fastest single op).
 func BenchmarkProfiles(b *testing.B) {
 	ctx := context.Background()
-	for _, c := range profileCases {
-		b.Run(c.name()+"/Schematron", func(b *testing.B) {
+	for _, c := range profilecases.Cases {
+		b.Run(c.Name()+"/Schematron", func(b *testing.B) {
 			p, docs := profileFor(b, c)
 			i := 0
 			benchcpu.Loop(b, func() {
@@ -138,12 +102,12 @@ func BenchmarkProfiles(b *testing.B) {
 				}
 			})
 		})
-		b.Run(c.name()+"/Whole", func(b *testing.B) {
-			req := ops.ValidateRequest{Syntax: c.syntax, Profile: c.profile, Body: corpus(b, c.doc)}
+		b.Run(c.Name()+"/Whole", func(b *testing.B) {
+			req := ops.ValidateRequest{Syntax: c.Syntax, Profile: c.Profile, Body: corpus(b, c.Doc)}
 			s := svc()
 			b.SetBytes(int64(len(req.Body)))
 			benchcpu.Loop(b, func() {
-				if rep, err := s.Validate(ctx, req); err != nil || !rep.Complete || rep.Valid != (c.findings == "") {
+				if rep, err := s.Validate(ctx, req); err != nil || !rep.Complete || rep.Valid != (c.Findings == "") {
 					b.Fatal(err, rep)
 				}
 			})
@@ -170,8 +134,8 @@ func BenchmarkProfiles(b *testing.B) {
 // benchmarks (engine.(*Ruleset).Validate) repeat to 0.05 %.
 func BenchmarkProfileStages(b *testing.B) {
 	ctx := context.Background()
-	for _, c := range profileCases {
-		b.Run(c.name(), func(b *testing.B) {
+	for _, c := range profilecases.Cases {
+		b.Run(c.Name(), func(b *testing.B) {
 			p, docs := profileFor(b, c)
 			res, err := p.Validate(ctx, docs[0])
 			if err != nil || !res.Complete {
