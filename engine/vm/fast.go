@@ -484,13 +484,15 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 			// node is 0), whatever the context node.
 			st, ok = fastStep{kind: fsRoot}, true
 		}
-		if alts := rootAlts(a, nil); i == 0 && alts != nil {
-			// (/ubl:Invoice | /cn:CreditNote): the document node's
-			// children of those names, in document order.
-			p.steps = make([]fastStep, 0, len(parts)+1)
-			p.steps = append(p.steps, fastStep{kind: fsRoot})
-			p.abs = true
-			st, ok = fastStep{kind: fsChildAlt, alts: alts}, true
+		if i == 0 && a.Op == OpUnion {
+			if alts := rootAlts(a, nil); alts != nil {
+				// (/ubl:Invoice | /cn:CreditNote): the document node's
+				// children of those names, in document order.
+				p.steps = make([]fastStep, 0, len(parts)+1)
+				p.steps = append(p.steps, fastStep{kind: fsRoot})
+				p.abs = true
+				st, ok = fastStep{kind: fsChildAlt, alts: alts}, true
+			}
 		}
 		if !ok && e.Op == OpPath {
 			return memoPath(e) // a step the walk cannot take
