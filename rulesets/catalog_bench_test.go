@@ -61,8 +61,8 @@ func BenchmarkLoadLazyOneProfile(b *testing.B) {
 // and XSD excluded, alternating two parses of the document so that no op
 // sees the per-document memos of the one before. The catalog is lazy, so
 // a run compiles the profile it measures only, before the loop. Each step
-// runs inside profileStep, for callgrind: the instructions of N+1 steps
-// (the framework's run of one, then N) are
+// runs inside profileStep, for callgrind: the instructions of N steps
+// (b.Loop runs the body once, without a run of one first) are
 //
 //	valgrind --tool=callgrind --toggle-collect='github.com/einvoice-dev/einvoice/rulesets.profileStep' \
 //	  rulesets.test -test.run '^$' -test.bench '^BenchmarkProfileSteps$/^cii_br_fr$' -test.benchtime 100x
