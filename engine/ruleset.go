@@ -106,6 +106,13 @@ type Ruleset struct {
 	// element or attribute it is tried on (vm.Pattern.ParentNames), or nil
 	// when it has none.
 	parents []*parentGate
+	// plainCtx[ri]: rule ri's context is named child steps without
+	// predicates (vm.Pattern.PlainContext), matched by names up the
+	// parent chain without the matching machinery (visitNode).
+	plainCtx []bool
+	// gateCtx[ri]: once rule ri's gate holds (vm.NameGated), its node
+	// test and a parent decide its context (vm.Pattern.GateDecides).
+	gateCtx []bool
 	// dispatch[ri] is, for a rule whose context's first predicate is
 	// K = 'literal' with a K shared by other rules of its pattern
 	// (vm.Pattern.DispatchKey), the index of that key in dispatchers; -1
@@ -764,7 +771,11 @@ func (r *Ruleset) buildIndex() {
 	ruleNames := make([][]int, len(t.Rules))
 	anyRule := make([]bool, len(t.Rules))
 	r.parents = make([]*parentGate, len(t.Rules))
+	r.plainCtx = make([]bool, len(t.Rules))
+	r.gateCtx = make([]bool, len(t.Rules))
 	for ri, pat := range r.rules {
+		r.plainCtx[ri] = pat.PlainContext() && len(r.ruleRefs[ri]) == 0
+		r.gateCtx[ri] = pat.GateDecides() && len(r.ruleRefs[ri]) == 0
 		if pn, root, ok := pat.ParentNames(); ok {
 			g := &parentGate{root: root}
 			for _, q := range pn {

@@ -476,6 +476,14 @@ func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error
 		if pg := r.parents[ri]; !split && pg != nil && !pg.allows(vn.parent) {
 			continue
 		}
+		if r.plainCtx[ri] && v.fastOK {
+			// Names up the parent chain decide: no predicate, so no
+			// gate, dispatch key, guard, variable or error.
+			if r.rules[ri].MatchPlainIn(v.fast, node) {
+				return v.fire(ctx, ri, node)
+			}
+			continue
+		}
 		gated := false
 		if g := r.gate[ri]; g >= 0 {
 			switch v.mayMatch(ctx, ri, g, node) {
@@ -500,6 +508,12 @@ func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error
 			dispatched = ds.ok
 		}
 		if r.guarded[ri] && v.guardFails(ctx, ri) {
+			continue
+		}
+		if gated && r.gateCtx[ri] && v.fastOK {
+			if r.rules[ri].MatchGatedIn(v.fast, node) {
+				return v.fire(ctx, ri, node)
+			}
 			continue
 		}
 		if dispatched && !gated {

@@ -20,9 +20,14 @@ type fastPattern struct {
 	gatedOnly bool
 	// plain[a], when not nil, holds the catalog slots of the steps of
 	// alternative a, all named child steps without predicates
-	// (/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:IncludedNote):
-	// matched by comparing names up the parent chain (plainMatch).
-	plain [][]int32
+	// (/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:IncludedNote),
+	// the first possibly after // (//ram:ApplicableHeaderTradeSettlement/
+	// ram:ApplicableTradeTax): matched by comparing names up the parent
+	// chain (plainMatch); plainRoot[a] says whether the first step's node
+	// must then be the document's element (an absolute alternative
+	// without //).
+	plain     [][]int32
+	plainRoot []bool
 	// pastKey, empty and not nil, is match's pastGate for
 	// MatchFastDispatched: the first predicate of the last step is
 	// skipped, the others evaluated.
@@ -31,11 +36,14 @@ type fastPattern struct {
 
 // compileFastPattern returns pt's frame-free match, or nil.
 func compileFastPattern(pt *Pattern) *fastPattern {
-	fp := &fastPattern{preds: make([][][]fastBool, len(pt.alts)), plain: make([][]int32, len(pt.alts)), pastKey: []fastBool{}}
+	fp := &fastPattern{preds: make([][][]fastBool, len(pt.alts)), plain: make([][]int32, len(pt.alts)),
+		plainRoot: make([]bool, len(pt.alts)), pastKey: []fastBool{}}
 	for a := range pt.alts {
 		steps := pt.alts[a].Steps
 		fp.preds[a] = make([][]fastBool, len(steps))
-		fp.plain[a] = plainSlots(steps)
+		if fp.plain[a] = plainSlots(steps); fp.plain[a] != nil {
+			fp.plainRoot[a] = pt.alts[a].Absolute && !steps[0].Desc
+		}
 		for i := range steps {
 			st := &steps[i]
 			switch {
@@ -103,7 +111,7 @@ func (pt *Pattern) MatchFastIn(fx FastEnv, node xmltree.NodeID, gated bool) (v, 
 			continue
 		}
 		if slots := fp.plain[a]; slots != nil {
-			if fe.plainMatch(slots, alt.Absolute, node) {
+			if fe.plainMatch(slots, fp.plainRoot[a], node) {
 				return true, true
 			}
 			continue
@@ -139,7 +147,9 @@ func (pt *Pattern) MatchFastDispatched(fx FastEnv, node xmltree.NodeID) (v, ok b
 }
 
 // plainSlots returns the catalog slots of steps when they are all named
-// child steps without predicates, else nil.
+// child steps without predicates, the first possibly a // step, else nil.
+// (//A/B matches what A/B does: an element A always has a parent, and
+// every node of the document descends from its root.)
 func plainSlots(steps []PatternStep) []int32 {
 	if len(steps) == 0 {
 		return nil
@@ -147,7 +157,7 @@ func plainSlots(steps []PatternStep) []int32 {
 	slots := make([]int32, len(steps))
 	for i := range steps {
 		st := &steps[i]
-		if st.Desc || st.Attr || st.Positional || len(st.Preds) > 0 || st.Test.Kind != TestName || st.Test.Slot <= 0 {
+		if (st.Desc && i > 0) || st.Attr || st.Positional || len(st.Preds) > 0 || st.Test.Kind != TestName || st.Test.Slot <= 0 {
 			return nil
 		}
 		slots[i] = st.Test.Slot
@@ -155,10 +165,48 @@ func plainSlots(steps []PatternStep) []int32 {
 	return slots
 }
 
+// PlainContext reports whether the pattern is one alternative of named
+// child steps without predicates (fastPattern.plain): MatchPlainIn then
+// decides it, without an error and reading no variable.
+func (pt *Pattern) PlainContext() bool {
+	return pt.fast != nil && len(pt.alts) == 1 && pt.fast.plain[0] != nil
+}
+
+// MatchPlainIn is MatchFastIn for a PlainContext pattern, through fx, the
+// Env's FastEnv for the pattern's catalog (the caller checked
+// fx.For(cat)).
+func (pt *Pattern) MatchPlainIn(fx FastEnv, node xmltree.NodeID) bool {
+	return fx.fe.plainMatch(pt.fast.plain[0], pt.fast.plainRoot[0], node)
+}
+
+// GateDecides reports whether, on a node for which NameVerdict found
+// NameGated, the pattern's gate is all that the node has to pass besides
+// its node test and having a parent: one alternative of one step, // or
+// relative, whose only predicate is the gate (//ram:*[ends-with(name(),
+// 'ID')]). MatchGatedIn then decides it, without an error and reading no
+// variable.
+func (pt *Pattern) GateDecides() bool {
+	if pt.fast == nil || pt.fast.gatedOnly || len(pt.alts) != 1 || pt.pastGate == nil || len(pt.pastGate) > 0 {
+		return false
+	}
+	a := &pt.alts[0]
+	if len(a.Steps) != 1 {
+		return false
+	}
+	st := &a.Steps[0]
+	return len(st.Preds) == 1 && !st.Positional && (st.Desc || !a.Absolute)
+}
+
+// MatchGatedIn is MatchFastIn(fx, node, true) for a GateDecides pattern
+// (the caller checked fx.For(cat)).
+func (pt *Pattern) MatchGatedIn(fx FastEnv, node xmltree.NodeID) bool {
+	return fx.fe.stepTest(&pt.alts[0].Steps[0], node) && fx.fe.doc.Parent(node) != xmltree.None
+}
+
 // plainMatch is match for an alternative of plainSlots: n and its
-// ancestors bear the steps' names, last step first, and for an absolute
-// alternative the first step's node is the document's element.
-func (fe *fastEnv) plainMatch(slots []int32, absolute bool, n xmltree.NodeID) bool {
+// ancestors bear the steps' names, last step first, and when root is set
+// the first step's node is the document's element.
+func (fe *fastEnv) plainMatch(slots []int32, root bool, n xmltree.NodeID) bool {
 	d := fe.doc
 	for i := len(slots) - 1; i >= 0; i-- {
 		id := fe.ids[slots[i]-1]
@@ -169,7 +217,7 @@ func (fe *fastEnv) plainMatch(slots []int32, absolute bool, n xmltree.NodeID) bo
 			return false
 		}
 	}
-	return !absolute || d.Kind(n) == xmltree.KindDocument
+	return !root || d.Kind(n) == xmltree.KindDocument
 }
 
 // match is frame.matchStep without a frame: node n against step i of alt

@@ -65,3 +65,78 @@ func TestMatchesGated(t *testing.T) {
 		}
 	}
 }
+
+// TestContextShortcuts: the engine's two shortcuts past Matches agree with
+// it on every element and attribute: MatchPlainIn for a pattern of named
+// child steps without predicates (the first possibly after //), and
+// MatchGatedIn, on the nodes whose gate holds (NameGated), for a pattern
+// of one step whose only predicate is its gate. The prefix x is bound to
+// another namespace inside q, so a gate that holds for the spelling x:ID
+// does not make q's x:ID match x:*; the patterns that have no shortcut are
+// listed too.
+func TestContextShortcuts(t *testing.T) {
+	d := parse(t, `<r xmlns:x="urn:x" xmlns:y="urn:y"><a><b/><x:ID/></a><c><b c="1"/></c><x:ID/>`+
+		`<y:ID/><x:aID/><q xmlns:x="urn:other"><x:ID/><a><b/></a></q><b/></r>`)
+	cat := vm.NewCatalog()
+	sc := &xpath.StaticContext{Catalog: cat, Namespaces: map[string]string{"x": "urn:x"}}
+	ctx := context.Background()
+	for _, c := range []struct {
+		pat          string
+		plain, gated bool
+	}{
+		{"a/b", true, false},
+		{"//a/b", true, false},
+		{"/r/a/b", true, false},
+		{"//b", true, false},
+		{"/r", true, false},
+		{"q/a/b", true, false},
+		{"a//b", false, false},
+		{"c/b[@c]", false, false},
+		{"a/b | c/b", false, false},
+		{"x:*[ends-with(name(), 'ID')]", false, true},
+		{"//x:*[ends-with(name(), 'ID')]", false, true},
+		{"//*[ends-with(name(), 'ID')]", false, true},
+		{"//x:ID[starts-with(name(), 'x:')]", false, true},
+		{"/x:*[ends-with(name(), 'ID')]", false, false},
+		{"a/x:*[ends-with(name(), 'ID')]", false, false},
+		{"//x:*[ends-with(name(), 'ID') and parent::a]", false, false},
+		{"//x:*[ends-with(name(), 'ID')][1]", false, false},
+	} {
+		pt, err := xpath.CompilePattern(c.pat, sc)
+		if err != nil {
+			t.Fatalf("%s: %v", c.pat, err)
+		}
+		if got := pt.PlainContext(); got != c.plain {
+			t.Errorf("%s: PlainContext %v, want %v", c.pat, got, c.plain)
+		}
+		if got := pt.GateDecides(); got != c.gated {
+			t.Errorf("%s: GateDecides %v, want %v", c.pat, got, c.gated)
+		}
+		env := &vm.Env{Doc: d}
+		env.CatalogIDs(cat)
+		fx := env.Fast(cat)
+		matched := 0
+		eachElementOrAttr(d, func(n xmltree.NodeID) {
+			want, err := pt.Matches(ctx, env, n)
+			if err != nil {
+				t.Fatalf("%s: node %d: %v", c.pat, n, err)
+			}
+			if want {
+				matched++
+			}
+			if c.plain {
+				if got := pt.MatchPlainIn(fx, n); got != want {
+					t.Errorf("%s: node %d (%s): MatchPlainIn %v, Matches %v", c.pat, n, d.QualifiedName(n), got, want)
+				}
+			}
+			if c.gated && pt.NameVerdict(ctx, env, n) == vm.NameGated {
+				if got := pt.MatchGatedIn(fx, n); got != want {
+					t.Errorf("%s: node %d (%s): MatchGatedIn %v, Matches %v", c.pat, n, d.QualifiedName(n), got, want)
+				}
+			}
+		})
+		if matched == 0 && (c.plain || c.gated) {
+			t.Errorf("%s: matches no node: the comparison is vacuous", c.pat)
+		}
+	}
+}
