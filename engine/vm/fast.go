@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"hash/maphash"
 	"math"
 	"strings"
 	"unicode/utf8"
@@ -124,18 +125,30 @@ type fastEnv struct {
 	memoItems []xdm.Item
 	// extMemo: the answers of the extension functions of one argument
 	// that may be kept (Functions.MemoScalar) for extMemoDoc, by
-	// function and argument (compileFastExt).
-	extMemoDoc *xmltree.Document
-	extMemo    map[extMemoKey]bool
+	// function and argument (compileFastExt): an open-addressing table
+	// of extMemoN entries, at most half full (a Go map's hashing of the
+	// four-field key cost more than the lookups saved).
+	extMemoDoc  *xmltree.Document
+	extMemo     []extEntry
+	extMemoN    int
+	extMemoSeed maphash.Seed
 }
 
 // extMemoKey is an extension function's argument in fastEnv.extMemo: the
-// function (MemoScalar's token), and the argument atomized (empty: none).
+// function (MemoScalar's token), and the argument atomized (empty: none);
+// h hashes the string.
 type extMemoKey struct {
 	fn    *scalarMemo
 	empty bool
 	t     xdm.Type
 	s     string
+	h     uint64
+}
+
+// extEntry is a slot of fastEnv.extMemo (fn nil: free).
+type extEntry struct {
+	k extMemoKey
+	v bool
 }
 
 // maxExtMemo bounds the answers a document's extMemo keeps.
@@ -147,7 +160,10 @@ const maxExtMemo = 1 << 12
 // another document's answers.
 func (fe *fastEnv) extKey(m *scalarMemo, arg xdm.Sequence) (k extMemoKey, ok bool) {
 	if fe.extMemoDoc != fe.doc {
-		clear(fe.extMemo)
+		if fe.extMemoN > 0 {
+			clear(fe.extMemo)
+			fe.extMemoN = 0
+		}
 		fe.extMemoDoc = fe.doc
 	}
 	k.fn = m
@@ -169,16 +185,49 @@ func (fe *fastEnv) extKey(m *scalarMemo, arg xdm.Sequence) (k extMemoKey, ok boo
 	default:
 		return k, false
 	}
+	if fe.extMemo == nil {
+		fe.extMemoSeed = maphash.MakeSeed()
+		fe.extMemo = make([]extEntry, 64)
+	}
+	k.h = maphash.String(fe.extMemoSeed, k.s)
 	return k, true
+}
+
+// extSlot returns the slot of key k in extMemo: its entry, or the free
+// slot where it goes.
+func (fe *fastEnv) extSlot(k *extMemoKey) *extEntry {
+	mask := uint64(len(fe.extMemo) - 1)
+	for i := k.h & mask; ; i = (i + 1) & mask {
+		e := &fe.extMemo[i]
+		if e.k.fn == nil || (e.k.h == k.h && e.k.fn == k.fn && e.k.empty == k.empty && e.k.t == k.t && e.k.s == k.s) {
+			return e
+		}
+	}
+}
+
+// extAnswer returns the kept answer of the call k, if any.
+func (fe *fastEnv) extAnswer(k *extMemoKey) (v, ok bool) {
+	e := fe.extSlot(k)
+	return e.v, e.k.fn != nil
 }
 
 // keepExt keeps answer v of the call k for the document.
 func (fe *fastEnv) keepExt(k extMemoKey, v bool) {
-	if fe.extMemo == nil {
-		fe.extMemo = make(map[extMemoKey]bool)
+	if fe.extMemoN >= maxExtMemo {
+		return
 	}
-	if len(fe.extMemo) < maxExtMemo {
-		fe.extMemo[k] = v
+	if 2*(fe.extMemoN+1) > len(fe.extMemo) {
+		old := fe.extMemo
+		fe.extMemo = make([]extEntry, 2*len(old))
+		for i := range old {
+			if old[i].k.fn != nil {
+				*fe.extSlot(&old[i].k) = old[i]
+			}
+		}
+	}
+	if e := fe.extSlot(&k); e.k.fn == nil {
+		*e = extEntry{k: k, v: v}
+		fe.extMemoN++
 	}
 }
 
@@ -2721,7 +2770,7 @@ func compileFastExt(ns *numShares, e *Expr) fastBool {
 		keep := false
 		if memo != nil {
 			if k, keep = fe.extKey(memo, seqs[0]); keep {
-				if v, hit := fe.extMemo[k]; hit {
+				if v, hit := fe.extAnswer(&k); hit {
 					return v, true
 				}
 			}

@@ -2,6 +2,7 @@ package vm_test
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -1204,6 +1205,57 @@ func TestFastExtMemo(t *testing.T) {
 		// registered Func, which counts too: seven each.
 		if want := map[string]int{"one": 3 + 7 + 3 + 7, "two": 3 + 7, "plain": 7 + 7}; !maps.Equal(calls, want) {
 			t.Errorf("round %d: calls %v, want %v", round, calls, want)
+		}
+	}
+}
+
+// TestFastExtMemoGrows: a document with more distinct arguments than the
+// memo's first table holds (it grows, rehashing what it kept): each
+// distinct argument is called once however often it is asked, every
+// answer agrees with the function, and a second document starts empty.
+func TestFastExtMemoGrows(t *testing.T) {
+	const ns = "urn:test"
+	calls := 0
+	odd := func(_ *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, bool) {
+		calls++
+		return xdm.Sequence{xdm.Bool(len(args[0]) == 1 && len(args[0][0].S)%2 == 1)}, true
+	}
+	fs := vm.NewFunctions()
+	fs.RegisterPure(ns, "odd", 1, func(_ context.Context, doc *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, error) {
+		r, _ := odd(doc, args)
+		return r, nil
+	})
+	fs.RegisterScalar(ns, "odd", 1, odd)
+	fs.MemoScalar(ns, "odd", 1)
+	cat := vm.NewCatalog()
+	sc := &xpath.StaticContext{Catalog: cat, Namespaces: map[string]string{"u": ns}, Functions: fs}
+	ft, ok := compile(t, "u:odd(string(.))", sc).FastVarTest()
+	if !ok {
+		t.Fatal("no FastVarTest")
+	}
+	var b strings.Builder
+	b.WriteString("<r>")
+	const distinct = 300
+	for i := range 2 * distinct {
+		fmt.Fprintf(&b, "<a>%s</a>", strings.Repeat("x", 1+i%distinct))
+	}
+	b.WriteString("</r>")
+	env := &vm.Env{}
+	for round := range 2 {
+		doc := parse(t, b.String())
+		env.Doc = doc
+		env.CatalogIDs(cat)
+		calls = 0
+		for pass := range 2 {
+			for n := doc.FirstChildElement(doc.FirstChildElement(0)); n != xmltree.None; n = doc.NextSiblingElement(n) {
+				got, ok := env.Fast(cat).Test(ft, n)
+				if want := len(doc.StringValue(n))%2 == 1; !ok || got != want {
+					t.Fatalf("round %d pass %d: node %d: %v, %v; want %v", round, pass, n, got, ok, want)
+				}
+			}
+		}
+		if calls != distinct {
+			t.Errorf("round %d: %d calls, want %d (one per distinct argument)", round, calls, distinct)
 		}
 	}
 }
