@@ -468,6 +468,7 @@ func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error
 		}
 	}
 	ds := dispatchState{key: -1}
+	gk := -2 // the node's gate key (gateKey), once a gate asks for it
 	for k := 0; k < len(cands); k++ {
 		ri := cands[k]
 		if sure != nil && sure[k] {
@@ -486,7 +487,20 @@ func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error
 		}
 		gated := false
 		if g := r.gate[ri]; g >= 0 {
-			switch v.mayMatch(ctx, ri, g, node) {
+			if gk == -2 {
+				gk = v.gateKey(node)
+			}
+			verdict := vm.NameMay
+			if gk >= 0 {
+				// The verdict of this gate on the node's spelling, when
+				// known for the document; mayMatch finds it otherwise.
+				if c := v.st.gates[g][gk]; c != 0 {
+					verdict = vm.NameVerdict(c - 1)
+				} else {
+					verdict = v.mayMatchAt(ctx, ri, g, node, gk)
+				}
+			}
+			switch verdict {
 			case vm.NameCannot:
 				continue
 			case vm.NameGated:
@@ -714,15 +728,29 @@ func (st *state) nameIndex(id xmltree.NameID) int32 {
 // evaluated on every element, and where the gate holds, Matches does not
 // evaluate it again (vm.NameGated).
 func (v *validation) mayMatch(ctx context.Context, ri, g int32, node xmltree.NodeID) vm.NameVerdict {
-	q := v.doc.QualifiedNameID(node)
-	if q < 0 {
+	k := v.gateKey(node)
+	if k < 0 {
 		return vm.NameMay
 	}
+	return v.mayMatchAt(ctx, ri, g, node, k)
+}
+
+// gateKey returns the index of node's (kind, name as written) pair into
+// state.gates' tables, or -1 when it has no name.
+func (v *validation) gateKey(node xmltree.NodeID) int {
+	q := v.doc.QualifiedNameID(node)
+	if q < 0 {
+		return -1
+	}
 	k := 2 * int(q)
-	attr := v.doc.Kind(node) == xmltree.KindAttribute
-	if attr {
+	if v.doc.Kind(node) == xmltree.KindAttribute {
 		k++
 	}
+	return k
+}
+
+// mayMatchAt is mayMatch for the node's gate key k (gateKey).
+func (v *validation) mayMatchAt(ctx context.Context, ri, g int32, node xmltree.NodeID, k int) vm.NameVerdict {
 	c := v.st.gates[g]
 	if c[k] == 0 {
 		si := v.spelling(k, node)
