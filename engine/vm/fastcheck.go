@@ -134,10 +134,39 @@ func (pt *Pattern) FastAgrees(ctx context.Context, env *Env, node xmltree.NodeID
 	if err := bothWays(env, pt.src, node, func() (bool, error) { return pt.Matches(ctx, env, node) }); err != nil {
 		return err
 	}
+	if err := pt.shortcutsAgree(ctx, env, node); err != nil {
+		return err
+	}
 	if pt.pastGate == nil {
 		return nil
 	}
 	return bothWays(env, "gated "+pt.src, node, func() (bool, error) { return pt.MatchesGated(ctx, env, node) })
+}
+
+// shortcutsAgree checks the engine's shortcuts past Matches on node
+// (PlainContext's MatchPlainIn; GateDecides' MatchGatedIn where the gate
+// holds) against the interpreter alone.
+func (pt *Pattern) shortcutsAgree(ctx context.Context, env *Env, node xmltree.NodeID) error {
+	plain, gate := pt.PlainContext(), pt.GateDecides()
+	fx := env.Fast(pt.prog.cat)
+	if !plain && !gate || !fx.For(pt.prog.cat) {
+		return nil
+	}
+	want, err := alone(env, func() (bool, error) { return pt.Matches(ctx, env, node) })
+	if err != nil {
+		return nil // neither shortcut applies where matching raises
+	}
+	if plain {
+		if got := pt.MatchPlainIn(fx, node); got != want {
+			return fmt.Errorf("plain %s on node %d: %v; the interpreter alone: %v", pt.src, node, got, want)
+		}
+	}
+	if gate && pt.NameVerdict(ctx, env, node) == NameGated {
+		if got := pt.MatchGatedIn(fx, node); got != want {
+			return fmt.Errorf("gate-decided %s on node %d: %v; the interpreter alone: %v", pt.src, node, got, want)
+		}
+	}
+	return nil
 }
 
 // HasFast reports whether the pattern, or a predicate of it, has a
