@@ -1377,6 +1377,12 @@ func compileFastOne(ns *numShares, e *Expr) fastBool {
 		}
 	case OpExists, OpEmpty:
 		want := e.Op == OpExists
+		if vf, ok := varFilterOf(ns, e.Args[0]); ok {
+			return func(fe *fastEnv, _ xmltree.NodeID) (bool, bool) {
+				k, ok := vf.count(fe)
+				return (k > 0) == want, ok
+			}
+		}
 		p, ok := fastPathOf(e.Args[0])
 		if o, isOp := fastOperandOf(e.Args[0]); !ok && isOp && o.cast {
 			// exists(cac:TaxCategory[...]/xs:decimal(cbc:Percent)): every
@@ -2784,6 +2790,66 @@ func compileFastExt(ns *numShares, e *Expr) fastBool {
 		}
 		return res[0].B, true
 	}
+}
+
+// varFilter is $v[P1][P2]… in a test that reads variables
+// (compileFastVars; BR-FR's exists($notes[ram:SubjectCode = 'PMT']) and
+// count($notes[ram:SubjectCode = 'PMT']) le 1): the items of the let,
+// nodes of the validated document, that pass the predicates, each a
+// closed boolean expression (no position, no variable).
+type varFilter struct {
+	slot  int
+	preds []fastBool
+}
+
+// varFilterOf returns e as a varFilter when it is one and ns lets the
+// test read variables.
+func varFilterOf(ns *numShares, e *Expr) (*varFilter, bool) {
+	if ns == nil || !ns.vars || e.Op != OpFilter || len(e.Args) != 1 || e.Args[0].Op != OpVar || len(e.Preds) == 0 {
+		return nil, false
+	}
+	vf := &varFilter{slot: e.Args[0].Slot}
+	for _, p := range e.Preds {
+		switch p.Op {
+		case OpAnd, OpOr, OpGenCmp, OpValCmp, OpNot, OpExists, OpEmpty, OpCodeSet, OpCodeToken, OpChildEq, OpBlankCmp:
+		default:
+			return nil, false // a number is a position; a path, its nodes' EBV: left to the interpreter
+		}
+		if !closedExpr(p) || usesFocusPosition(p) {
+			return nil, false
+		}
+		fn := compileFast(p)
+		if fn == nil {
+			return nil, false
+		}
+		vf.preds = append(vf.preds, fn)
+	}
+	return vf, true
+}
+
+// count returns how many of the let's items pass the predicates, every
+// item tested (as the interpreter's filter does); ok=false when the let
+// failed, holds an item that is not a node of the validated document, or
+// a predicate cannot decide.
+func (vf *varFilter) count(fe *fastEnv) (int64, bool) {
+	v, ok := fe.varValue(vf.slot)
+	if !ok {
+		return 0, false
+	}
+	k := int64(0)
+	for _, it := range v {
+		if it.T != xdm.TNode || it.Doc != 0 {
+			return 0, false
+		}
+		keep, ok := fe.pass(vf.preds, xmltree.NodeID(it.Node))
+		if !ok {
+			return 0, false
+		}
+		if keep {
+			k++
+		}
+	}
+	return k, true
 }
 
 // maxVarItems bounds the items of a variable compileFastVarCmp compares

@@ -54,6 +54,15 @@ func compileFastNumOne(ns *numShares, e *Expr) fastNum {
 	if fn := compileFastCountTokens(ns, e); fn != nil {
 		return fn
 	}
+	if e.Op == OpCount {
+		if vf, ok := varFilterOf(ns, e.Args[0]); ok {
+			// count($notes[ram:SubjectCode = 'PMT']): one xs:integer.
+			return func(fe *fastEnv, _ xmltree.NodeID) (xdm.Item, bool, bool) {
+				k, ok := vf.count(fe)
+				return xdm.Integer(k), false, ok
+			}
+		}
+	}
 	// The closures below capture their own copy of the operand (o := o):
 	// captured here, every call would leave one on the heap, used or not.
 	o, isOp := fastOperandOf(e)
