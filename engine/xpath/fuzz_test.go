@@ -122,7 +122,9 @@ func FuzzFastAgrees(f *testing.F) {
 		"cac:AllowanceCharge/cac:TaxCategory/cbc:ID[ancestor::cac:AllowanceCharge/cbc:ChargeIndicator = 'false' and following-sibling::cac:TaxScheme/cbc:ID = 'VAT']",
 		"count(preceding-sibling::cac:InvoiceLine) < 2 or ancestor::cac:InvoiceLine/cbc:ID = '1'",
 		"exists((/ubl:Invoice | /cn:CreditNote)/cac:AllowanceCharge[cbc:ChargeIndicator = false()])",
-		"(cbc:Note, cac:InvoiceLine[cbc:ID = '2'])", "count(//@currencyID) - count(//cbc:Amount/@currencyID) <= 0"} {
+		"(cbc:Note, cac:InvoiceLine[cbc:ID = '2'])", "count(//@currencyID) - count(//cbc:Amount/@currencyID) <= 0",
+		// A let's nodes filtered by closed predicates (fast.go's varFilter).
+		"exists($v[contains(., 'a')])", "count($v[normalize-space(.) != ''][not(@x)]) le 1", "empty($v[xs:decimal(.) > 1])"} {
 		f.Add(s)
 	}
 	// testDoc, and a document with enough lines and allowances for the
