@@ -126,8 +126,8 @@ type fastEnv struct {
 	// extMemo: the answers of the extension functions of one argument
 	// that may be kept (Functions.MemoScalar) for extMemoDoc, by
 	// function and argument (compileFastExt): an open-addressing table
-	// of extMemoN entries, at most half full (a Go map's hashing of the
-	// four-field key cost more than the lookups saved).
+	// of extMemoN entries, at most half full (a Go map hashed the
+	// four-field key field by field: ~194 instructions a lookup).
 	extMemoDoc  *xmltree.Document
 	extMemo     []extEntry
 	extMemoN    int
@@ -151,8 +151,14 @@ type extEntry struct {
 	v bool
 }
 
-// maxExtMemo bounds the answers a document's extMemo keeps.
-const maxExtMemo = 1 << 12
+// maxExtMemo bounds the answers a document's extMemo keeps; a table grown
+// past extMemoKept slots for one document is dropped, not cleared, for
+// the next (so that one document with thousands of distinct arguments
+// does not make every later one clear a table of that size).
+const (
+	maxExtMemo  = 1 << 12
+	extMemoKept = 256
+)
 
 // extKey returns the extMemo key of a call of the function m with one
 // argument, arg; ok=false when arg is not one string, xs:untypedAtomic or
@@ -161,7 +167,11 @@ const maxExtMemo = 1 << 12
 func (fe *fastEnv) extKey(m *scalarMemo, arg xdm.Sequence) (k extMemoKey, ok bool) {
 	if fe.extMemoDoc != fe.doc {
 		if fe.extMemoN > 0 {
-			clear(fe.extMemo)
+			if len(fe.extMemo) > extMemoKept {
+				fe.extMemo = nil
+			} else {
+				clear(fe.extMemo)
+			}
 			fe.extMemoN = 0
 		}
 		fe.extMemoDoc = fe.doc
