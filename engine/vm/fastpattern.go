@@ -184,9 +184,10 @@ func (pt *Pattern) MatchPlainIn(fx FastEnv, node xmltree.NodeID) bool {
 // its node test and having a parent: one alternative of one step, // or
 // relative, whose only predicate is the gate (//ram:*[ends-with(name(),
 // 'ID')]). MatchGatedIn then decides it, without an error and reading no
-// variable.
+// variable; the gate itself need have no frame-free form (gatedOnly), as
+// NameVerdict evaluated it.
 func (pt *Pattern) GateDecides() bool {
-	if pt.fast == nil || pt.fast.gatedOnly || len(pt.alts) != 1 || pt.pastGate == nil || len(pt.pastGate) > 0 {
+	if pt.fast == nil || len(pt.alts) != 1 || pt.pastGate == nil || len(pt.pastGate) > 0 {
 		return false
 	}
 	a := &pt.alts[0]

@@ -97,6 +97,9 @@ func TestContextShortcuts(t *testing.T) {
 		{"//x:*[ends-with(name(), 'ID')]", false, true},
 		{"//*[ends-with(name(), 'ID')]", false, true},
 		{"//x:ID[starts-with(name(), 'x:')]", false, true},
+		// a gate without a frame-free form (a regular expression on the
+		// name): MatchGatedIn does not evaluate it
+		{"//*[matches(name(), 'I[D]$')]", false, true},
 		{"/x:*[ends-with(name(), 'ID')]", false, false},
 		{"a/x:*[ends-with(name(), 'ID')]", false, false},
 		{"//x:*[ends-with(name(), 'ID') and parent::a]", false, false},
