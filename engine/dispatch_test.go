@@ -55,12 +55,16 @@ func dispatchTables() *Tables {
 // the reference recovers), K empty, and the union rule in both branches.
 func TestDispatchSameFindings(t *testing.T) {
 	rs := mustLoad(t, dispatchTables())
-	if len(rs.dispatchers) != 3 || !reflect.DeepEqual(rs.dispatch, []int32{0, 0, 0, -1, -1, 1, 1, -1, 2, 2}) {
-		t.Fatalf("dispatch %v with %d keys; want the first three rules of P on one key, two of Q on another, R's on a third", rs.dispatch, len(rs.dispatchers))
+	var keys []int32
+	for _, c := range rs.ctx {
+		keys = append(keys, c.dispatch)
+	}
+	if len(rs.dispatchers) != 3 || !reflect.DeepEqual(keys, []int32{0, 0, 0, -1, -1, 1, 1, -1, 2, 2}) {
+		t.Fatalf("dispatch %v with %d keys; want the first three rules of P on one key, two of Q on another, R's on a third", keys, len(rs.dispatchers))
 	}
 	plain := mustLoad(t, dispatchTables())
-	for i := range plain.dispatch {
-		plain.dispatch[i] = -1
+	for i := range plain.ctx {
+		plain.ctx[i].dispatch = -1
 	}
 	doc := `<t:inv xmlns:t="urn:t">
 	<t:line><t:c><t:id> A </t:id><t:ok/></t:c></t:line>

@@ -474,19 +474,20 @@ func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error
 		if sure != nil && sure[k] {
 			return v.fire(ctx, ri, node)
 		}
-		if pg := r.parents[ri]; !split && pg != nil && !pg.allows(vn.parent) {
+		rc := &r.ctx[ri]
+		if pg := rc.parents; !split && pg != nil && !pg.allows(vn.parent) {
 			continue
 		}
-		if r.plainCtx[ri] && v.fastOK {
+		if rc.plain && v.fastOK {
 			// Names up the parent chain decide: no predicate, so no
 			// gate, dispatch key, guard, variable or error.
-			if r.rules[ri].MatchPlainIn(v.fast, node) {
+			if rc.pat.MatchPlainIn(v.fast, node) {
 				return v.fire(ctx, ri, node)
 			}
 			continue
 		}
 		gated := false
-		if g := r.gate[ri]; g >= 0 {
+		if g := rc.gate; g >= 0 {
 			if gk == -2 {
 				gk = v.gateKey(node)
 			}
@@ -508,24 +509,24 @@ func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error
 			}
 		}
 		dispatched := false
-		if d := r.dispatch[ri]; d >= 0 {
+		if d := rc.dispatch; d >= 0 {
 			if v.dispatchSkips(ctx, &ds, ri, node) {
 				// The rules after it with the same key whose literals
 				// are not among its values either (Peppol's sixteen
 				// @schemeID rules, EN 16931's VAT categories) are
 				// skipped here, whatever their other gates say.
-				for k+1 < len(cands) && r.dispatch[cands[k+1]] == d && r.dispatchBit[cands[k+1]]&ds.bits == 0 {
+				for k+1 < len(cands) && r.ctx[cands[k+1]].dispatch == d && r.ctx[cands[k+1]].dispatchBit&ds.bits == 0 {
 					k++
 				}
 				continue
 			}
 			dispatched = ds.ok
 		}
-		if r.guarded[ri] && v.guardFails(ctx, ri) {
+		if rc.guarded && v.guardFails(ctx, ri) {
 			continue
 		}
-		if gated && r.gateCtx[ri] && v.fastOK {
-			if r.rules[ri].MatchGatedIn(v.fast, node) {
+		if gated && rc.gateDecides && v.fastOK {
+			if rc.pat.MatchGatedIn(v.fast, node) {
 				return v.fire(ctx, ri, node)
 			}
 			continue
@@ -533,14 +534,14 @@ func (v *validation) visitNode(ctx context.Context, pi int, vn *visitNode) error
 		if dispatched && !gated {
 			// K = 'literal' holds: the rest of the context, frame-free
 			// (it reads no variable, so failed lets do not matter).
-			if m, ok := r.rules[ri].MatchFastDispatched(v.fast, node); ok {
+			if m, ok := rc.pat.MatchFastDispatched(v.fast, node); ok {
 				if m {
 					return v.fire(ctx, ri, node)
 				}
 				continue
 			}
 		}
-		ok, err := v.matches(ctx, r.rules[ri], r.ruleRefs[ri], node, gated)
+		ok, err := v.matches(ctx, rc.pat, r.ruleRefs[ri], node, gated)
 		if err != nil {
 			// XSLT 2.0 (§6.2): a dynamic error while matching a
 			// pattern is recoverable, and the recovery the reference
@@ -575,7 +576,7 @@ type dispatchState struct {
 // type) the rule is matched as usual. K is evaluated once per node and key.
 func (v *validation) dispatchSkips(ctx context.Context, ds *dispatchState, ri int32, node xmltree.NodeID) bool {
 	r := v.r
-	if d := r.dispatch[ri]; d != ds.key {
+	if d := r.ctx[ri].dispatch; d != ds.key {
 		ds.key, ds.bits = d, 0
 		v.st.dvals, ds.ok = r.dispatchers[d].DispatchValues(ctx, &v.st.env, node, v.st.dvals[:0])
 		if ds.ok {
@@ -584,7 +585,7 @@ func (v *validation) dispatchSkips(ctx context.Context, ds *dispatchState, ri in
 			}
 		}
 	}
-	return ds.ok && ds.bits&r.dispatchBit[ri] == 0
+	return ds.ok && ds.bits&r.ctx[ri].dispatchBit == 0
 }
 
 // patternNodes returns, in document order, the elements and attributes
@@ -826,7 +827,7 @@ func (v *validation) anyMay(ctx context.Context, pi int, node xmltree.NodeID) bo
 		}
 		c[k] = 1
 		for _, ri := range v.r.anyRules[pi] {
-			if v.mayMatch(ctx, ri, v.r.gate[ri], node) != vm.NameCannot {
+			if v.mayMatch(ctx, ri, v.r.ctx[ri].gate, node) != vm.NameCannot {
 				c[k] = 2
 				break
 			}
