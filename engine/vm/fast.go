@@ -502,7 +502,16 @@ type fastPath struct {
 }
 
 // fastPathOf returns e as a fastPath when it is one.
-func fastPathOf(e *Expr) (fastPath, bool) {
+func fastPathOf(e *Expr) (fastPath, bool) { return fastPathOfIn(nil, e) }
+
+// fastPathOfIn is fastPathOf whose step predicates may read variables when
+// ns allows them (ns.vars: a let's value, evaluated only when none of the
+// lets it reads failed, or under the failed lets' probe), as in BR-FR's
+// normalize-space(../ram:IncludedSupplyChainTradeLineItem[
+// ram:AssociatedDocumentLineDocument/ram:LineID = $parentlineID]/…).
+// Such a path is never a memo's or a key index's: their predicates are
+// closed.
+func fastPathOfIn(ns *numShares, e *Expr) (fastPath, bool) {
 	var p fastPath
 	var parts []*Expr
 	switch e.Op {
@@ -512,7 +521,7 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 		if len(e.Args) == 1 && e.Args[0].Op != OpContext && len(e.Preds) == 1 && e.Preds[0].ConstPos() == 1 {
 			// (/rsm:…/ram:GrandTotalAmount)[1] (CII's BR-CO-15): the
 			// first node of a path (firstOf).
-			p, ok := fastPathOf(e.Args[0])
+			p, ok := fastPathOfIn(ns, e.Args[0])
 			if !ok || p.memo != nil || len(p.steps) == 0 {
 				return fastPath{}, false
 			}
@@ -536,7 +545,7 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 		if i == 0 && a.Op == OpContext && len(parts) > 1 {
 			continue // ./x, .//x: the steps from the context node
 		}
-		st, ok := fastStepOf(a)
+		st, ok := fastStepOfIn(ns, a)
 		if i == 0 && a.Op == OpRoot && len(parts) > 1 {
 			// An absolute path: its steps walk from the document node
 			// (fast paths read the Env's document only, whose document
@@ -613,7 +622,7 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 		// when they hold nothing yet builds the key index from p's
 		// steps or, when no other path shares that index, walks p
 		// (memoCollect); what it makes is kept for the document.
-		if m, ok := memoPath(e); ok || !readsLocal(e) {
+		if m, ok := memoPath(e); ok || !(readsLocal(e) || ns != nil && ns.vars && len(collectVars(nil, e)) > 0) {
 			if ok {
 				w := p
 				w.kept = true
@@ -624,9 +633,11 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 		}
 		// Unless a predicate reads a quantified variable (BR-S-08:
 		// every $rate in … satisfies exists(//cac:InvoiceLine[…'S']
-		// [… xs:decimal(cbc:Percent) = $rate])): no memo holds such a
-		// path, and the walk tests each node of the name by the step's
-		// predicates, up to descPredMax of them (walk).
+		// [… xs:decimal(cbc:Percent) = $rate])) or, in a let's value, a
+		// let (BR-FR's count(//ram:IncludedSupplyChainTradeLineItem[…
+		// = $sellerID])): no memo holds such a path, and the walk tests
+		// each node of the name by the step's predicates, up to
+		// descPredMax of them (walk).
 	}
 	return p, true
 }
@@ -636,7 +647,11 @@ func fastPathOf(e *Expr) (fastPath, bool) {
 const maxDescAlts = 4
 
 // fastStepOf returns the fastStep of one part of a path.
-func fastStepOf(e *Expr) (fastStep, bool) {
+func fastStepOf(e *Expr) (fastStep, bool) { return fastStepOfIn(nil, e) }
+
+// fastStepOfIn is fastStepOf whose predicates may read variables when ns
+// allows them (fastPathOfIn).
+func fastStepOfIn(ns *numShares, e *Expr) (fastStep, bool) {
 	preds := e.Preds
 	var st fastStep
 	switch {
@@ -693,7 +708,13 @@ func fastStepOf(e *Expr) (fastStep, bool) {
 			continue
 		}
 		// Only boolean tests compile, so no other predicate is positional.
-		fn := compileFast(pr)
+		var fn fastBool
+		if ns != nil && ns.vars {
+			// Its own shares: the predicate's context is the step's node.
+			fn = compileFastIn(&numShares{vars: true, fns: ns.fns}, pr)
+		} else {
+			fn = compileFast(pr)
+		}
 		if fn == nil || pr.ConstPos() != 0 {
 			return st, false
 		}
@@ -1878,7 +1899,7 @@ func compileFastValueIn(ns *numShares, e *Expr) fastValue {
 				return fn
 			}
 		}
-		if fn := compileFastOperandValue(e); fn != nil {
+		if fn := compileFastOperandValue(ns, e); fn != nil {
 			return fn
 		}
 		if e.Builtin == nil {
@@ -1886,14 +1907,14 @@ func compileFastValueIn(ns *numShares, e *Expr) fastValue {
 		}
 		return fastStrValue(compileFastStr(ns, e), nil)
 	case OpCast:
-		return compileFastOperandValue(e)
+		return compileFastOperandValue(ns, e)
 	case OpStep, OpPath, OpFilter, OpUnion:
 		if fn := compileFastStrFilter(ns, e); fn != nil {
 			return fn
 		}
 		// The nodes of a path (XRechnung's BT-151, BT-102...): walk
 		// collects them in document order, each once.
-		p, ok := fastPathOf(e)
+		p, ok := fastPathOfIn(ns, e)
 		if !ok || len(p.steps) == 0 {
 			return nil
 		}
@@ -1913,8 +1934,8 @@ func compileFastValueIn(ns *numShares, e *Expr) fastValue {
 
 // compileFastOperandValue is the value of a cast or a string function of
 // a fastOperand applied once (not along a path), or nil.
-func compileFastOperandValue(e *Expr) fastValue {
-	o, ok := fastOperandOf(e)
+func compileFastOperandValue(ns *numShares, e *Expr) fastValue {
+	o, ok := fastOperandOfIn(ns, e)
 	if !ok || !(o.cast || o.fn != nil) || len(o.path.steps) != 0 {
 		return nil
 	}
@@ -2241,40 +2262,44 @@ func compileFastCastable(e *Expr) fastBool {
 }
 
 // fastOperandOf returns e as a fastOperand when it is one.
-func fastOperandOf(e *Expr) (fastOperand, bool) {
+func fastOperandOf(e *Expr) (fastOperand, bool) { return fastOperandOfIn(nil, e) }
+
+// fastOperandOfIn is fastOperandOf whose paths' step predicates may read
+// variables when ns allows them (fastPathOfIn).
+func fastOperandOfIn(ns *numShares, e *Expr) (fastOperand, bool) {
 	var o fastOperand
 	if e.Op == OpCount {
-		p, ok := fastPathOf(e.Args[0])
+		p, ok := fastPathOfIn(ns, e.Args[0])
 		o.path, o.count = p, true
 		if ok {
 			return o, true
 		}
 		a := e.Args[0]
 		if a.Op == OpCall && a.Builtin != nil && a.Builtin.Name == "distinct-values" && len(a.Args) == 1 {
-			in, isOp := fastOperandOf(a.Args[0])
+			in, isOp := fastOperandOfIn(ns, a.Args[0])
 			return fastOperand{count: true, countOf: &in, distinct: true}, isOp && !in.count && !in.cast
 		}
-		in, isOp := fastOperandOf(a)
+		in, isOp := fastOperandOfIn(ns, a)
 		return fastOperand{count: true, countOf: &in}, isOp && !in.count && (in.cast || in.fn != nil)
 	}
 	call := e
 	if last := e.Args; e.Op == OpPath && len(last) >= 2 && (last[len(last)-1].Op == OpCall || last[len(last)-1].Op == OpCast) {
 		// A path whose last part is the function call, applied to each
 		// node of the rest.
-		p, ok := fastPathOf(&Expr{Op: OpPath, Args: e.Args[:len(e.Args)-1]})
+		p, ok := fastPathOfIn(ns, &Expr{Op: OpPath, Args: e.Args[:len(e.Args)-1]})
 		if !ok {
 			return o, false
 		}
 		o.path, call = p, e.Args[len(e.Args)-1]
 	}
 	if call.Op == OpCast && len(call.Args) == 1 {
-		arg, ok := fastPathOf(call.Args[0])
+		arg, ok := fastPathOfIn(ns, call.Args[0])
 		o.arg, o.cast, o.castTo, o.castOpt = arg, true, call.Type, call.Optional
 		o.argChild = childSlot(&arg)
 		return o, ok
 	}
 	if call.Op != OpCall {
-		p, ok := fastPathOf(e)
+		p, ok := fastPathOfIn(ns, e)
 		return fastOperand{path: p}, ok
 	}
 	var chain []func(string) string
@@ -2323,7 +2348,7 @@ func fastOperandOf(e *Expr) (fastOperand, bool) {
 		}
 		call = call.Args[0]
 	}
-	arg, ok := fastPathOf(call)
+	arg, ok := fastPathOfIn(ns, call)
 	if !ok {
 		return o, false
 	}

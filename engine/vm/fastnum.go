@@ -65,7 +65,7 @@ func compileFastNumOne(ns *numShares, e *Expr) fastNum {
 	}
 	// The closures below capture their own copy of the operand (o := o):
 	// captured here, every call would leave one on the heap, used or not.
-	o, isOp := fastOperandOf(e)
+	o, isOp := fastOperandOfIn(ns, e)
 	if isOp && o.count {
 		// count(P), one xs:integer, in arithmetic (BR-AF-01:
 		// count(//cac:AllowanceCharge/…) + count(//cac:ClassifiedTaxCategory…) > 0).
