@@ -242,6 +242,11 @@ func (env *callEnv) slot(i int) xdm.Sequence { return env.slots[i : i : i+1] }
 func (c *compiled) done(env *callEnv) {
 	clear(env.Vars)
 	clear(env.slots)
+	c.release(env)
+}
+
+// release is done for a call that set the scalar registers only.
+func (c *compiled) release(env *callEnv) {
 	if c.scalarResult != nil {
 		clear(env.sc.Val[:c.nSlots]) // Scalar compiled: at most maxScalarRegs
 	}
@@ -415,8 +420,12 @@ func (c *compiled) call(ctx context.Context, doc *xmltree.Document, args []xdm.S
 // engine's frame-free tests call it; ok=false where call must run.
 func (c *compiled) scalarCall(doc *xmltree.Document, args []xdm.Sequence) (xdm.Sequence, bool) {
 	env := c.env(doc)
-	defer c.done(env)
-	return c.callScalar(doc, env, args)
+	res, ok := c.callScalar(doc, env, args)
+	// Only the registers hold anything of this call: done would clear
+	// the interpreter's variables and slots too (~290 instructions a
+	// call, for nothing).
+	c.release(env)
+	return res, ok
 }
 
 // interpret is call in the interpreter.

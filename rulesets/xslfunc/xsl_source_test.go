@@ -182,9 +182,10 @@ func TestXSLFunctionsReuseCallContexts(t *testing.T) {
 	})
 }
 
-// TestXSLFunctionsDropRegisters: a call run by the scalar closures hands
-// its context back without the strings of its arguments (the document's
-// text, which a pooled context must not keep alive).
+// TestXSLFunctionsDropRegisters: a call run by the scalar closures, from
+// the interpreter (call) or from a frame-free test (scalarCall), hands its
+// context back without the strings of its arguments or its document (the
+// document's text, which a pooled context must not keep alive).
 func TestXSLFunctionsDropRegisters(t *testing.T) {
 	short := compileTestSch(t)[2]
 	if short.def.Local != "short" || short.scalarResult == nil {
@@ -195,23 +196,41 @@ func TestXSLFunctionsDropRegisters(t *testing.T) {
 		t.Fatal(err)
 	}
 	arg := xdm.Sequence{xdm.Untyped(doc.StringValue(doc.Root()))}
-	// The pool may drop a context at a collection: a few tries.
-	for try := 0; try < 10; try++ {
-		if r, err := short.call(context.Background(), doc, []xdm.Sequence{arg}); err != nil || len(r) != 1 || !r[0].B {
-			t.Fatalf("t:short('abc') = %v, %v", r, err)
-		}
-		env, _ := short.envs.Get().(*callEnv)
-		if env == nil {
-			continue
-		}
-		for i, v := range env.sc.Val[:short.nSlots] {
-			if v != (xdm.Item{}) {
-				t.Errorf("register %d kept %v", i, v)
+	calls := map[string]func() (xdm.Sequence, error){
+		"call": func() (xdm.Sequence, error) { return short.call(context.Background(), doc, []xdm.Sequence{arg}) },
+		"scalarCall": func() (xdm.Sequence, error) {
+			r, ok := short.scalarCall(doc, []xdm.Sequence{arg})
+			if !ok {
+				return nil, errors.New("no answer")
+			}
+			return r, nil
+		},
+	}
+	for name, run := range calls {
+		// The pool may drop a context at a collection: a few tries.
+		given := false
+		for try := 0; try < 10 && !given; try++ {
+			if r, err := run(); err != nil || len(r) != 1 || !r[0].B {
+				t.Fatalf("%s: t:short('abc') = %v, %v", name, r, err)
+			}
+			env, _ := short.envs.Get().(*callEnv)
+			if env == nil {
+				continue
+			}
+			given = true
+			for i, v := range env.sc.Val[:short.nSlots] {
+				if v != (xdm.Item{}) {
+					t.Errorf("%s: register %d kept %v", name, i, v)
+				}
+			}
+			if env.Doc != nil {
+				t.Errorf("%s: the context kept its document", name)
 			}
 		}
-		return
+		if !given {
+			t.Errorf("%s: the pool gave no context back in ten calls", name)
+		}
 	}
-	t.Fatal("the pool gave no context back in ten calls")
 }
 
 // compileTestSch compiles testSch's functions, in their order.
