@@ -23,11 +23,8 @@ func Cast(it Item, to Type) (Item, error) {
 	case TBoolean:
 		switch it.T {
 		case TString, TUntyped:
-			switch TrimSpace(it.S) {
-			case "true", "1":
-				return Bool(true), nil
-			case "false", "0":
-				return Bool(false), nil
+			if v, ok := parseBoolean(it.S); ok {
+				return Bool(v), nil
 			}
 			return Item{}, castErr(it, to)
 		case TDecimal, TInteger:
@@ -111,6 +108,18 @@ func Cast(it Item, to Type) (Item, error) {
 		}
 	}
 	return Item{}, Errorf(ErrType, "cannot cast %s to %s", it.T, to)
+}
+
+// parseBoolean reads the lexical forms of xs:boolean, surrounding
+// whitespace allowed; ok=false for any other string.
+func parseBoolean(s string) (v, ok bool) {
+	switch TrimSpace(s) {
+	case "true", "1":
+		return true, true
+	case "false", "0":
+		return false, true
+	}
+	return false, false
 }
 
 func truncate(d Decimal) Decimal {

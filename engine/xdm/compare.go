@@ -62,18 +62,22 @@ func compareAtomic(op CmpOp, a, b *Item) (bool, error) {
 	case a.T == TString && b.T == TString:
 		return op.holds(strings.Compare(a.S, b.S)), nil
 	case a.T == TBoolean && b.T == TBoolean:
-		x, y := 0, 0
-		if a.B {
-			x = 1
-		}
-		if b.B {
-			y = 1
-		}
-		return op.holds(x - y), nil
+		return op.holds(boolCmp(a.B, b.B)), nil
 	case a.T == TDate && b.T == TDate:
 		return op.holds(a.Date().Compare(b.Date())), nil
 	}
 	return false, Errorf(ErrType, "cannot compare %s with %s", a.T, b.T)
+}
+
+// boolCmp orders two xs:boolean values (false before true): -1, 0 or 1.
+func boolCmp(x, y bool) int {
+	switch {
+	case x == y:
+		return 0
+	case y:
+		return -1
+	}
+	return 1
 }
 
 // floats is op on two doubles: NaN compares unequal to everything.
@@ -130,6 +134,23 @@ func CompareGeneral(op CmpOp, a, b Item) (bool, error) {
 		if c, ok := untypedDecimalCmp(b.S, a); ok {
 			return op.holds(-c), nil
 		}
+	}
+	switch {
+	case a.T == TUntyped && b.T == TBoolean:
+		// A node's value against true() or false() (CII's
+		// ram:ChargeIndicator/udt:Indicator = false()): cast to
+		// xs:boolean as promoteUntyped does, without the items.
+		x, ok := parseBoolean(a.S)
+		if !ok {
+			return false, castErr(a, TBoolean)
+		}
+		return op.holds(boolCmp(x, b.B)), nil
+	case a.T == TBoolean && b.T == TUntyped:
+		y, ok := parseBoolean(b.S)
+		if !ok {
+			return false, castErr(b, TBoolean)
+		}
+		return op.holds(boolCmp(a.B, y)), nil
 	}
 	var err error
 	switch {

@@ -47,6 +47,37 @@ func TestCompareSameScale(t *testing.T) {
 	}
 }
 
+// TestCompareUntypedBoolean: CompareGeneral's path for an untypedAtomic
+// against an xs:boolean (either side) answers what promoting the
+// untypedAtomic (Cast to xs:boolean) and compareAtomic answer, and raises
+// the cast's error where it does.
+func TestCompareUntypedBoolean(t *testing.T) {
+	for _, s := range []string{"true", "false", "1", "0", " true ", "\tfalse\n", "TRUE", "yes", "", "01", "true false"} {
+		for _, b := range []bool{false, true} {
+			for op := OpEq; op <= OpGe; op++ {
+				u, v := Untyped(s), Bool(b)
+				for _, pair := range [][2]Item{{u, v}, {v, u}} {
+					x, y := pair[0], pair[1]
+					got, err := CompareGeneral(op, x, y)
+					var want bool
+					var werr error
+					if x.T == TUntyped {
+						x, werr = Cast(x, TBoolean)
+					} else {
+						y, werr = Cast(y, TBoolean)
+					}
+					if werr == nil {
+						want, werr = compareAtomic(op, &x, &y)
+					}
+					if got != want || (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) {
+						t.Errorf("%q %s %v (untyped first: %v) = %v, %v; want %v, %v", s, op, b, pair[0].T == TUntyped, got, err, want, werr)
+					}
+				}
+			}
+		}
+	}
+}
+
 // ptr returns the address of a copy of it (compareAtomic takes pointers).
 func ptr(it Item) *Item { return &it }
 
