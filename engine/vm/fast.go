@@ -1408,6 +1408,14 @@ func compileFastOne(ns *numShares, e *Expr) fastBool {
 		}
 	case OpExists, OpEmpty:
 		want := e.Op == OpExists
+		if slot, _, ok := fastVarOperand(ns, e.Args[0]); ok {
+			// exists($fiscalRep) (BR-FR-CO-15), exists($v[1]): whether
+			// the let holds an item.
+			return func(fe *fastEnv, _ xmltree.NodeID) (bool, bool) {
+				v, ok := fe.varValue(slot)
+				return (len(v) > 0) == want, ok
+			}
+		}
 		if vf, ok := varFilterOf(ns, e.Args[0]); ok {
 			return func(fe *fastEnv, _ xmltree.NodeID) (bool, bool) {
 				k, ok := vf.count(fe)
@@ -1547,11 +1555,22 @@ func compileFastOne(ns *numShares, e *Expr) fastBool {
 			return v, err == nil
 		}
 	case OpCodeSet, OpCodeToken:
+		token, set, list := e.Op == OpCodeToken, newCodeSet(e.Set), e.Str
 		p, ok := fastPathOf(e.Args[0])
 		if !ok {
-			return nil
+			// A string function of one (BR-CL-22's concat(' ',
+			// normalize-space(upper-case(.)), ' ')): compileFastStr's
+			// string, "" for no item; several items or another type
+			// than a string give up, as normalize-space's argument.
+			str := compileFastStr(ns, e.Args[0])
+			if str == nil {
+				return nil
+			}
+			return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+				s, ok := str(fe, n)
+				return ok && codeListIn(NormalizeSpace(s), token, set, list), ok
+			}
 		}
-		token, set, list := e.Op == OpCodeToken, newCodeSet(e.Set), e.Str
 		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 			s, ok := fe.single(&p, n)
 			if !ok {
@@ -1580,7 +1599,7 @@ func compileFastOne(ns *numShares, e *Expr) fastBool {
 			return compileFastIn(ns, e.Args[0])
 		}
 		if e.Builtin != nil && e.Builtin.Name == "matches" && e.Regex() != nil {
-			return compileFastMatches(e)
+			return compileFastMatches(ns, e)
 		}
 		if e.Builtin != nil && strPairTests[e.Builtin.Name] != nil {
 			return compileFastStrPair(ns, e)
@@ -1609,15 +1628,28 @@ func compileFastOne(ns *numShares, e *Expr) fastBool {
 }
 
 // compileFastMatches compiles matches(X, 'pattern'[, 'flags']) with a
-// literal pattern (compiled once, Expr.Regex) and X a fastOperand: X is the
+// literal pattern (compiled once, Expr.Regex) and X a fastOperand, or in a
+// test reading variables a string of them (compileFastStr): X is the
 // empty sequence (the empty string) or one xs:string or untypedAtomic;
 // several items or another type (XPTY0004) give up.
-func compileFastMatches(e *Expr) fastBool {
+func compileFastMatches(ns *numShares, e *Expr) fastBool {
+	re := e.Regex()
 	o, ok := fastOperandOf(e.Args[0])
 	if !ok || o.count {
-		return nil
+		// A string of lets (BR-FR-10's matches(normalize-space($siren),
+		// '^\d{9}$')): compileFastStr's string, "" for no item.
+		if ns == nil || !ns.vars {
+			return nil
+		}
+		str := compileFastStr(ns, e.Args[0])
+		if str == nil {
+			return nil
+		}
+		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+			s, ok := str(fe, n)
+			return ok && re.MatchString(s), ok
+		}
 	}
-	re := e.Regex()
 	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
 		s, k := "", 0
 		decided := o.items(fe, n, func(a xdm.Item) bool {
@@ -2751,14 +2783,15 @@ func compileFastExt(ns *numShares, e *Expr) fastBool {
 		return nil
 	}
 	type extArg struct {
-		o    fastOperand
-		num  fastNum // arithmetic, a literal, if-then-else: when not nil
-		slot int     // a variable's, when >= 0
+		o     fastOperand
+		num   fastNum // arithmetic, a literal, if-then-else: when not nil
+		slot  int     // a variable's, when >= 0
+		first bool    // $v[1] (BR-FR-09's $siret[1]): its first item
 	}
 	args := make([]extArg, len(e.Args))
 	for i, a := range e.Args {
-		if a.Op == OpVar {
-			args[i].slot = a.Slot
+		if slot, first, ok := fastVarOperand(ns, a); ok {
+			args[i].slot, args[i].first = slot, first
 			continue
 		}
 		args[i].slot = -1
@@ -2778,6 +2811,9 @@ func compileFastExt(ns *numShares, e *Expr) fastBool {
 				v, ok := fe.varValue(a.slot)
 				if !ok {
 					return false, false
+				}
+				if a.first && len(v) > 1 {
+					v = v[:1]
 				}
 				seqs[i] = v
 				continue

@@ -179,6 +179,21 @@ func compileFastNumOne(ns *numShares, e *Expr) fastNum {
 		if e.Builtin.Name == "sum" {
 			return compileFastSum(e.Args[0])
 		}
+		if e.Builtin.Name == "number" {
+			// number($paidAmount) (BR-FR-CO-09): numberOf the one item
+			// or none, as the interpreter; several give up (XPTY0004).
+			a := compileFastNumIn(ns, e.Args[0])
+			if a == nil {
+				return nil
+			}
+			return func(fe *fastEnv, n xmltree.NodeID) (xdm.Item, bool, bool) {
+				x, empty, ok := a(fe, n)
+				if !ok {
+					return x, false, false
+				}
+				return xdm.Double(numberOf(x, !empty)), false, true
+			}
+		}
 		if fn := compileFastStrLen(ns, e); fn != nil {
 			return fn
 		}
