@@ -124,7 +124,13 @@ func FuzzFastAgrees(f *testing.F) {
 		"exists((/ubl:Invoice | /cn:CreditNote)/cac:AllowanceCharge[cbc:ChargeIndicator = false()])",
 		"(cbc:Note, cac:InvoiceLine[cbc:ID = '2'])", "count(//@currencyID) - count(//cbc:Amount/@currencyID) <= 0",
 		// A let's nodes filtered by closed predicates (fast.go's varFilter).
-		"exists($v[contains(., 'a')])", "count($v[normalize-space(.) != ''][not(@x)]) le 1", "empty($v[xs:decimal(.) > 1])"} {
+		"exists($v[contains(., 'a')])", "count($v[normalize-space(.) != ''][not(@x)]) le 1", "empty($v[xs:decimal(.) > 1])",
+		// Step predicates reading $v in a let's value (fastPathOfIn),
+		// exists/matches/number of $v, a code list over a string
+		// function (session 39).
+		"normalize-space(../cac:InvoiceLine[cbc:ID = $v]/cbc:Note)", "count(//cac:InvoiceLine[cbc:Note = $v])",
+		"exists($v[1]) and matches(normalize-space($v), '^IN')", "number($v) = number(cbc:ID)",
+		"not(contains(normalize-space(cbc:ID), ' ')) and contains(' INV-1 INV-2 ', concat(' ', normalize-space(upper-case(cbc:ID)), ' '))"} {
 		f.Add(s)
 	}
 	// testDoc, and a document with enough lines and allowances for the
