@@ -94,7 +94,8 @@ type Ruleset struct {
 	// allows the node's parent. nil otherwise.
 	byParent [][]*parentCands
 	// ctx[ri] is what visitNode reads of rule ri when it tries its
-	// context (ruleCtx), side by side.
+	// context (ruleCtx), side by side; nGates counts the rules with a
+	// gate (ruleCtx.gate).
 	ctx    []ruleCtx
 	nGates int
 	// dispatchLits[d] maps the literals of dispatch key d to their bits
@@ -284,10 +285,6 @@ type compiledCheck struct {
 	testRefs []int32
 }
 
-// hotCheck is Ruleset.hot's entry: fast is the test's frame-free form
-// (hasFast when it has one), or its form reading variables (vars:
-// vm.Program.FastVarTest), which runs only when none of the lets the
-// test reads failed.
 // ruleCtx is what visitNode reads of a rule, side by side (one slice
 // index instead of one per array: 0.2-0.8 % of the profile steps'
 // instructions; the simulated cache misses did not change).
@@ -319,6 +316,10 @@ type ruleCtx struct {
 	plain, gateDecides, guarded bool
 }
 
+// hotCheck is Ruleset.hot's entry: fast is the test's frame-free form
+// (hasFast when it has one), or its form reading variables (vars:
+// vm.Program.FastVarTest), which runs only when none of the lets the
+// test reads failed.
 type hotCheck struct {
 	test    *vm.Program
 	fast    vm.FastTest
