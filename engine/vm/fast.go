@@ -2669,6 +2669,9 @@ func compileFastQuantified(ns *numShares, e *Expr) fastBool {
 	if len(binds) != 1 {
 		return nil
 	}
+	if fn := compileFastQuantifiedNodes(e); fn != nil {
+		return fn
+	}
 	o, ok := fastOperandOf(binds[0].In)
 	if !ok {
 		return nil
@@ -2860,6 +2863,56 @@ func compileFastExt(ns *numShares, e *Expr) fastBool {
 			fe.keepExt(k, res[0].B)
 		}
 		return res[0].B, true
+	}
+}
+
+// compileFastQuantifiedNodes compiles some/every $x in P satisfies $x/R
+// with P and R paths (BR-FR-CO-10's every $id in ram:GlobalID satisfies
+// $id/@schemeID): the variable bound to P's nodes, read only as the head
+// of the test's path, whose effective boolean value is whether R selects a
+// node from it. As the interpreter, P's nodes are all collected first; a
+// path that cannot decide gives up.
+func compileFastQuantifiedNodes(e *Expr) fastBool {
+	binds := e.Bindings()
+	t := e.Args[0]
+	if len(binds) != 1 || t.Op != OpPath || len(t.Args) < 2 || len(t.Preds) > 0 ||
+		t.Args[0].Op != OpLocal || t.Args[0].Slot != binds[0].Slot {
+		return nil
+	}
+	r := t.Args[1]
+	if len(t.Args) > 2 {
+		r = &Expr{Op: OpPath, Args: t.Args[1:]}
+	}
+	if readsLocal(r) {
+		return nil
+	}
+	in, ok := fastPathOf(binds[0].In)
+	rest, ok2 := fastPathOf(r)
+	if !ok || !ok2 || len(in.steps) == 0 || len(rest.steps) == 0 {
+		return nil
+	}
+	some := e.Op == OpSome
+	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
+		nodes, ok := fe.nodes(&in, n)
+		if !ok {
+			return false, false
+		}
+		// R is walked one level down, so that nodes stays intact.
+		fe.depth++
+		res, decided := !some, true
+		for _, c := range nodes {
+			found, ok := fe.any(&rest, c)
+			if !ok {
+				res, decided = false, false
+				break
+			}
+			if found == some {
+				res = some
+				break
+			}
+		}
+		fe.depth--
+		return res, decided
 	}
 }
 

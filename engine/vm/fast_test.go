@@ -667,6 +667,32 @@ func TestFastCodeListOfString(t *testing.T) {
 	}
 }
 
+// TestFastQuantifiedNodes: some/every over a path's nodes whose test is a
+// path from the variable (BR-FR-CO-10's every $id in ram:GlobalID
+// satisfies $id/@schemeID) is decided without a frame, as the interpreter
+// decides it: the third l has no w, k's m two v, a parent step after the
+// variable, a predicate in the rest.
+func TestFastQuantifiedNodes(t *testing.T) {
+	cases := []fastCase{
+		{"every $x in l satisfies $x/w", true}, {"some $x in l satisfies $x/m/v", true},
+		{"every $x in k/m satisfies $x/v[. = '2']", true}, {"some $x in //v satisfies $x/../../w", true},
+		{"every $x in l/m satisfies $x/v/@n", true}, {"some $x in x satisfies $x/@n", true},
+	}
+	checkFastCases(t, cases)
+	doc := parse(t, fastOperandDoc)
+	for _, c := range cases {
+		// Decided on r, where every binding has nodes (the form for an
+		// empty binding decides only there being none).
+		cat := vm.NewCatalog()
+		p := compile(t, c.expr, &xpath.StaticContext{Catalog: cat})
+		env := &vm.Env{Doc: doc}
+		env.CatalogIDs(cat)
+		if decided, err := p.FastAgrees(context.Background(), env, doc.Root()); err != nil || !decided {
+			t.Errorf("%s on r: decided %v, %v", c.expr, decided, err)
+		}
+	}
+}
+
 // TestFastDispatchValues: the dispatch key K of a rule context
 // (Pattern.DispatchValues) read without a frame gives what the
 // interpreter gives on every node: a normalized value, ” where there is

@@ -130,7 +130,8 @@ func FuzzFastAgrees(f *testing.F) {
 		// function (session 39).
 		"normalize-space(../cac:InvoiceLine[cbc:ID = $v]/cbc:Note)", "count(//cac:InvoiceLine[cbc:Note = $v])",
 		"exists($v[1]) and matches(normalize-space($v), '^IN')", "number($v) = number(cbc:ID)",
-		"not(contains(normalize-space(cbc:ID), ' ')) and contains(' INV-1 INV-2 ', concat(' ', normalize-space(upper-case(cbc:ID)), ' '))"} {
+		"not(contains(normalize-space(cbc:ID), ' ')) and contains(' INV-1 INV-2 ', concat(' ', normalize-space(upper-case(cbc:ID)), ' '))",
+		"every $l in cac:InvoiceLine satisfies $l/cac:Item/cac:ClassifiedTaxCategory[cbc:ID = 'S']"} {
 		f.Add(s)
 	}
 	// testDoc, and a document with enough lines and allowances for the
