@@ -1628,38 +1628,20 @@ func compileFastOne(ns *numShares, e *Expr) fastBool {
 }
 
 // compileFastMatches compiles matches(X, 'pattern'[, 'flags']) with a
-// literal pattern (compiled once, Expr.Regex) and X a fastOperand, or in a
-// test reading variables a string of them (compileFastStr): X is the
-// empty sequence (the empty string) or one xs:string or untypedAtomic;
-// several items or another type (XPTY0004) give up.
+// literal pattern (compiled once, Expr.Regex) and X a string
+// compileFastStr makes (a fastOperand; in a test reading variables also a
+// string of lets, BR-FR-10's matches(normalize-space($siren), '^\d{9}$')):
+// X is the empty sequence (the empty string) or one xs:string or
+// untypedAtomic; several items or another type (XPTY0004) give up.
 func compileFastMatches(ns *numShares, e *Expr) fastBool {
 	re := e.Regex()
-	o, ok := fastOperandOf(e.Args[0])
-	if !ok || o.count {
-		// A string of lets (BR-FR-10's matches(normalize-space($siren),
-		// '^\d{9}$')): compileFastStr's string, "" for no item.
-		if ns == nil || !ns.vars {
-			return nil
-		}
-		str := compileFastStr(ns, e.Args[0])
-		if str == nil {
-			return nil
-		}
-		return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
-			s, ok := str(fe, n)
-			return ok && re.MatchString(s), ok
-		}
+	str := compileFastStr(ns, e.Args[0])
+	if str == nil {
+		return nil
 	}
 	return func(fe *fastEnv, n xmltree.NodeID) (bool, bool) {
-		s, k := "", 0
-		decided := o.items(fe, n, func(a xdm.Item) bool {
-			s, k = a.S, k+1
-			return k == 1 && (a.T == xdm.TString || a.T == xdm.TUntyped)
-		})
-		if !decided {
-			return false, false
-		}
-		return re.MatchString(s), true
+		s, ok := str(fe, n)
+		return ok && re.MatchString(s), ok
 	}
 }
 
