@@ -12,6 +12,8 @@
 #   scripts/profilebench.sh                  BENCHTIME=1000x COUNT=5 WHOLETIME=100x N=500 WARMUP=500 SETTLE=2
 #   ONLY='cii_xrechnung|ubl_peppol' scripts/profilebench.sh
 #
+# Our side is built as the product is (make build): with the profile-guided build's profile,
+# PGO (default tools/einvoice/default.pgo, made by make pgo; PGO=off for a plain build).
 # Needs the generated rule tables (make generate), ../shared (or EINVOICE_SHARED) and the oracle
 # jar (make oracle). Raw outputs are kept in $OUT (default a new temp directory).
 set -euo pipefail
@@ -40,7 +42,12 @@ CACHE=$root/conformance/oracle/target/cache
 OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
 
-go test -c -o "$OUT/engineval.test" ./httpapi/ops/engineval
+PGO=${PGO:-tools/einvoice/default.pgo}
+if [ "$PGO" != off ]; then
+  [ -f "$PGO" ] || { echo "profilebench: $PGO missing: run make pgo (or PGO=off)" >&2; exit 1; }
+  PGO=$(cd "$(dirname "$PGO")" && pwd)/$(basename "$PGO")
+fi
+go test -c -pgo="$PGO" -o "$OUT/engineval.test" ./httpapi/ops/engineval
 pkg=$root/httpapi/ops/engineval
 # The cases and the .sch stages our profile ran on each document (the test fails if a document
 # has not the verdict the case declares).
@@ -91,7 +98,7 @@ while read -r _ name version doc stages; do
 done <"$OUT/cases"
 load_after=$(uptime)
 
-echo "Run $(date -u +%F) $started–$(date -u +%H:%M:%S) UTC; BENCHTIME=$BENCHTIME COUNT=$COUNT (before and after the reference) WHOLETIME=$WHOLETIME N=$N WARMUP=$WARMUP SETTLE=$SETTLE; raw outputs in $OUT"
+echo "Run $(date -u +%F) $started–$(date -u +%H:%M:%S) UTC; BENCHTIME=$BENCHTIME COUNT=$COUNT (before and after the reference) WHOLETIME=$WHOLETIME N=$N WARMUP=$WARMUP SETTLE=$SETTLE; built with -pgo=$PGO; raw outputs in $OUT"
 echo "Load before: $load_before"
 echo "Load after:  $load_after"
 echo

@@ -8,6 +8,9 @@
 #
 #   scripts/profilecg.sh                       N=100 JOBS=2, every profile
 #   ONLY='cii_br_fr|ubl_xrechnung' scripts/profilecg.sh
+#   PGO=tools/einvoice/default.pgo scripts/profilecg.sh   built with that profile, as make build
+#                                              builds the product (default: a plain build, so
+#                                              that two commits compare on the same footing)
 #
 # Needs valgrind, the generated rule tables (make generate) and ../shared (or EINVOICE_SHARED).
 set -euo pipefail
@@ -19,7 +22,7 @@ JOBS=${JOBS:-2}
 ONLY=${ONLY:-.*}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go test -c -o "$tmp/rulesets.test" ./rulesets
+go test -c ${PGO:+-pgo="$(cd "$(dirname "$PGO")" && pwd)/$(basename "$PGO")"} -o "$tmp/rulesets.test" ./rulesets
 # The profiles, as the benchmark names them (one quick step each, outside callgrind).
 names=$(cd rulesets && "$tmp/rulesets.test" -test.run '^$' -test.bench '^BenchmarkProfileSteps$' -test.benchtime 1x |
   sed -n 's|^BenchmarkProfileSteps/\([a-z_0-9]*\).*|\1|p' | grep -E "^($ONLY)\$")
