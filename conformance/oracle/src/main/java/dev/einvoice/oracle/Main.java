@@ -2,12 +2,14 @@ package dev.einvoice.oracle;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
+import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,10 +39,19 @@ import javax.xml.validation.SchemaFactory;
  *     validates FILE against the schema (the JDK's own XML Schema validator,
  *     the schema compiled once) and the XSD time and the whole run's
  *     (XSD + Schematron) are printed too: the reference's whole validation.
+ *     With --rounds R (R &gt; 1), the n runs are split into R rounds: before each
+ *     round it prints {"round":K,"rounds":R} and waits for a line on stdin
+ *     (EOF: no more waiting), then re-warms with 5 unmeasured runs, so that a driver
+ *     can time another program between the rounds, in the same seconds as this one
+ *     (scripts/profilebench.sh). With ORACLE_BENCH_TIMES set in the environment, the
+ *     measured runs' times, in order, go to stderr (to see what a pause costs).
  * </pre>
  */
 public final class Main {
     private Main() {}
+
+    /** Unmeasured runs of bench after each pause between rounds. */
+    private static final int REWARM = 5;
 
     public static void main(String[] args) throws InterruptedException {
         // SchXslt's expand step recurses once per abstract-pattern parameter; the EN 16931
@@ -57,7 +68,7 @@ public final class Main {
             return run(args);
         } catch (UsageException e) {
             System.err.println("oracle: " + e.getMessage());
-            System.err.println("usage: oracle serve|once|bench --sch FILE.sch [--sch ...] [--cache DIR] [--n N] [--warmup N] [--xsd FILE.xsd] [FILE...]");
+            System.err.println("usage: oracle serve|once|bench --sch FILE.sch [--sch ...] [--cache DIR] [--n N] [--warmup N] [--rounds R] [--xsd FILE.xsd] [FILE...]");
             return 2;
         } catch (Exception e) {
             System.err.println("oracle: " + e);
@@ -80,6 +91,7 @@ public final class Main {
         List<String> files = new ArrayList<>();
         int n = 200;
         int warmup = 50;
+        int rounds = 1;
         Path cache = null;
         Path xsd = null;
         for (int i = 1; i < args.length; i++) {
@@ -96,6 +108,9 @@ public final class Main {
                     break;
                 case "--warmup":
                     warmup = Integer.parseInt(value(args, ++i, a));
+                    break;
+                case "--rounds":
+                    rounds = Integer.parseInt(value(args, ++i, a));
                     break;
                 case "--xsd":
                     xsd = Path.of(value(args, ++i, a));
@@ -135,6 +150,9 @@ public final class Main {
                 if (files.size() != 1) {
                     throw new UsageException("bench needs exactly one document");
                 }
+                if (n < 1 || warmup < 0 || rounds < 1 || rounds > n) {
+                    throw new UsageException("bench needs n >= 1, warmup >= 0 and 1 <= rounds <= n");
+                }
                 Validator v = new Validator(sch, cache);
                 Path p = Path.of(files.get(0));
                 byte[] data = Files.readAllBytes(p);
@@ -148,7 +166,26 @@ public final class Main {
                 double[] ms = new double[n];
                 double[] xms = new double[n];
                 double[] all = new double[n];
+                BufferedReader go = rounds > 1 ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)) : null;
+                int round = 0;
                 for (int i = 0; i < warmup + n; i++) {
+                    // Round k starts at measured run k*n/rounds.
+                    if (go != null && i >= warmup && (long) (i - warmup) * rounds >= (long) round * n && round < rounds) {
+                        out.printf("{\"round\":%d,\"rounds\":%d}%n", round, rounds);
+                        out.flush();
+                        if (go.readLine() == null) {
+                            go = null;
+                        }
+                        round++;
+                        // The first runs after a pause are slower (caches the other program
+                        // used): re-warm, unmeasured, as the first round's warm-up did.
+                        for (int w = 0; w < REWARM; w++) {
+                            if (xv != null) {
+                                xv.validate(new StreamSource(new ByteArrayInputStream(data), uri));
+                            }
+                            v.validate(files.get(0), data, uri);
+                        }
+                    }
                     double x = 0;
                     if (xv != null) {
                         long t0 = System.nanoTime();
@@ -165,13 +202,16 @@ public final class Main {
                         all[i - warmup] = x + r.ms;
                     }
                 }
+                if (System.getenv("ORACLE_BENCH_TIMES") != null) {
+                    System.err.println("times " + Arrays.toString(ms));
+                }
                 Arrays.sort(ms);
                 Arrays.sort(xms);
                 Arrays.sort(all);
                 String whole = xv == null ? "" : String.format(",\"xsd_median_ms\":%.3f,\"xsd_min_ms\":%.3f,\"whole_median_ms\":%.3f,\"whole_min_ms\":%.3f",
                         xms[n / 2], xms[0], all[n / 2], all[0]);
-                out.printf("{\"file\":%s,\"n\":%d,\"warmup\":%d,\"median_ms\":%.3f,\"min_ms\":%.3f,\"max_ms\":%.3f%s}%n",
-                        Json.quote(files.get(0)), n, warmup, ms[n / 2], ms[0], ms[n - 1], whole);
+                out.printf("{\"file\":%s,\"n\":%d,\"warmup\":%d,\"rounds\":%d,\"median_ms\":%.3f,\"min_ms\":%.3f,\"max_ms\":%.3f%s}%n",
+                        Json.quote(files.get(0)), n, warmup, rounds, ms[n / 2], ms[0], ms[n - 1], whole);
                 out.flush();
                 return 0;
             }
