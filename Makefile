@@ -45,7 +45,7 @@ generate:
 # The binary is built with profile-guided optimisation: the profile is the CPU profile of a
 # training workload (every corpus document through every profile, the benchmarks' own documents
 # held out), recorded by scripts/pgo.sh from the code being built (docs/PERFORMANCE.md
-# "Profile-guided build": 3-6 % fewer instructions a validation).
+# "Profile-guided build": 3-5.5 % fewer instructions a validation).
 pgo: $(PGO)
 
 $(PGO): scripts/pgo.sh httpapi/ops/engineval/pgo_test.go \

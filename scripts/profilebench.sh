@@ -8,11 +8,10 @@
 #      per op), a process of its own, while the reference waits;
 # one profile after the other, so both sides of a row ran in the same seconds. Prints a Markdown
 # table (ratio = reference median / our CPU per op; the target is 30x) and the load average.
-# ROUNDS=0: the earlier layout (COUNT counts of ours, the reference's N transforms in one go,
+# ROUNDS=0 (or 1): the earlier layout (COUNT counts of ours, the reference's N transforms in one go,
 # COUNT counts of ours).
 #
 #   scripts/profilebench.sh                  BENCHTIME=1000x ROUNDS=9 WHOLETIME=100x N=500 WARMUP=500
-#   ONLY='cii_xrechnung|ubl_peppol' scripts/profilebench.sh
 #   ONLY='cii_xrechnung|ubl_peppol' scripts/profilebench.sh
 #
 # Our side is built as the product is (make build): with the profile-guided build's profile,
