@@ -11,17 +11,21 @@ import (
 	"testing"
 
 	"github.com/einvoice-dev/einvoice/engine/xmltree"
+	"github.com/einvoice-dev/einvoice/formats/orderx"
 	"github.com/einvoice-dev/einvoice/httpapi/ops"
 	"github.com/einvoice-dev/einvoice/internal/profilecases"
 )
 
-// pgoRoots maps a document's root element to the syntax whose profiles
-// validate it.
-var pgoRoots = map[[2]string]string{
-	{"urn:oasis:names:specification:ubl:schema:xsd:Invoice-2", "Invoice"}:                             "ubl",
-	{"urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2", "CreditNote"}:                       "ubl",
-	{"urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100", "CrossIndustryInvoice"}:          "cii",
-	{"urn:un:unece:uncefact:data:SCRDMCCBDACIOMessageStructure:100", "SCRDMCCBDACIOMessageStructure"}: "orderx",
+// pgoSyntax is the syntax whose profiles validate body: ops.DetectSyntax's
+// UBL or CII, or Order-X by its root's namespace; "" for any other document.
+func pgoSyntax(body []byte) string {
+	if syntax, err := ops.DetectSyntax(body); err == nil {
+		return syntax
+	}
+	if ns, _, err := xmltree.RootName(body, xmltree.DefaultLimits()); err == nil && ns == orderx.NamespaceRSM {
+		return ops.SyntaxOrderX
+	}
+	return ""
 }
 
 // pgoRequests is the training workload of the product's profile-guided
@@ -57,9 +61,8 @@ func pgoRequests(tb testing.TB) []ops.ValidateRequest {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		ns, local, err := xmltree.RootName(body, xmltree.DefaultLimits())
-		syntax := pgoRoots[[2]string{ns, local}]
-		if err != nil || syntax == "" || held[string(body)] {
+		syntax := pgoSyntax(body)
+		if syntax == "" || held[string(body)] {
 			continue
 		}
 		for _, p := range strings.Split(ops.AllowedProfiles(syntax), ",") {
@@ -116,7 +119,7 @@ func TestPGORequests(t *testing.T) {
 		}
 		seen[[2]string{r.Syntax, r.Profile}]++
 	}
-	for _, syntax := range []string{"ubl", "cii", "orderx"} {
+	for _, syntax := range []string{ops.SyntaxUBL, ops.SyntaxCII, ops.SyntaxOrderX} {
 		for _, p := range strings.Split(ops.AllowedProfiles(syntax), ",") {
 			if seen[[2]string{syntax, p}] == 0 {
 				t.Errorf("profile %s/%s has no training request", syntax, p)
