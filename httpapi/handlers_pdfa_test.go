@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -145,6 +146,45 @@ func TestPDFAValidateEncryptedHTTP(t *testing.T) {
 	v := decodeValidation(t, body)
 	if code != http.StatusOK || v.Compliant || len(v.FailedRules) == 0 || v.FailedRules[0].Clause != "6.1.3" {
 		t.Fatalf("encrypted, empty user password: %d %s", code, body)
+	}
+}
+
+// TestPDFAValidateHeapExhaustionHTTP: a 1 kB PDF whose ICC profile declares
+// a 1 GiB tag makes veraPDF allocate it and run out of its heap (the shape
+// FuzzValidate found). The answer is the documented 422 (reason resource)
+// at once, the worker is replaced, and the next PDF gets its verdict from
+// the new one. Its own one-worker client, so that the restart is counted
+// here and no other test waits for it.
+func TestPDFAValidateHeapExhaustionHTTP(t *testing.T) {
+	c := verapdf.New(verapdf.Options{Jar: verapdftest.JarPath(), Workers: 1, Timeout: 3 * time.Minute, StartTimeout: 2 * time.Minute})
+	t.Cleanup(func() { _ = c.Close() })
+	ts := pdfaServer(t, c)
+	good := corpusPDF(t, "mustang/zugferd_invoice.pdf")
+	if code, body := postPDF(t, ts, "?flavour=3b", good); code != http.StatusOK {
+		t.Fatalf("before: %d %s", code, body)
+	}
+	before := c.Health(context.Background()).Restarts
+	start := time.Now()
+	code, body := postPDF(t, ts, "", pdftestgen.HugeICCTag(1<<30))
+	took := time.Since(start)
+	if code != http.StatusUnprocessableEntity || !strings.Contains(string(body), `"reason":"resource"`) ||
+		!strings.Contains(string(body), "veraPDF ran out of memory") {
+		t.Fatalf("1 GiB ICC tag: %d %s", code, body)
+	}
+	// A warm worker fails the allocation in ~0.2 s; the bound leaves room
+	// for a loaded CI machine, and is far below the per-file time limit.
+	if took > 20*time.Second {
+		t.Errorf("1 GiB ICC tag: answered after %v", took)
+	}
+	code, body = postPDF(t, ts, "?flavour=3b", good)
+	if v := decodeValidation(t, body); code != http.StatusOK || !v.Compliant {
+		t.Fatalf("after: %d %s", code, body)
+	}
+	if after := c.Health(context.Background()).Restarts; after != before+1 {
+		t.Errorf("worker restarts: %d before, %d after; want one more", before, after)
+	}
+	if h := getHealth(t, ts); h.Components.VeraPDF.Status != "ok" {
+		t.Errorf("health after: %+v", h.Components.VeraPDF)
 	}
 }
 

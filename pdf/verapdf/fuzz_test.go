@@ -4,20 +4,29 @@ import (
 	"context"
 	"errors"
 	"testing"
+
+	"github.com/einvoice-dev/einvoice/internal/pdftestgen"
 )
 
 // FuzzValidate feeds arbitrary bytes to the real worker: every input gets a
 // verdict or a DocumentError, never an unavailable validator (a hostile PDF
 // must not crash or wedge the worker). Crashers are kept in testdata/fuzz.
+// A PDF that exhausts the worker's heap is a DocumentError too (the worker
+// is replaced): the seed with a 1 GiB ICC tag is the shape the campaign of
+// 1 Dec 2026 found (docs/RELIABILITY.md).
 //
-//	go test -run '^$' -fuzz FuzzValidate -fuzztime 60s -parallel 1 ./pdf/verapdf
+//	go test -run '^$' -fuzz FuzzValidate -fuzztime 60s -fuzzminimizetime 100x -parallel 1 ./pdf/verapdf
 //
+// (-fuzzminimizetime: shrinking a new input is not counted as executions,
+// and Go's default of 60 s shows as minutes at 0 executions a second.)
 // (-parallel 1: every fuzzing process runs its own JVM; on a small loaded
 // machine more of them push single inputs past the engine's 10 s hang limit.)
 func FuzzValidate(f *testing.F) {
 	f.Add([]byte("%PDF-1.7\n"))
 	f.Add([]byte("%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"))
 	f.Add(readCorpus(f, "mustang/veraPDFtestsuite6-7-11-t01-fail-a.pdf"))
+	f.Add(pdftestgen.HugeICCTag(32))
+	f.Add(pdftestgen.HugeICCTag(1 << 30))
 	c := realClient(f)
 	// Warm before the first input: the fuzzing engine counts an input that
 	// takes over 10 s as a hang, and a cold JVM's first validation can.
