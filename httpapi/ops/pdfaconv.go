@@ -11,6 +11,7 @@ import (
 	"github.com/einvoice-dev/einvoice/pdf/facturx"
 	"github.com/einvoice-dev/einvoice/pdf/pdfa"
 	"github.com/einvoice-dev/einvoice/pdf/pdfaconv"
+	"github.com/einvoice-dev/einvoice/pdf/pdfread"
 	"github.com/einvoice-dev/einvoice/pdf/verapdf"
 )
 
@@ -143,6 +144,10 @@ func convError(err error, field string) error {
 	loc := []any{"body", field}
 	if ce.Kind == pdfaconv.KindBadAttachment {
 		loc = []any{"body", "attachments"}
+	}
+	if errors.Is(err, pdfread.ErrLimit) {
+		// The same type as the extraction routes give for the reader's limits.
+		return &RequestError{Fields: []wire.ValidationError{{Loc: loc, Type: wire.TypeLimitExceeded, Msg: ce.Detail}}}
 	}
 	return &RequestError{Fields: []wire.ValidationError{{Loc: loc, Type: wire.TypeValueError, Msg: "Value error, " + ce.Detail}}}
 }

@@ -189,7 +189,10 @@ func (c *Converter) inspect(req Request) (pages int, kept []Attachment, err erro
 		return pages, nil, nil
 	}
 	atts, err := doc.Attachments()
-	if err != nil {
+	switch {
+	case errors.Is(err, pdfread.ErrLimit): // e.g. the pages walked for annotation files
+		return 0, nil, &Error{Kind: KindUnreadable, Detail: "the PDF exceeds a reader limit: " + err.Error(), Err: err}
+	case err != nil:
 		return 0, nil, &Error{Kind: KindUnreadable, Detail: "the PDF's embedded files cannot be read: " + err.Error(), Err: err}
 	}
 	for _, a := range atts {
