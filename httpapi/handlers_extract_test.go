@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"compress/zlib"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -460,14 +459,7 @@ func TestExtractHostile(t *testing.T) {
 func TestExtractMemoryBound(t *testing.T) {
 	s, _ := newTestServer(t, nil)
 	key := withHeader("x-api-key", goodKey)
-	var z bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
-	chunk := make([]byte, 1<<20)
-	for i := 0; i < 256; i++ {
-		_, _ = zw.Write(chunk)
-	}
-	_ = zw.Close()
-	bomb := z.Bytes()
+	bomb := pdftestgen.DeflatedZeros(256)
 	pdf := minimalPDF([]string{"Invoice"}, [][3]string{{"factur-x.xml", "Data", bg24CII}}, nil)
 	// Replace the page content and the embedded file with the bomb.
 	pdf = bytes.Replace(pdf, []byte("/Type /EmbeddedFile /Subtype /text#2Fxml"), []byte("/Type /EmbeddedFile /Filter /FlateDecode"), 1)

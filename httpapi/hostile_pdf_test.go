@@ -49,10 +49,10 @@ type hostilePDFAnswer struct {
 }
 
 var (
-	hpNoXML     = hostilePDFAnswer{422, wire.TypeValueError, ""}
-	hpLimit     = hostilePDFAnswer{422, wire.TypeLimitExceeded, ""}
-	hpOK        = hostilePDFAnswer{200, "", ""}
-	hpVeraParse = hostilePDFAnswer{422, wire.TypeValueError, verapdf.KindParse}
+	hpValueError = hostilePDFAnswer{422, wire.TypeValueError, ""}
+	hpLimit      = hostilePDFAnswer{422, wire.TypeLimitExceeded, ""}
+	hpOK         = hostilePDFAnswer{200, "", ""}
+	hpVeraParse  = hostilePDFAnswer{422, wire.TypeValueError, verapdf.KindParse}
 )
 
 // TestHostilePDF sends hostile PDFs, built in memory by internal/pdftestgen
@@ -84,7 +84,7 @@ func TestHostilePDF(t *testing.T) {
 	cases := []struct {
 		name     string
 		pdf      []byte
-		want     map[string][]hostilePDFAnswer // by route; routes not named: hpNoXML
+		want     map[string][]hostilePDFAnswer // by route; routes not named: 422 value_error
 		memBound uint64                        // peak Go heap above baseline; 0: 64 MiB
 	}{
 		{name: "flate bomb of 256 MiB as page content", pdf: pdftestgen.FlateBomb(256),
@@ -116,7 +116,7 @@ func TestHostilePDF(t *testing.T) {
 			t.Logf("%-60s %d %8.1f ms  peak heap +%5.1f MiB  %s", label, r.status, float64(r.elapsed.Microseconds())/1000, float64(r.peak)/(1<<20), hostileFirstType(r.body))
 			want, ok := c.want[route]
 			if !ok {
-				want = []hostilePDFAnswer{hpNoXML}
+				want = []hostilePDFAnswer{hpValueError}
 			}
 			got := hostilePDFAnswerOf(r)
 			if !slices.ContainsFunc(want, func(w hostilePDFAnswer) bool {

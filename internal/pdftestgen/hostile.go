@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// HugeICCTag is a one-page PDF (about 900 bytes) whose output intent's ICC
+// HugeICCTag is a one-page PDF (about 1.1 kB) whose output intent's ICC
 // profile, 176 bytes long, declares a single 'cprt' tag of tagSize bytes.
 // A reader that allocates what the tag table declares before checking it
 // against the profile's length asks for tagSize bytes: veraPDF 1.30 does,
@@ -32,9 +32,9 @@ func HugeICCTag(tagSize uint32) []byte {
 	return b.bytes("")
 }
 
-// FlateBomb is a one-page PDF whose content stream inflates to mib MiB of
-// zero bytes (about 1 KiB compressed per MiB).
-func FlateBomb(mib int) []byte {
+// DeflatedZeros is mib MiB of zero bytes, zlib-compressed (about 1 KiB per
+// MiB): the payload of a flate bomb.
+func DeflatedZeros(mib int) []byte {
 	var z bytes.Buffer
 	zw, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
 	chunk := make([]byte, 1<<20)
@@ -42,41 +42,31 @@ func FlateBomb(mib int) []byte {
 		_, _ = zw.Write(chunk)
 	}
 	_ = zw.Close()
+	return z.Bytes()
+}
+
+// FlateBomb is a one-page PDF whose content stream inflates to mib MiB of
+// zero bytes.
+func FlateBomb(mib int) []byte {
 	b := onePage()
-	cs := b.add(stream("/Filter /FlateDecode", z.Bytes()))
-	p := b.add(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources %s /Contents %d 0 R >>", helv, cs))
-	b.set(2, fmt.Sprintf("<< /Type /Pages /Kids [%d 0 R] /Count 1 >>", p))
-	b.set(1, "<< /Type /Catalog /Pages 2 0 R >>")
+	b.finishPage("", helv, "")
+	b.set(3, stream("/Filter /FlateDecode", DeflatedZeros(mib)))
 	return b.bytes("")
 }
 
-// ManyPages is a PDF of n pages that share one content stream (about 90
+// ManyPages is a PDF of n pages that share one content stream (about 120
 // bytes a page).
 func ManyPages(n int) []byte {
-	var out bytes.Buffer
-	out.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-	offs := []int{}
-	obj := func(body string) {
-		offs = append(offs, out.Len())
-		fmt.Fprintf(&out, "%d 0 obj\n%s\nendobj\n", len(offs), body)
-	}
-	obj("<< /Type /Catalog /Pages 2 0 R >>")
+	objs := make([]string, 3, 3+n)
 	var kids strings.Builder
 	for i := range n {
 		fmt.Fprintf(&kids, "%d 0 R ", 4+i)
+		objs = append(objs, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 3 0 R >>")
 	}
-	obj(fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids.String(), n))
-	obj(stream("", []byte("0 0 1 rg 72 72 144 144 re f")))
-	for range n {
-		obj("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 3 0 R >>")
-	}
-	xref := out.Len()
-	fmt.Fprintf(&out, "xref\n0 %d\n0000000000 65535 f \n", len(offs)+1)
-	for _, off := range offs {
-		fmt.Fprintf(&out, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&out, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offs)+1, xref)
-	return out.Bytes()
+	objs[0] = "<< /Type /Catalog /Pages 2 0 R >>"
+	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids.String(), n)
+	objs[2] = stream("", []byte("0 0 1 rg 72 72 144 144 re f"))
+	return Classic(objs, "")
 }
 
 // PrevLoop is a one-page PDF whose cross-reference sections loop: the
