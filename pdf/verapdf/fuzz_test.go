@@ -4,9 +4,18 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/einvoice-dev/einvoice/internal/pdftestgen"
 )
+
+// fuzzTimeout is FuzzValidate's per-file limit. The fuzzing engine panics
+// in a worker whose input runs over 10 s ("deadlocked!", exit status 2,
+// the output discarded: "fuzzing process hung or terminated unexpectedly"),
+// and veraPDF can take that long on a mutant; with the limit plus its grace
+// (6 s) under 10 s such an input is the service's own answer instead, a
+// timeout DocumentError and a replaced worker.
+const fuzzTimeout = 3 * time.Second
 
 // FuzzValidate feeds arbitrary bytes to the real worker: every input gets a
 // verdict or a DocumentError, never an unavailable validator (a hostile PDF
@@ -27,7 +36,8 @@ func FuzzValidate(f *testing.F) {
 	f.Add(readCorpus(f, "mustang/veraPDFtestsuite6-7-11-t01-fail-a.pdf"))
 	f.Add(pdftestgen.HugeICCTag(32))
 	f.Add(pdftestgen.HugeICCTag(1 << 30))
-	c := realClient(f)
+	c := New(Options{Jar: jar(f), Timeout: fuzzTimeout, StartTimeout: 2 * time.Minute})
+	f.Cleanup(func() { _ = c.Close() })
 	// Warm before the first input: the fuzzing engine counts an input that
 	// takes over 10 s as a hang, and a cold JVM's first validation can.
 	if err := c.Start(context.Background()); err != nil {
