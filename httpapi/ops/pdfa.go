@@ -74,8 +74,7 @@ func documentErrorText(de *verapdf.DocumentError) string {
 	case verapdf.KindTimeout:
 		return "veraPDF could not finish checking the PDF in time: " + de.Message
 	case verapdf.KindResource:
-		// Sizes the file declares count, not only its length: a 1 kB PDF
-		// whose ICC profile declares a 1 GiB tag gets here.
+		// e.g. a 1 kB PDF whose ICC profile declares a 1 GiB tag.
 		return "veraPDF ran out of memory checking the PDF (sizes declared inside the file count, not only its length; the worker was restarted): " + de.Message
 	}
 	return de.Error()

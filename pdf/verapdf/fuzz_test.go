@@ -24,12 +24,12 @@ const fuzzTimeout = 3 * time.Second
 // is replaced): the seed with a 1 GiB ICC tag is the shape the campaign of
 // 1 Dec 2026 found (docs/RELIABILITY.md).
 //
-//	go test -run '^$' -fuzz FuzzValidate -fuzztime 60s -fuzzminimizetime 100x -parallel 1 ./pdf/verapdf
+//	go test -run '^$' -fuzz FuzzValidate -fuzztime 60s -fuzzminimizetime 100x -parallel 2 ./pdf/verapdf
 //
 // (-fuzzminimizetime: shrinking a new input is not counted as executions,
-// and Go's default of 60 s shows as minutes at 0 executions a second.)
-// (-parallel 1: every fuzzing process runs its own JVM; on a small loaded
-// machine more of them push single inputs past the engine's 10 s hang limit.)
+// and Go's default of 60 s shows as minutes at 0 executions a second.
+// -parallel N: every fuzzing process runs its own JVM; fuzzTimeout keeps
+// each input under the engine's 10 s hang limit however many run.)
 func FuzzValidate(f *testing.F) {
 	f.Add([]byte("%PDF-1.7\n"))
 	f.Add([]byte("%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"))
