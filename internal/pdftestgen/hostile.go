@@ -32,6 +32,21 @@ func HugeICCTag(tagSize uint32) []byte {
 	return b.bytes("")
 }
 
+// NameEscapeAtEnd is a one-page PDF (about 550 bytes) whose content stream
+// ends inside a name: its last byte is the '#' that starts a two-digit
+// escape. veraPDF 1.30's parser, at the end of a stream, reads that '#'
+// again and again and appends it to the name until its heap is exhausted
+// (FuzzValidate found it, 2 Dec 2026, as a mutated flate stream that
+// decodes to "BT /F1#"); with one hex digit after the '#' it answers.
+func NameEscapeAtEnd() []byte {
+	return Classic([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources " + helv + " /Contents 4 0 R >>",
+		stream("", []byte("BT /F1#")),
+	}, "")
+}
+
 // DeflatedZeros is mib MiB of zero bytes, zlib-compressed (about 1 KiB per
 // MiB): the payload of a flate bomb.
 func DeflatedZeros(mib int) []byte {

@@ -1,7 +1,7 @@
 // Package pdftestgen writes small raw PDFs for tests: each one exercises a
 // feature a PDF/A conversion has to deal with (unembedded base-14 fonts,
 // transparency and soft masks, RGB and CMYK images, existing attachments,
-// incremental updates), and hostile shapes for the validators (HugeICCTag).
+// incremental updates), and hostile shapes for the validators (HugeICCTag, NameEscapeAtEnd).
 // Nothing here comes from elsewhere: every byte is
 // written by this code, so the test corpus is reproducible and free of
 // third-party material. Encrypted variants are made by the tests with qpdf.
