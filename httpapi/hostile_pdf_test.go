@@ -102,6 +102,10 @@ func TestHostilePDF(t *testing.T) {
 			want: map[string][]hostilePDFAnswer{hpAttachments: {hpOK}, hpValidate: {hpOK}, hpConvert: {hpOK}}},
 		{name: "ICC profile with a 1 GiB tag", pdf: pdftestgen.HugeICCTag(1 << 30),
 			want: map[string][]hostilePDFAnswer{hpAttachments: {hpOK}, hpValidate: {{422, wire.TypeValueError, verapdf.KindResource}}, hpConvert: {hpOK}}},
+		// veraPDF loops until its heap is exhausted, or until the per-file
+		// limit when the machine is slow.
+		{name: "content stream ending in a name's '#'", pdf: pdftestgen.NameEscapeAtEnd(),
+			want: map[string][]hostilePDFAnswer{hpAttachments: {hpOK}, hpValidate: {{422, wire.TypeValueError, verapdf.KindResource}, {422, wire.TypeValueError, verapdf.KindTimeout}}, hpConvert: {hpOK}}},
 	}
 	for _, c := range cases {
 		for _, route := range hostilePDFRoutes {

@@ -74,8 +74,9 @@ func documentErrorText(de *verapdf.DocumentError) string {
 	case verapdf.KindTimeout:
 		return "veraPDF could not finish checking the PDF in time: " + de.Message
 	case verapdf.KindResource:
-		// e.g. a 1 kB PDF whose ICC profile declares a 1 GiB tag.
-		return "veraPDF ran out of memory checking the PDF (sizes declared inside the file count, not only its length; the worker was restarted): " + de.Message
+		// e.g. a 1 kB PDF whose ICC profile declares a 1 GiB tag, or one
+		// whose content stream ends in a name's '#' (docs/PDF.md).
+		return "veraPDF ran out of memory checking the PDF (a file of a few hundred bytes can do this: veraPDF allocates sizes declared inside the file, and loops on some malformed content; the worker was restarted): " + de.Message
 	}
 	return de.Error()
 }
