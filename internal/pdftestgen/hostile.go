@@ -32,19 +32,24 @@ func HugeICCTag(tagSize uint32) []byte {
 	return b.bytes("")
 }
 
-// NameEscapeAtEnd is a one-page PDF (about 550 bytes) whose content stream
+// NameEscapeAtEnd is a one-page PDF (about 600 bytes) whose content stream
 // ends inside a name: its last byte is the '#' that starts a two-digit
 // escape. veraPDF 1.30's parser, at the end of a stream, reads that '#'
 // again and again and appends it to the name until its heap is exhausted
 // (FuzzValidate found it, 2 Dec 2026, as a mutated flate stream that
 // decodes to "BT /F1#"); with one hex digit after the '#' it answers.
 func NameEscapeAtEnd() []byte {
-	return Classic([]string{
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources " + helv + " /Contents 4 0 R >>",
-		stream("", []byte("BT /F1#")),
-	}, "")
+	return PageWithContent("", []byte("BT /F1#"))
+}
+
+// PageWithContent is a one-page PDF (Helvetica as F1) whose content stream
+// is data as it stands, with dict's entries in its stream dictionary (e.g.
+// "/Filter /FlateDecode" for data already deflated).
+func PageWithContent(dict string, data []byte) []byte {
+	b := onePage()
+	b.finishPage("", helv, "")
+	b.set(3, stream(dict, data))
+	return b.bytes("")
 }
 
 // DeflatedZeros is mib MiB of zero bytes, zlib-compressed (about 1 KiB per
@@ -63,10 +68,7 @@ func DeflatedZeros(mib int) []byte {
 // FlateBomb is a one-page PDF whose content stream inflates to mib MiB of
 // zero bytes.
 func FlateBomb(mib int) []byte {
-	b := onePage()
-	b.finishPage("", helv, "")
-	b.set(3, stream("/Filter /FlateDecode", DeflatedZeros(mib)))
-	return b.bytes("")
+	return PageWithContent("/Filter /FlateDecode", DeflatedZeros(mib))
 }
 
 // ManyPages is a PDF of n pages that share one content stream (about 120
